@@ -1,0 +1,96 @@
+# Sennight: `make` builds ./sennight; `make play` (for now `make demo`) and `make test` do all set-up.
+MODE ?= release
+BUILD := build/$(MODE)
+CC ?= cc
+PKGS := libxxhash check
+
+WARN := -std=c17 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
+# -march=native where the compiler and machine accept it, otherwise a portable build.
+NATIVE := $(shell $(CC) -march=native -x c -c /dev/null -o /dev/null 2>/dev/null && echo -march=native)
+ifeq ($(MODE),release)
+  OPT := -O3 $(NATIVE) -DNDEBUG
+else ifeq ($(MODE),asan)
+  OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+  OPT := -O2 -g $(NATIVE)
+endif
+CFLAGS := $(WARN) $(OPT) $(shell pkg-config --cflags libxxhash 2>/dev/null) $(EXTRA_CFLAGS)
+LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) -lpthread
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
+LDFLAGS := $(OPT)
+
+# Width-independent modules; engine/instance.c is compiled once per cell-set width.
+SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c movegen/registry.c \
+        movegen/move.c engine/game.c engine/instance_select.c protocol/uci.c protocol/diagram.c \
+        bench/perft_speed.c
+INSTANCE_DEPS := engine/instance.c engine/instance.h $(wildcard movegen/*.h) movegen/tables.c movegen/attack.c \
+        movegen/position.c movegen/movegen.c movegen/perft.c
+TEST_SRCS := $(wildcard tests/*.c)
+
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/instance128.o $(BUILD)/instance256.o
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+
+.PHONY: all deps demo play test test-run perft-deep perft-speed clean
+
+all: deps
+	@$(MAKE) --no-print-directory MODE=release sennight
+
+deps:
+	@missing=""; \
+	for p in libxxhash-dev check pkg-config; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+sennight: $(BUILD)/sennight
+	cp $< $@
+
+$(BUILD)/sennight: $(OBJS) $(BUILD)/protocol/main.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/run_tests: $(OBJS) $(TEST_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+$(BUILD)/%.o: %.c $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/instance128.o: $(INSTANCE_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DCELLSET_WORDS=2 -c -o $@ engine/instance.c
+
+$(BUILD)/instance256.o: $(INSTANCE_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DCELLSET_WORDS=4 -c -o $@ engine/instance.c
+
+# The built-in variant definitions are a text file embedded as a C string.
+$(BUILD)/variants_ini.c: movegen/variants.ini
+	@mkdir -p $(dir $@)
+	{ echo 'const char variants_builtin_ini[] ='; sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/variants_ini.o: $(BUILD)/variants_ini.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+demo: all
+	@printf 'uci\nvariants\nd\ngo perft 2\nquit\n' | ./sennight | grep -v '^option\|^id '
+
+play: demo
+
+# The whole suite, then again under address and undefined-behaviour sanitizers.
+test: deps
+	@$(MAKE) --no-print-directory MODE=test test-run
+	@$(MAKE) --no-print-directory MODE=asan test-run
+
+test-run: $(BUILD)/run_tests $(BUILD)/sennight
+	SENNIGHT=$(BUILD)/sennight PERFT_DIR=tests/perft $(BUILD)/run_tests
+
+perft-deep: all
+	SENNIGHT=./sennight tests/perft_deep.sh
+
+perft-speed: all
+	./sennight perft-speed
+
+clean:
+	rm -rf build sennight

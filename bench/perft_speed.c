@@ -1,0 +1,54 @@
+#include "perft_speed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "../engine/game.h"
+#include "../movegen/registry.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Deepens until one perft takes at least `seconds`, then reports that depth. */
+static void measure(const struct variant *v, bool wide, double seconds)
+{
+    struct game g = { 0 };
+    char err[512];
+    atomic_bool stop = false;
+    if (!game_init(&g, v, wide, err, sizeof err)) {
+        printf("%-12s error: %s\n", v->name, err);
+        return;
+    }
+    uint64_t nodes = 0;
+    double t = 0;
+    int depth = 0;
+    while (t < seconds && depth < 12) {
+        depth++;
+        double t0 = now();
+        nodes = g.ops->perft(g.pos, depth, &stop);
+        t = now() - t0;
+    }
+    printf("%-12s %3d-bit  depth %2d  %14llu leaves  %7.2f s  %8.1f M leaves/s\n", v->name, g.ops->bits, depth,
+           (unsigned long long)nodes, t, (double)nodes / t / 1e6);
+    game_free(&g);
+}
+
+int perft_speed(int argc, char **argv)
+{
+    char err[512];
+    double seconds = argc > 0 ? atof(argv[0]) : 2.0;
+    if (seconds <= 0 || !registry_init(err, sizeof err)) {
+        fprintf(stderr, "usage: sennight perft-speed [seconds per variant]\n");
+        return 2;
+    }
+    printf("perft from the start position, one thread, bulk counting at the last ply\n");
+    for (int i = 0; i < registry_count(); i++)
+        measure(registry_get(i), false, seconds);
+    measure(registry_find("glinski"), true, seconds);
+    return 0;
+}

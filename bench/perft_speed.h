@@ -1,0 +1,7 @@
+/* Perft-speed benchmark: leaf nodes per second (bulk counting, one thread) per variant. */
+#ifndef PERFT_SPEED_H
+#define PERFT_SPEED_H
+
+int perft_speed(int argc, char **argv);
+
+#endif

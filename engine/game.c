@@ -1,0 +1,91 @@
+#include "game.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen)
+{
+    struct game fresh = { .v = v, .ops = instance_for(v, wide) };
+    fresh.tb = fresh.ops->tables_new(v);
+    fresh.pos = fresh.tb ? fresh.ops->position_new(fresh.tb) : NULL;
+    if (!fresh.pos || !game_set_position(&fresh, NULL, NULL, 0, err, errlen)) {
+        if (!fresh.pos)
+            snprintf(err, errlen, "out of memory");
+        game_free(&fresh);
+        return false;
+    }
+    game_free(g);
+    *g = fresh;
+    return true;
+}
+
+void game_free(struct game *g)
+{
+    if (g->ops) {
+        g->ops->position_free(g->pos);
+        g->ops->tables_free(g->tb);
+    }
+    memset(g, 0, sizeof *g);
+}
+
+bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, size_t errlen)
+{
+    char want[16], have[16];
+    size_t len = strlen(text);
+    if (len >= sizeof want) {
+        snprintf(err, errlen, "bad move '%.20s...'", text);
+        return false;
+    }
+    for (size_t i = 0; i <= len; i++)
+        want[i] = (char)tolower((unsigned char)text[i]);
+    move_t list[MAX_MOVES];
+    int n = g->ops->movegen_legal(g->pos, list);
+    for (int i = 0; i < n; i++) {
+        move_to_text(g->v, list[i], have);
+        if (!strcmp(have, want)) {
+            *m = list[i];
+            return true;
+        }
+    }
+    snprintf(err, errlen, "illegal move '%s'", text);
+    return false;
+}
+
+bool game_set_position(struct game *g, const char *fen, char *const *moves, int nmoves, char *err, size_t errlen)
+{
+    struct setup s;
+    if (!setup_from_fen(&s, g->v, fen ? fen : g->v->start_fen, err, errlen))
+        return false;
+    struct position *pos = g->ops->position_new(g->tb);
+    if (!pos) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    struct game trial = *g;
+    trial.pos = pos;
+    bool ok = g->ops->position_set(pos, &s, err, errlen);
+    for (int i = 0; ok && i < nmoves; i++) {
+        move_t m;
+        ok = game_parse_move(&trial, moves[i], &m, err, errlen);
+        if (ok) {
+            g->ops->position_make(pos, m);
+            g->ops->position_trim_history(pos);
+        }
+    }
+    if (!ok) {
+        g->ops->position_free(pos);
+        return false;
+    }
+    if (g->pos)
+        g->ops->position_free(g->pos);
+    g->pos = pos;
+    return true;
+}
+
+void game_fen(const struct game *g, char *fen, size_t len)
+{
+    struct setup s;
+    g->ops->position_get(g->pos, &s);
+    setup_to_fen(&s, g->v, fen, len);
+}

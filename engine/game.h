@@ -1,0 +1,26 @@
+/* A game: the selected variant, its instance and the current position, changed only by complete,
+ * valid commands (a failed command leaves everything as it was). */
+#ifndef GAME_H
+#define GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "instance.h"
+
+struct game {
+    const struct variant *v;
+    const struct engine_ops *ops;
+    struct tables *tb;
+    struct position *pos;
+};
+
+bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen);
+void game_free(struct game *g);
+/* Sets the position from a FEN (NULL: the variant's start) and plays the moves; all or nothing. */
+bool game_set_position(struct game *g, const char *fen, char *const *moves, int nmoves, char *err, size_t errlen);
+/* Finds the legal move written as text (promotion letter in either case). */
+bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, size_t errlen);
+void game_fen(const struct game *g, char *fen, size_t len);
+
+#endif

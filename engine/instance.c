@@ -1,0 +1,35 @@
+/* One engine instance per cell-set width: this file is compiled once with CELLSET_WORDS=2 and once
+ * with CELLSET_WORDS=4 (see Makefile), and includes every width-dependent module, so that code is
+ * written once and its functions stay private to the instance. */
+#include "instance.h"
+
+#include "../movegen/tables.c"
+#include "../movegen/attack.c"
+#include "../movegen/position.c"
+#include "../movegen/movegen.c"
+#include "../movegen/perft.c"
+
+#if CELLSET_WORDS == 2
+#define INSTANCE_NAME engine_ops_128
+#else
+#define INSTANCE_NAME engine_ops_256
+#endif
+
+const struct engine_ops INSTANCE_NAME = {
+    .bits = CELLSET_BITS,
+    .tables_new = tables_new,
+    .tables_free = tables_free,
+    .position_new = position_new,
+    .position_free = position_free,
+    .position_set = position_set,
+    .position_get = position_get,
+    .position_key = position_key,
+    .position_compute_key = position_compute_key,
+    .position_side = position_side,
+    .position_in_check = position_in_check,
+    .position_make = position_make,
+    .position_unmake = position_unmake,
+    .position_trim_history = position_trim_history,
+    .movegen_legal = movegen_legal,
+    .perft = perft,
+};

@@ -1,0 +1,43 @@
+/* The width-dependent engine behind one small table of functions: the rest of the program calls the
+ * instance compiled for the variant's cell-set width and never sees a cell set. */
+#ifndef INSTANCE_H
+#define INSTANCE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../movegen/move.h"
+#include "../movegen/setup.h"
+#include "../movegen/variant.h"
+
+struct tables;
+struct position;
+
+struct engine_ops {
+    int bits;   /* cell-set width */
+    struct tables *(*tables_new)(const struct variant *v);
+    void (*tables_free)(struct tables *tb);
+    struct position *(*position_new)(const struct tables *tb);
+    void (*position_free)(struct position *pos);
+    bool (*position_set)(struct position *pos, const struct setup *s, char *err, size_t errlen);
+    void (*position_get)(const struct position *pos, struct setup *s);
+    uint64_t (*position_key)(const struct position *pos);
+    uint64_t (*position_compute_key)(const struct position *pos);
+    int (*position_side)(const struct position *pos);
+    bool (*position_in_check)(const struct position *pos);
+    void (*position_make)(struct position *pos, move_t m);
+    void (*position_unmake)(struct position *pos, move_t m);
+    void (*position_trim_history)(struct position *pos);
+    int (*movegen_legal)(struct position *pos, move_t *list);
+    uint64_t (*perft)(struct position *pos, int depth, const atomic_bool *stop);
+};
+
+extern const struct engine_ops engine_ops_128;
+extern const struct engine_ops engine_ops_256;
+
+/* The narrowest instance whose cell sets hold the variant's board; wide forces the widest. */
+const struct engine_ops *instance_for(const struct variant *v, bool wide);
+
+#endif

@@ -1,0 +1,16 @@
+#include "move.h"
+
+#include <ctype.h>
+#include <string.h>
+
+void move_to_text(const struct variant *v, move_t m, char *out)
+{
+    const struct geometry *g = &v->geo;
+    strcpy(out, g->name[move_from(m)]);
+    strcat(out, g->name[move_to(m)]);
+    if (move_promo(m) >= 0) {
+        size_t n = strlen(out);
+        out[n] = (char)tolower((unsigned char)v->piece[move_promo(m)].letter);
+        out[n + 1] = 0;
+    }
+}

@@ -1,0 +1,28 @@
+/* Moves: from and to cells, promotion type and flags packed in 32 bits; UCI text form (protocol.md). */
+#ifndef MOVE_H
+#define MOVE_H
+
+#include <stdint.h>
+
+#include "variant.h"
+
+typedef uint32_t move_t;
+
+enum {
+    MOVE_NONE = 0,
+    MOVE_EP = 1u << 24,      /* en-passant capture */
+    MOVE_DOUBLE = 1u << 25,  /* pawn double step: sets the en-passant cell */
+    MAX_MOVES = 2048,
+};
+
+static inline move_t move_make(int from, int to) { return (move_t)from | (move_t)to << 8; }
+static inline int move_from(move_t m) { return (int)(m & 0xff); }
+static inline int move_to(move_t m) { return (int)((m >> 8) & 0xff); }
+/* Type a pawn becomes, or -1. */
+static inline int move_promo(move_t m) { return (int)((m >> 16) & 0xff) - 1; }
+static inline move_t move_with_promo(move_t m, int type) { return m | (move_t)(type + 1) << 16; }
+
+/* Writes e.g. "f5f6", "f10f11q"; out needs 8 bytes. */
+void move_to_text(const struct variant *v, move_t m, char *out);
+
+#endif

@@ -1,0 +1,170 @@
+/* Legal move generation (included by engine/instance.c, once per width).
+ * Checks and pins are resolved with masks; only en passant is tried by making the move. */
+#include "position.h"
+
+/* Non-capturing and capturing targets of one piece, before legality. */
+static inline void piece_targets(const struct tables *tb, const struct piece_tables *pt, int from, cellset occ,
+                                 cellset empty, cellset enemy, cellset *quiet, cellset *caps)
+{
+    cellset q = cs_empty(), c = cs_empty();
+    if (pt->has_leap[MODE_BOTH]) {
+        q = cs_and(pt->leap[MODE_BOTH][from], empty);
+        c = cs_and(pt->leap[MODE_BOTH][from], enemy);
+    }
+    if (pt->has_leap[MODE_MOVE])
+        q = cs_or(q, cs_and(pt->leap[MODE_MOVE][from], empty));
+    if (pt->has_leap[MODE_CAPTURE])
+        c = cs_or(c, cs_and(pt->leap[MODE_CAPTURE][from], enemy));
+    if (pt->slide[MODE_BOTH] | pt->ride[MODE_BOTH]) {
+        cellset s = cs_or(slide_targets(tb, from, pt->slide[MODE_BOTH], occ),
+                          ride_targets(tb, from, pt->ride[MODE_BOTH], occ));
+        q = cs_or(q, cs_and(s, empty));
+        c = cs_or(c, cs_and(s, enemy));
+    }
+    if (pt->slide[MODE_MOVE] | pt->ride[MODE_MOVE]) {
+        cellset s = cs_or(slide_targets(tb, from, pt->slide[MODE_MOVE], occ),
+                          ride_targets(tb, from, pt->ride[MODE_MOVE], occ));
+        q = cs_or(q, cs_and(s, empty));
+    }
+    if (pt->slide[MODE_CAPTURE] | pt->ride[MODE_CAPTURE]) {
+        cellset s = cs_or(slide_targets(tb, from, pt->slide[MODE_CAPTURE], occ),
+                          ride_targets(tb, from, pt->ride[MODE_CAPTURE], occ));
+        c = cs_or(c, cs_and(s, enemy));
+    }
+    *quiet = q;
+    *caps = c;
+}
+
+static inline int add_moves(move_t *list, int n, int from, cellset targets)
+{
+    int to;
+    CS_FOR_EACH(to, targets)
+        list[n++] = move_make(from, to);
+    return n;
+}
+
+static inline int add_promotions(const struct variant *v, move_t *list, int n, int from, cellset targets)
+{
+    int to;
+    CS_FOR_EACH(to, targets)
+        for (int i = 0; i < v->npromo; i++)
+            list[n++] = move_with_promo(move_make(from, to), v->promo[i]);
+    return n;
+}
+
+/* Own pieces that are the only piece between our royal and an enemy slider or rider aimed at it;
+ * each may only move along that line (line[cell]). */
+static cellset find_pins(const struct position *pos, int us, int king, cellset *line)
+{
+    const struct tables *tb = pos->tb;
+    cellset pinned = cs_empty(), own = pos->by_colour[us];
+    for (int p = 0; p < pos->v->nplayers; p++) {
+        if (p == us)
+            continue;
+        for (int t = 0; t < pos->v->ntypes; t++) {
+            const struct piece_tables *pt = &tb->pt[p][t];
+            if (!(pt->slide_from | pt->ride_from))
+                continue;
+            cellset pcs = pos_pieces(pos, p, t), snipers = cs_empty();
+            if (cs_is_empty(pcs))
+                continue;
+            for (unsigned dirs = pt->slide_from; dirs; dirs &= dirs - 1)
+                snipers = cs_or(snipers, cs_and(tb->ray[__builtin_ctz(dirs)][king], pcs));
+            for (unsigned dirs = pt->ride_from; dirs; dirs &= dirs - 1)
+                snipers = cs_or(snipers, cs_and(tb->ride[__builtin_ctz(dirs)][king], pcs));
+            int s;
+            CS_FOR_EACH(s, snipers) {
+                cellset between = tb->between[king * tb->ncells + s], blockers = cs_and(between, pos->occ);
+                if (cs_is_empty(blockers) || cs_several(blockers) || !cs_intersects(blockers, own))
+                    continue;
+                int b = cs_lsb(blockers);
+                cs_set(&pinned, b);
+                line[b] = cs_or(between, tb->bit[s]);
+            }
+        }
+    }
+    return pinned;
+}
+
+/* Cells a non-royal move must reach to answer a single check: the checker, or between it and a
+ * royal it attacks along a line (a leaping check cannot be blocked). */
+static cellset evasion_mask(const struct position *pos, int king, int checker)
+{
+    const struct tables *tb = pos->tb;
+    int piece = pos->board[checker];
+    const struct piece_tables *pt = &tb->pt[piece_colour(piece)][piece_type(piece)];
+    cellset mask = tb->bit[checker];
+    if (!cs_test(pt->leap_from[king], checker))
+        mask = cs_or(mask, tb->between[king * tb->ncells + checker]);
+    return mask;
+}
+
+static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int king)
+{
+    const struct state *st = &pos->st[pos->ply];
+    const struct variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->piece[t].en_passant)
+            continue;
+        cellset cands = cs_and(pos->tb->pt[us][t].leap_from[st->ep], pos_pieces(pos, us, t));
+        int from;
+        CS_FOR_EACH(from, cands) {
+            move_t m = move_make(from, st->ep) | MOVE_EP;
+            position_make(pos, m);
+            bool legal = !attacked(pos, king, pos->occ, us);
+            position_unmake(pos, m);
+            if (legal)
+                list[n++] = m;
+        }
+    }
+    return n;
+}
+
+static int movegen_legal(struct position *pos, move_t *list)
+{
+    const struct tables *tb = pos->tb;
+    const struct variant *v = pos->v;
+    int us = pos->side, n = 0, king = pos_royal_cell(pos, us);
+    cellset own = pos->by_colour[us], occ = pos->occ;
+    cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
+    cellset checkers = checkers_of(pos, us), quiet, caps;
+
+    /* The royal: each target must be safe with the royal gone from its cell. */
+    cellset occ_noking = cs_xor(occ, tb->bit[king]);
+    piece_targets(tb, &tb->pt[us][pos->royal], king, occ, empty, enemy, &quiet, &caps);
+    int to;
+    CS_FOR_EACH(to, cs_or(quiet, caps))
+        if (!attacked(pos, to, occ_noking, us))
+            list[n++] = move_make(king, to);
+    if (cs_several(checkers))
+        return n;
+
+    cellset mask = cs_is_empty(checkers) ? tb->all : evasion_mask(pos, king, cs_lsb(checkers));
+    cellset line[MAX_CELLS];
+    cellset pinned = find_pins(pos, us, king, line);
+    for (int t = 0; t < v->ntypes; t++) {
+        if (t == pos->royal)
+            continue;
+        const struct piece_tables *pt = &tb->pt[us][t];
+        const bool pawn = v->piece[t].pawn;
+        int from;
+        CS_FOR_EACH(from, pos_pieces(pos, us, t)) {
+            piece_targets(tb, pt, from, occ, empty, enemy, &quiet, &caps);
+            cellset allowed = cs_test(pinned, from) ? cs_and(mask, line[from]) : mask;
+            cellset targets = cs_and(cs_or(quiet, caps), allowed);
+            if (!pawn) {
+                n = add_moves(list, n, from, targets);
+                continue;
+            }
+            n = add_moves(list, n, from, cs_andnot(targets, pt->promo_zone));
+            n = add_promotions(v, list, n, from, cs_and(targets, pt->promo_zone));
+            const struct double_step *ds = &pt->dbl[from];
+            for (int i = 0; i < ds->n; i++)
+                if (cs_test(empty, ds->mid[i]) && cs_test(empty, ds->to[i]) && cs_test(allowed, ds->to[i]))
+                    list[n++] = move_make(from, ds->to[i]) | MOVE_DOUBLE;
+        }
+    }
+    if (pos->st[pos->ply].ep != CELL_NONE)
+        n = gen_en_passant(pos, list, n, us, king);
+    return n;
+}

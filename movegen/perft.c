@@ -1,0 +1,25 @@
+/* Perft: counts leaf nodes of the legal move tree (included by engine/instance.c, once per width). */
+#include <stdatomic.h>
+
+#include "position.h"
+
+/* Stops early (returning a partial count) once *stop is set; checked where it costs nothing. */
+static uint64_t perft(struct position *pos, int depth, const atomic_bool *stop)
+{
+    move_t list[MAX_MOVES];
+    if (depth <= 0)
+        return 1;
+    int n = movegen_legal(pos, list);
+    /* Bulk counting: the last ply's moves are counted, not made. */
+    if (depth == 1)
+        return (uint64_t)n;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        if (depth > 2 && atomic_load_explicit(stop, memory_order_relaxed))
+            break;
+        position_make(pos, list[i]);
+        total += perft(pos, depth - 1, stop);
+        position_unmake(pos, list[i]);
+    }
+    return total;
+}

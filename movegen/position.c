@@ -1,0 +1,213 @@
+/* Position set-up, make and unmake (included by engine/instance.c, once per width). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "position.h"
+
+static inline void pos_put(struct position *pos, int cell, int piece)
+{
+    cellset b = pos->tb->bit[cell];
+    pos->board[cell] = (unsigned char)piece;
+    pos->by_type[piece_type(piece)] = cs_or(pos->by_type[piece_type(piece)], b);
+    pos->by_colour[piece_colour(piece)] = cs_or(pos->by_colour[piece_colour(piece)], b);
+    pos->occ = cs_or(pos->occ, b);
+}
+
+static inline void pos_remove(struct position *pos, int cell)
+{
+    int piece = pos->board[cell];
+    cellset b = pos->tb->bit[cell];
+    pos->board[cell] = 0;
+    pos->by_type[piece_type(piece)] = cs_xor(pos->by_type[piece_type(piece)], b);
+    pos->by_colour[piece_colour(piece)] = cs_xor(pos->by_colour[piece_colour(piece)], b);
+    pos->occ = cs_xor(pos->occ, b);
+}
+
+static inline uint64_t piece_key(const struct position *pos, int piece, int cell)
+{
+    return pos->v->key_piece[piece_colour(piece)][piece_type(piece)][cell];
+}
+
+static uint64_t position_compute_key(const struct position *pos)
+{
+    const struct state *st = &pos->st[pos->ply];
+    uint64_t key = pos->v->key_side[pos->side];
+    for (int c = 0; c < pos->tb->ncells; c++)
+        if (pos->board[c])
+            key ^= piece_key(pos, pos->board[c], c);
+    if (st->ep != CELL_NONE)
+        key ^= pos->v->key_ep[st->ep];
+    return key;
+}
+
+static struct position *position_new(const struct tables *tb)
+{
+    struct position *pos = calloc(1, sizeof *pos);
+    if (pos) {
+        pos->tb = tb;
+        pos->v = tb->v;
+        pos->royal = variant_royal_type(tb->v);
+    }
+    return pos;
+}
+
+static void position_free(struct position *pos)
+{
+    free(pos);
+}
+
+static void position_get(const struct position *pos, struct setup *s)
+{
+    memset(s, 0, sizeof *s);
+    memcpy(s->piece, pos->board, sizeof s->piece);
+    s->side = pos->side;
+    s->ep = pos->st[pos->ply].ep;
+    s->halfmove = pos->st[pos->ply].halfmove;
+    s->fullmove = pos->fullmove;
+}
+
+static uint64_t position_key(const struct position *pos)
+{
+    return pos->st[pos->ply].key;
+}
+
+static int position_side(const struct position *pos)
+{
+    return pos->side;
+}
+
+/* Keeps only the latest states, so a long game never runs out of room while leaving half of them
+ * for a search; repetition needs at most the plies since the last capture or pawn move. */
+static void position_trim_history(struct position *pos)
+{
+    const int keep = MAX_STATES / 2;
+    if (pos->ply < keep)
+        return;
+    memmove(pos->st, pos->st + pos->ply - keep + 1, (size_t)keep * sizeof *pos->st);
+    pos->ply = keep - 1;
+}
+
+static void position_make(struct position *pos, move_t m)
+{
+    const struct variant *v = pos->v;
+    struct state *prev = &pos->st[pos->ply], *st = prev + 1;
+    int from = move_from(m), to = move_to(m), piece = pos->board[from], us = pos->side;
+    uint64_t key = prev->key ^ v->key_side[us];
+    if (prev->ep != CELL_NONE)
+        key ^= v->key_ep[prev->ep];
+    int victim = m & MOVE_EP ? prev->ep_victim : to;
+    st->move = m;
+    st->moved = piece;
+    st->captured = pos->board[victim];
+    st->halfmove = prev->halfmove + 1;
+    st->ep = CELL_NONE;
+    st->ep_victim = CELL_NONE;
+    if (st->captured) {
+        key ^= piece_key(pos, st->captured, victim);
+        pos_remove(pos, victim);
+        st->halfmove = 0;
+    }
+    key ^= piece_key(pos, piece, from);
+    pos_remove(pos, from);
+    if (move_promo(m) >= 0)
+        piece = piece_make(us, move_promo(m));
+    pos_put(pos, to, piece);
+    key ^= piece_key(pos, piece, to);
+    if (v->piece[piece_type(st->moved)].pawn)
+        st->halfmove = 0;
+    if (m & MOVE_DOUBLE) {
+        const struct geometry *g = &v->geo;
+        st->ep = geo_cell(g, (g->q[from] + g->q[to]) / 2, (g->r[from] + g->r[to]) / 2);
+        st->ep_victim = to;
+        key ^= v->key_ep[st->ep];
+    }
+    pos->side = pos_next_player(pos, us);
+    if (pos->side < us)
+        pos->fullmove++;
+    key ^= v->key_side[pos->side];
+    st->key = key;
+    pos->ply++;
+}
+
+static void position_unmake(struct position *pos, move_t m)
+{
+    const struct state *st = &pos->st[pos->ply];
+    int to = move_to(m);
+    int prev_side = (pos->side + pos->v->nplayers - 1) % pos->v->nplayers;
+    if (pos->side < prev_side)
+        pos->fullmove--;
+    pos->side = prev_side;
+    pos_remove(pos, to);
+    pos_put(pos, move_from(m), st->moved);
+    if (st->captured)
+        pos_put(pos, m & MOVE_EP ? pos->st[pos->ply - 1].ep_victim : to, st->captured);
+    pos->ply--;
+}
+
+/* The pawn that passed the en-passant cell: one of the last mover's en-passant pawns one step past it. */
+static int ep_victim_of(const struct position *pos, int ep, int mover)
+{
+    const struct variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->piece[t].en_passant)
+            continue;
+        const struct piece_tables *pt = &pos->tb->pt[mover][t];
+        for (int from = 0; from < pos->tb->ncells; from++)
+            for (int i = 0; i < pt->dbl[from].n; i++)
+                if (pt->dbl[from].mid[i] == ep && pos->board[pt->dbl[from].to[i]] == piece_make(mover, t)
+                    && !pos->board[from])
+                    return pt->dbl[from].to[i];
+    }
+    return CELL_NONE;
+}
+
+static int position_prev_player(const struct position *pos)
+{
+    int n = pos->v->nplayers;
+    for (int k = 1; k < n; k++) {
+        int p = (pos->side + n - k) % n;
+        if (pos_royal_cell(pos, p) != CELL_NONE)
+            return p;
+    }
+    return pos->side;
+}
+
+/* Loads a setup; on error leaves pos as it was and explains in err. */
+static bool position_set(struct position *pos, const struct setup *s, char *err, size_t errlen)
+{
+    struct position *t = position_new(pos->tb);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    for (int c = 0; c < t->tb->ncells; c++)
+        if (s->piece[c])
+            pos_put(t, c, s->piece[c]);
+    t->side = s->side;
+    t->fullmove = s->fullmove;
+    struct state *st = &t->st[0];
+    st->halfmove = s->halfmove;
+    st->ep = CELL_NONE;
+    st->ep_victim = CELL_NONE;
+    int prev = position_prev_player(t);
+    bool ok = true;
+    if (s->ep != CELL_NONE) {
+        st->ep_victim = t->board[s->ep] ? CELL_NONE : ep_victim_of(t, s->ep, prev);
+        st->ep = s->ep;
+        if (st->ep_victim == CELL_NONE) {
+            snprintf(err, errlen, "bad FEN: no pawn has just passed the en-passant cell %s", t->v->geo.name[s->ep]);
+            ok = false;
+        }
+    }
+    if (ok && prev != t->side && !cs_is_empty(checkers_of(t, prev))) {
+        snprintf(err, errlen, "bad FEN: the side that just moved (%c) is in check", t->v->colour_letter[prev]);
+        ok = false;
+    }
+    if (ok) {
+        st->key = position_compute_key(t);
+        *pos = *t;
+    }
+    position_free(t);
+    return ok;
+}

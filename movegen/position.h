@@ -1,0 +1,52 @@
+/* A position as cell sets plus mailbox, with make/unmake and incremental keys (width-dependent). */
+#ifndef POSITION_H
+#define POSITION_H
+
+#include "move.h"
+#include "setup.h"
+#include "tables.h"
+
+enum { MAX_STATES = 1024 };
+
+/* What make() changes that unmake() cannot recompute. */
+struct state {
+    uint64_t key;
+    move_t move;
+    int moved;         /* piece code that moved, before any promotion */
+    int captured;      /* piece code taken by the move, 0 if none */
+    int ep;            /* en-passant cell after the move, CELL_NONE if none */
+    int ep_victim;     /* the pawn that may be taken en passant */
+    int halfmove;
+};
+
+struct position {
+    const struct tables *tb;
+    const struct variant *v;
+    cellset by_type[MAX_TYPES];
+    cellset by_colour[MAX_PLAYERS];
+    cellset occ;
+    unsigned char board[MAX_CELLS];
+    int side;
+    int fullmove;
+    int royal;          /* royal piece type */
+    int ply;            /* index of the current state */
+    struct state st[MAX_STATES];
+};
+
+static inline cellset pos_pieces(const struct position *pos, int colour, int type)
+{
+    return cs_and(pos->by_type[type], pos->by_colour[colour]);
+}
+
+static inline int pos_royal_cell(const struct position *pos, int colour)
+{
+    cellset k = pos_pieces(pos, colour, pos->royal);
+    return cs_is_empty(k) ? CELL_NONE : cs_lsb(k);
+}
+
+static inline int pos_next_player(const struct position *pos, int colour)
+{
+    return (colour + 1) % pos->v->nplayers;
+}
+
+#endif

@@ -1,0 +1,92 @@
+#include "registry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "setup.h"
+#include "zobrist.h"
+
+extern const char variants_builtin_ini[];
+
+static struct variant *variants[MAX_VARIANTS];
+static int nvariants;
+
+int registry_count(void)
+{
+    return nvariants;
+}
+
+const struct variant *registry_get(int i)
+{
+    return i >= 0 && i < nvariants ? variants[i] : NULL;
+}
+
+const struct variant *registry_find(const char *name)
+{
+    for (int i = 0; i < nvariants; i++)
+        if (!strcmp(variants[i]->name, name))
+            return variants[i];
+    return NULL;
+}
+
+int registry_add_text(const char *text, const char *origin, bool dry_run, char *err, size_t errlen)
+{
+    struct variant *fresh[MAX_VARIANTS];
+    int n = variant_parse(text, origin, fresh, MAX_VARIANTS - nvariants,
+                          (const struct variant *const *)variants, nvariants, err, errlen);
+    if (n < 0)
+        return -1;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        struct setup s;
+        char why[256];
+        if (!setup_from_fen(&s, fresh[i], fresh[i]->start_fen, why, sizeof why)) {
+            snprintf(err, errlen, "%s: variant '%s': start position: %s", origin, fresh[i]->name, why);
+            ok = false;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (ok && !dry_run) {
+            zobrist_init(fresh[i]);
+            variants[nvariants++] = fresh[i];
+        } else {
+            free(fresh[i]);
+        }
+    }
+    return ok ? n : -1;
+}
+
+int registry_add_file(const char *path, bool dry_run, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open variant file '%s'", path);
+        return -1;
+    }
+    enum { MAX_FILE = 1 << 20 };
+    char *text = malloc(MAX_FILE + 1);
+    size_t len = text ? fread(text, 1, MAX_FILE + 1, f) : 0;
+    fclose(f);
+    if (!text || len > MAX_FILE) {
+        free(text);
+        snprintf(err, errlen, "variant file '%s' is too large", path);
+        return -1;
+    }
+    text[len] = 0;
+    if (strlen(text) != len) {
+        free(text);
+        snprintf(err, errlen, "variant file '%s' is not text", path);
+        return -1;
+    }
+    int n = registry_add_text(text, path, dry_run, err, errlen);
+    free(text);
+    return n;
+}
+
+bool registry_init(char *err, size_t errlen)
+{
+    if (nvariants)
+        return true;
+    return registry_add_text(variants_builtin_ini, "variants.ini", false, err, errlen) > 0;
+}

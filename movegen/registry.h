@@ -1,0 +1,19 @@
+/* The list of known variants: the built-in ones (movegen/variants.ini) and those loaded by users. */
+#ifndef REGISTRY_H
+#define REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "variant.h"
+
+/* Loads the built-in definitions once; false only if the embedded text is broken. */
+bool registry_init(char *err, size_t errlen);
+int registry_count(void);
+const struct variant *registry_get(int i);
+const struct variant *registry_find(const char *name);
+/* Parses and validates definitions; adds them all, or nothing. Returns the number added or -1. */
+int registry_add_text(const char *text, const char *origin, bool dry_run, char *err, size_t errlen);
+int registry_add_file(const char *path, bool dry_run, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,178 @@
+#include "setup.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void setup_piece_text(const struct variant *v, int piece, char *out)
+{
+    int c = piece_colour(piece);
+    char letter = v->piece[piece_type(piece)].letter;
+    if (v->nplayers == 3) {
+        out[0] = v->colour_letter[c];
+        out[1] = letter;
+        out[2] = 0;
+    } else {
+        out[0] = c ? (char)tolower((unsigned char)letter) : letter;
+        out[1] = 0;
+    }
+}
+
+static int colour_of_letter(const struct variant *v, char ch)
+{
+    const char *p = memchr(v->colour_letter, ch, (size_t)v->nplayers);
+    return ch && p ? (int)(p - v->colour_letter) : -1;
+}
+
+/* Reads one piece at *s; returns its code or 0. */
+static int read_piece(const struct variant *v, const char **s)
+{
+    const char *p = *s;
+    int colour, type;
+    if (v->nplayers == 3) {
+        colour = colour_of_letter(v, p[0]);
+        if (colour < 0 || !isupper((unsigned char)p[1]))
+            return 0;
+        type = variant_type_of_letter(v, p[1]);
+        p += 2;
+    } else {
+        if (!isalpha((unsigned char)p[0]))
+            return 0;
+        colour = islower((unsigned char)p[0]) ? 1 : 0;
+        type = variant_type_of_letter(v, p[0]);
+        p += 1;
+    }
+    if (type < 0)
+        return 0;
+    *s = p;
+    return piece_make(colour, type);
+}
+
+static bool fail(char *err, size_t errlen, const char *msg, const char *detail)
+{
+    snprintf(err, errlen, "bad FEN: %s%s%s", msg, detail ? " " : "", detail ? detail : "");
+    return false;
+}
+
+static bool parse_board(struct setup *s, const struct variant *v, const char *b, char *err, size_t errlen)
+{
+    const struct geometry *g = &v->geo;
+    int file = 0, rank = 0;
+    char where[8];
+    for (const char *p = b; *p;) {
+        if (file >= g->nfiles)
+            return fail(err, errlen, "too many files", NULL);
+        snprintf(where, sizeof where, "%c", geo_file_letter(file));
+        if (*p == '/') {
+            if (rank != g->file_len[file])
+                return fail(err, errlen, "wrong number of cells in file", where);
+            file++;
+            rank = 0;
+            p++;
+        } else if (isdigit((unsigned char)*p)) {
+            char *end;
+            long n = strtol(p, &end, 10);
+            if (n <= 0 || rank + n > g->file_len[file])
+                return fail(err, errlen, "too many cells in file", where);
+            rank += (int)n;
+            p = end;
+        } else {
+            int piece = read_piece(v, &p);
+            if (!piece)
+                return fail(err, errlen, "unknown piece in file", where);
+            if (rank >= g->file_len[file])
+                return fail(err, errlen, "too many cells in file", where);
+            s->piece[g->file_first[file] + rank++] = (unsigned char)piece;
+        }
+    }
+    if (file != g->nfiles - 1 || rank != g->file_len[file])
+        return fail(err, errlen, "the board does not fill every file", NULL);
+    return true;
+}
+
+static bool parse_count(const char *tok, int min, int *out)
+{
+    char *end;
+    long n = tok ? strtol(tok, &end, 10) : 0;
+    if (!tok || !isdigit((unsigned char)tok[0]) || *end || n < min || n > 100000)
+        return false;
+    *out = (int)n;
+    return true;
+}
+
+bool setup_from_fen(struct setup *s, const struct variant *v, const char *fen, char *err, size_t errlen)
+{
+    char buf[1024];
+    if (strlen(fen) >= sizeof buf)
+        return fail(err, errlen, "too long", NULL);
+    strcpy(buf, fen);
+    char *save, *f[7] = { 0 };
+    int nf = 0;
+    for (char *tok = strtok_r(buf, " \t", &save); tok && nf < 7; tok = strtok_r(NULL, " \t", &save))
+        f[nf++] = tok;
+    if (nf < 2 || nf > 6)
+        return fail(err, errlen, "expected board, side, castling, en passant, halfmove, fullmove", NULL);
+    struct setup t = { .ep = CELL_NONE, .fullmove = 1 };
+    if (!parse_board(&t, v, f[0], err, errlen))
+        return false;
+    t.side = strlen(f[1]) == 1 ? colour_of_letter(v, f[1][0]) : -1;
+    if (t.side < 0)
+        return fail(err, errlen, "bad side to move", f[1]);
+    if (f[2] && strcmp(f[2], "-"))
+        return fail(err, errlen, "this variant has no castling; castling field must be '-', not", f[2]);
+    if (f[3] && strcmp(f[3], "-")) {
+        int len = 0;
+        t.ep = geo_parse_cell(&v->geo, f[3], &len);
+        if (t.ep == CELL_NONE || f[3][len])
+            return fail(err, errlen, "bad en-passant cell", f[3]);
+    }
+    if (f[4] && !parse_count(f[4], 0, &t.halfmove))
+        return fail(err, errlen, "bad halfmove clock", f[4]);
+    if (f[5] && !parse_count(f[5], 1, &t.fullmove))
+        return fail(err, errlen, "bad fullmove number", f[5]);
+    int royal = variant_royal_type(v), count[MAX_PLAYERS] = { 0 };
+    for (int c = 0; c < v->geo.ncells; c++)
+        if (t.piece[c] && piece_type(t.piece[c]) == royal)
+            count[piece_colour(t.piece[c])]++;
+    for (int pl = 0; pl < v->nplayers; pl++) {
+        /* Three players: an eliminated army has no pieces at all. */
+        if (count[pl] != 1 && !(v->nplayers == 3 && count[pl] == 0 && pl != t.side)) {
+            char who[64];
+            snprintf(who, sizeof who, "(%c has %d, needs 1)", v->colour_letter[pl], count[pl]);
+            return fail(err, errlen, "wrong number of royal pieces", who);
+        }
+    }
+    *s = t;
+    return true;
+}
+
+void setup_to_fen(const struct setup *s, const struct variant *v, char *fen, size_t len)
+{
+    const struct geometry *g = &v->geo;
+    char out[2048];
+    size_t n = 0;
+    for (int file = 0; file < g->nfiles; file++) {
+        int empty = 0;
+        if (file)
+            out[n++] = '/';
+        for (int k = 0; k < g->file_len[file]; k++) {
+            int piece = s->piece[g->file_first[file] + k];
+            if (!piece) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                n += (size_t)sprintf(out + n, "%d", empty);
+            empty = 0;
+            char text[4];
+            setup_piece_text(v, piece, text);
+            n += (size_t)sprintf(out + n, "%s", text);
+        }
+        if (empty)
+            n += (size_t)sprintf(out + n, "%d", empty);
+    }
+    out[n] = 0;
+    snprintf(fen, len, "%s %c - %s %d %d", out, v->colour_letter[s->side],
+             s->ep == CELL_NONE ? "-" : g->name[s->ep], s->halfmove, s->fullmove);
+}

@@ -1,0 +1,141 @@
+/* Builds struct tables from a variant (included by engine/instance.c, once per width). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+
+static int step_cell(const struct geometry *g, int cell, struct vec v, int times)
+{
+    return geo_cell(g, g->q[cell] + times * v.q, g->r[cell] + times * v.r);
+}
+
+static bool vec_up(struct vec v)
+{
+    return v.q > 0 || (v.q == 0 && v.r > 0);
+}
+
+static unsigned turn_straight(unsigned mask, int sixths)
+{
+    unsigned out = 0;
+    for (int d = 0; d < NUM_STRAIGHT; d++)
+        if (mask & (1u << d))
+            out |= 1u << ((d / 6) * 6 + (d % 6 + sixths) % 6);
+    return out;
+}
+
+/* Root-7 directions are ordered by angle, two per sixth of a turn. */
+static unsigned turn_root7(unsigned mask, int sixths)
+{
+    unsigned out = 0;
+    for (int d = 0; d < NUM_ROOT7; d++)
+        if (mask & (1u << d))
+            out |= 1u << ((d + 2 * sixths) % NUM_ROOT7);
+    return out;
+}
+
+static cellset *between_at(const struct tables *tb, int a, int b)
+{
+    return &tb->between[a * tb->ncells + b];
+}
+
+static void tables_lines(struct tables *tb)
+{
+    const struct geometry *g = &tb->v->geo;
+    for (int d = 0; d < NUM_STRAIGHT + NUM_ROOT7; d++) {
+        bool straight = d < NUM_STRAIGHT;
+        struct vec v = straight ? geo_straight(d) : geo_root7[d - NUM_STRAIGHT];
+        if (straight)
+            tb->ray_up[d] = vec_up(v);
+        else
+            tb->ride_up[d - NUM_STRAIGHT] = vec_up(v);
+        for (int c = 0; c < tb->ncells; c++) {
+            cellset line = cs_empty();
+            for (int k = 1;; k++) {
+                int t = step_cell(g, c, v, k);
+                if (t == CELL_NONE)
+                    break;
+                *between_at(tb, c, t) = line;
+                cs_set(&line, t);
+            }
+            if (straight)
+                tb->ray[d][c] = line;
+            else
+                tb->ride[d - NUM_STRAIGHT][c] = line;
+        }
+    }
+}
+
+static void tables_piece(struct tables *tb, int pl, int t)
+{
+    const struct variant *v = tb->v;
+    const struct geometry *g = &v->geo;
+    const struct piece_def *pd = &v->piece[t];
+    struct piece_tables *pt = &tb->pt[pl][t];
+    int rot = v->rotation[pl];
+    for (int m = 1; m < 4; m++) {
+        pt->slide[m] = turn_straight(pd->slide[m], rot);
+        pt->ride[m] = turn_root7(pd->ride[m], rot);
+    }
+    unsigned sc = pt->slide[MODE_CAPTURE] | pt->slide[MODE_BOTH];
+    unsigned rc = pt->ride[MODE_CAPTURE] | pt->ride[MODE_BOTH];
+    pt->slide_from = turn_straight(sc, 3);
+    pt->ride_from = turn_root7(rc, 3);
+    for (int i = 0; i < pd->nleaps; i++) {
+        const struct leap *l = &pd->leaps[i];
+        struct vec u = geo_rotate((struct vec){ l->dq, l->dr }, rot);
+        for (int c = 0; c < g->ncells; c++) {
+            int to = step_cell(g, c, u, 1);
+            if (to == CELL_NONE)
+                continue;
+            cs_set(&pt->leap[l->mode][c], to);
+            pt->has_leap[l->mode] = true;
+            if (l->mode & MODE_CAPTURE)
+                cs_set(&pt->leap_from[to], c);
+            int two = step_cell(g, c, u, 2);
+            bool single = geo_distance((struct vec){ 0, 0 }, u) == 1;
+            if (pd->double_step && (l->mode & MODE_MOVE) && single && v->double_cell[pl][c] && two != CELL_NONE) {
+                struct double_step *ds = &pt->dbl[c];
+                ds->mid[ds->n] = (unsigned char)to;
+                ds->to[ds->n] = (unsigned char)two;
+                ds->n++;
+            }
+        }
+    }
+    if (!pd->pawn)
+        return;
+    for (int c = 0; c < g->ncells; c++) {
+        cellset moves = cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]);
+        if (cs_is_empty(moves))
+            cs_set(&pt->promo_zone, c);
+    }
+}
+
+static void tables_free(struct tables *tb)
+{
+    if (tb)
+        free(tb->between);
+    free(tb);
+}
+
+static struct tables *tables_new(const struct variant *v)
+{
+    struct tables *tb = calloc(1, sizeof *tb);
+    if (!tb)
+        return NULL;
+    tb->v = v;
+    tb->ncells = v->geo.ncells;
+    tb->between = calloc((size_t)tb->ncells * (size_t)tb->ncells, sizeof *tb->between);
+    if (!tb->between) {
+        tables_free(tb);
+        return NULL;
+    }
+    for (int c = 0; c < tb->ncells; c++) {
+        tb->bit[c] = cs_bit(c);
+        cs_set(&tb->all, c);
+    }
+    tables_lines(tb);
+    for (int pl = 0; pl < v->nplayers; pl++)
+        for (int t = 0; t < v->ntypes; t++)
+            tables_piece(tb, pl, t);
+    return tb;
+}

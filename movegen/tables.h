@@ -1,0 +1,36 @@
+/* Precomputed tables of one variant at one cell-set width: rays, lines between cells, and every
+ * piece type's leap sets and directions per player (width-dependent: see engine/instance.c). */
+#ifndef TABLES_H
+#define TABLES_H
+
+#include "cellset.h"
+#include "variant.h"
+
+struct double_step {
+    unsigned char n;
+    unsigned char mid[2], to[2];
+};
+
+struct piece_tables {
+    cellset leap[4][MAX_CELLS];     /* leap targets, by mode (MODE_MOVE, MODE_CAPTURE, MODE_BOTH) */
+    cellset leap_from[MAX_CELLS];   /* cells from which this piece captures onto the cell by a leap */
+    unsigned slide[4], ride[4];     /* straight and root-7 directions, by mode, turned for the player */
+    unsigned slide_from, ride_from; /* reversed capturing directions, for attack detection */
+    bool has_leap[4];
+    cellset promo_zone;             /* pawns: cells with no further non-capturing step */
+    struct double_step dbl[MAX_CELLS];
+};
+
+struct tables {
+    const struct variant *v;
+    int ncells;
+    cellset bit[MAX_CELLS];
+    cellset all;
+    cellset ray[NUM_STRAIGHT][MAX_CELLS];   /* cells along a straight direction, to the edge */
+    cellset ride[NUM_ROOT7][MAX_CELLS];     /* landing cells of repeated root-7 leaps */
+    bool ray_up[NUM_STRAIGHT], ride_up[NUM_ROOT7]; /* direction walks to higher cell indices */
+    cellset *between;                       /* ncells x ncells: cells strictly between on a line */
+    struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
+};
+
+#endif

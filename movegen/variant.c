@@ -1,0 +1,466 @@
+/* Reads the variant definition format (docs/variant-format.md) into variant tables. */
+#include "variant.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+struct parser {
+    const char *origin;
+    int line;
+    char *err;
+    size_t errlen;
+    int errors;
+};
+
+static void parse_error(struct parser *p, const char *fmt, ...)
+{
+    size_t used = strlen(p->err);
+    if (used + 1 < p->errlen) {
+        int n = snprintf(p->err + used, p->errlen - used, "%s%s:%d: ", used ? "\n" : "", p->origin,
+                         p->line);
+        if (n > 0 && used + (size_t)n < p->errlen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(p->err + used + n, p->errlen - used - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    p->errors++;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = 0;
+    return s;
+}
+
+int variant_type_of_letter(const struct variant *v, char letter)
+{
+    letter = (char)toupper((unsigned char)letter);
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->piece[t].letter == letter)
+            return t;
+    return -1;
+}
+
+int variant_royal_type(const struct variant *v)
+{
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->piece[t].royal)
+            return t;
+    return -1;
+}
+
+int variant_map_cell(const struct variant *v, int cell, int player)
+{
+    const struct geometry *g = &v->geo;
+    struct vec c = { g->q[cell], g->r[cell] };
+    if (player == 0)
+        return cell;
+    if (v->nplayers == 3) {
+        c = geo_rotate(c, v->rotation[player]);
+    } else if (v->orientation == ORIENT_GLINSKI) {
+        c = (struct vec){ c.q, -c.q - c.r };  /* mirror across the centre line, kings stay on a file */
+    } else {
+        c = (struct vec){ c.q + c.r, -c.r };
+    }
+    return geo_cell(g, c.q, c.r);
+}
+
+/* Direction index (0..5) of a relative angle, or -1 if the angle does not fit the atom's kind. */
+static int angle_dir(enum orientation o, bool diagonal, int angle)
+{
+    if (angle % 30)
+        return -1;
+    /* Glinski: forward is O0 and D0 lies 30 degrees left of it; Wellisch: forward is D0, O0 30 right. */
+    int offset;
+    if (o == ORIENT_GLINSKI)
+        offset = diagonal ? 30 : 0;
+    else
+        offset = diagonal ? 0 : -30;
+    int a = angle - offset;
+    if (a % 60)
+        return -1;
+    return ((a / 60) % 6 + 6) % 6;
+}
+
+static void add_leap(struct piece_def *pd, struct vec v, int mode)
+{
+    for (int i = 0; i < pd->nleaps; i++) {
+        if (pd->leaps[i].dq == v.q && pd->leaps[i].dr == v.r) {
+            pd->leaps[i].mode |= (unsigned char)mode;
+            return;
+        }
+    }
+    if (pd->nleaps < MAX_LEAPS)
+        pd->leaps[pd->nleaps++] = (struct leap){ (signed char)v.q, (signed char)v.r, (unsigned char)mode };
+}
+
+/* Parses one movement token such as "R", "capture:W@60,-60", "move:F". */
+static bool parse_atom(struct parser *p, const struct variant *v, struct piece_def *pd, const char *tok)
+{
+    int mode = MODE_BOTH;
+    if (!strncmp(tok, "move:", 5)) {
+        mode = MODE_MOVE;
+        tok += 5;
+    } else if (!strncmp(tok, "capture:", 8)) {
+        mode = MODE_CAPTURE;
+        tok += 8;
+    }
+    char atom[8];
+    size_t n = strcspn(tok, "@");
+    if (n == 0 || n >= sizeof atom) {
+        parse_error(p, "bad movement '%s'", tok);
+        return false;
+    }
+    memcpy(atom, tok, n);
+    atom[n] = 0;
+    static const char *const atoms[] = { "W", "D", "H", "R", "F", "B", "N", "NN" };
+    int kind = -1;
+    for (int i = 0; i < 8; i++)
+        if (!strcmp(atom, atoms[i]))
+            kind = i;
+    if (kind < 0) {
+        parse_error(p, "unknown movement atom '%s'", atom);
+        return false;
+    }
+    bool diagonal = kind == 4 || kind == 5;
+    unsigned dirs = 0x3f;
+    if (tok[n] == '@') {
+        if (kind >= 6) {
+            parse_error(p, "atom '%s' takes no angles", atom);
+            return false;
+        }
+        dirs = 0;
+        const char *s = tok + n + 1;
+        while (*s) {
+            char *end;
+            long a = strtol(s, &end, 10);
+            int d = end == s ? -1 : angle_dir(v->orientation, diagonal, (int)a);
+            if (d < 0 || (*end && *end != ',')) {
+                parse_error(p, "bad angle in '%s' (multiples of 60 degrees from the %s steps)", tok,
+                            diagonal ? "diagonal" : "orthogonal");
+                return false;
+            }
+            dirs |= 1u << d;
+            s = *end ? end + 1 : end;
+        }
+    }
+    for (int d = 0; d < 6; d++) {
+        if (!(dirs & (1u << d)))
+            continue;
+        struct vec o = geo_orth[d], f = geo_diag[d];
+        switch (kind) {
+        case 0: add_leap(pd, o, mode); break;
+        case 1: add_leap(pd, (struct vec){ 2 * o.q, 2 * o.r }, mode); break;
+        case 2: add_leap(pd, (struct vec){ 3 * o.q, 3 * o.r }, mode); break;
+        case 3: pd->slide[mode] |= 1u << (DIR_ORTH + d); break;
+        case 4: add_leap(pd, f, mode); break;
+        case 5: pd->slide[mode] |= 1u << (DIR_DIAG + d); break;
+        case 6: add_leap(pd, geo_root7[2 * d], mode); add_leap(pd, geo_root7[2 * d + 1], mode); break;
+        case 7: pd->ride[mode] |= 3u << (2 * d); break;
+        }
+    }
+    return true;
+}
+
+/* A direction usable both ways is stored once, under MODE_BOTH. */
+static void merge_modes(unsigned m[4])
+{
+    unsigned both = (m[MODE_MOVE] & m[MODE_CAPTURE]) | m[MODE_BOTH];
+    m[MODE_BOTH] = both;
+    m[MODE_MOVE] &= ~both;
+    m[MODE_CAPTURE] &= ~both;
+}
+
+static void parse_piece(struct parser *p, struct variant *v, char *val)
+{
+    char *save, *name = strtok_r(val, " \t", &save), *letter = strtok_r(NULL, " \t", &save);
+    if (!name || !letter || strlen(letter) != 1 || !isalpha((unsigned char)letter[0])) {
+        parse_error(p, "piece needs: name LETTER movement...");
+        return;
+    }
+    if (strlen(name) >= NAME_LEN) {
+        parse_error(p, "piece name too long");
+        return;
+    }
+    struct piece_def pd = { .letter = (char)toupper((unsigned char)letter[0]) };
+    strcpy(pd.name, name);
+    bool moves = false;
+    for (char *tok; (tok = strtok_r(NULL, " \t", &save));) {
+        if (!strcmp(tok, "royal")) {
+            pd.royal = true;
+        } else if (!strcmp(tok, "pawn")) {
+            pd.pawn = true;
+        } else if (!strcmp(tok, "double")) {
+            pd.double_step = true;
+        } else if (!strcmp(tok, "ep")) {
+            pd.en_passant = true;
+        } else if (!parse_atom(p, v, &pd, tok)) {
+            return;
+        } else {
+            moves = true;
+        }
+    }
+    if (!moves) {
+        parse_error(p, "piece '%s' has no movement", name);
+        return;
+    }
+    merge_modes(pd.slide);
+    merge_modes(pd.ride);
+    int t = variant_type_of_letter(v, pd.letter);
+    if (t < 0) {
+        if (v->ntypes == MAX_TYPES) {
+            parse_error(p, "more than %d piece types", MAX_TYPES);
+            return;
+        }
+        t = v->ntypes++;
+    }
+    v->piece[t] = pd;
+}
+
+static void parse_cells(struct parser *p, struct variant *v, char *val)
+{
+    char *save;
+    memset(v->double_cell, 0, sizeof v->double_cell);
+    for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        int len = 0, c = geo_parse_cell(&v->geo, tok, &len);
+        if (c == CELL_NONE || tok[len]) {
+            parse_error(p, "no cell '%s' on this board", tok);
+            return;
+        }
+        v->double_cell[0][c] = true;
+    }
+}
+
+static bool valid_name(const char *s)
+{
+    if (!*s || strlen(s) >= NAME_LEN)
+        return false;
+    for (; *s; s++)
+        if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-'))
+            return false;
+    return true;
+}
+
+static void set_players(struct variant *v, int n)
+{
+    v->nplayers = n;
+    if (n == 2) {
+        v->rotation[1] = 3;
+        memcpy(v->colour_letter, "wb", 2);
+    } else {
+        v->rotation[1] = 2;
+        v->rotation[2] = 4;
+        memcpy(v->colour_letter, "rwb", 3);
+    }
+}
+
+static void parse_key(struct parser *p, struct variant *v, const char *key, char *val)
+{
+    if (!strcmp(key, "description")) {
+        snprintf(v->description, sizeof v->description, "%s", val);
+    } else if (!strcmp(key, "board")) {
+        int size = 0;
+        bool ok = !strcmp(val, "star") ? geo_init(&v->geo, SHAPE_STAR, 0)
+                  : sscanf(val, "hexagon %d", &size) == 1 && geo_init(&v->geo, SHAPE_HEXAGON, size);
+        if (!ok)
+            parse_error(p, "board must be 'hexagon N' (N = 2..9) or 'star'");
+    } else if (!strcmp(key, "orientation")) {
+        if (!strcmp(val, "glinski"))
+            v->orientation = ORIENT_GLINSKI;
+        else if (!strcmp(val, "wellisch"))
+            v->orientation = ORIENT_WELLISCH;
+        else
+            parse_error(p, "orientation must be glinski or wellisch");
+    } else if (!strcmp(key, "players")) {
+        if (!strcmp(val, "2") || !strcmp(val, "3"))
+            set_players(v, val[0] - '0');
+        else
+            parse_error(p, "players must be 2 or 3");
+    } else if (!strcmp(key, "piece")) {
+        parse_piece(p, v, val);
+    } else if (!strcmp(key, "promotion")) {
+        v->npromo = 0;
+        for (char *s = val; *s; s++) {
+            if (isspace((unsigned char)*s))
+                continue;
+            int t = variant_type_of_letter(v, *s);
+            if (t < 0 || v->piece[t].royal || v->piece[t].pawn) {
+                parse_error(p, "promotion piece '%c' is not a non-royal, non-pawn piece", *s);
+                return;
+            }
+            v->promo[v->npromo++] = t;
+        }
+    } else if (!strcmp(key, "double-step")) {
+        parse_cells(p, v, val);
+    } else if (!strcmp(key, "start")) {
+        if (strlen(val) >= sizeof v->start_fen)
+            parse_error(p, "start FEN too long");
+        else
+            strcpy(v->start_fen, val);
+    } else if (!strcmp(key, "stalemate")) {
+        int a, b;
+        char extra;
+        if (sscanf(val, "%d/%d%c", &a, &b, &extra) != 2 || b <= 0 || a < 0 || a > b)
+            parse_error(p, "stalemate must be a fraction such as 1/2 or 3/4");
+        else
+            v->stalemate_num = a, v->stalemate_den = b;
+    } else {
+        parse_error(p, "unknown key '%s'", key);
+    }
+}
+
+static void derive(struct variant *v)
+{
+    for (int pl = 1; pl < v->nplayers; pl++)
+        for (int c = 0; c < v->geo.ncells; c++)
+            if (v->double_cell[0][c]) {
+                int m = variant_map_cell(v, c, pl);
+                if (m != CELL_NONE)
+                    v->double_cell[pl][m] = true;
+            }
+}
+
+static void check_complete(struct parser *p, const struct variant *v)
+{
+    if (!v->geo.ncells)
+        parse_error(p, "variant '%s' has no board", v->name);
+    if (!v->ntypes)
+        parse_error(p, "variant '%s' has no pieces", v->name);
+    int royals = 0;
+    bool pawns = false;
+    for (int t = 0; t < v->ntypes; t++) {
+        royals += v->piece[t].royal;
+        pawns |= v->piece[t].pawn;
+    }
+    if (royals != 1)
+        parse_error(p, "variant '%s' needs exactly one royal piece type", v->name);
+    if (pawns && !v->npromo)
+        parse_error(p, "variant '%s' has pawns but no promotion list", v->name);
+    if (!v->start_fen[0])
+        parse_error(p, "variant '%s' has no start position", v->name);
+}
+
+static const struct variant *find_in(const char *name, struct variant **list, int n,
+                                     const struct variant *const *known, int nknown)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(list[i]->name, name))
+            return list[i];
+    for (int i = 0; i < nknown; i++)
+        if (!strcmp(known[i]->name, name))
+            return known[i];
+    return NULL;
+}
+
+static void section_start(struct parser *p, struct variant *v, char *head, struct variant **out, int n,
+                          const struct variant *const *known, int nknown)
+{
+    char *colon = strchr(head, ':');
+    if (colon)
+        *colon = 0;
+    char *name = trim(head), *parent = colon ? trim(colon + 1) : NULL;
+    const struct variant *base = NULL;
+    if (parent && !(base = find_in(parent, out, n, known, nknown)))
+        parse_error(p, "unknown parent variant '%s'", parent);
+    if (base) {
+        *v = *base;
+        v->description[0] = 0;
+        snprintf(v->parent, sizeof v->parent, "%s", parent);
+    } else {
+        memset(v, 0, sizeof *v);
+        set_players(v, 2);
+        v->stalemate_num = 1;
+        v->stalemate_den = 2;
+    }
+    if (!valid_name(name))
+        parse_error(p, "bad variant name '%s' (lower-case words joined by '-')", name);
+    else if (find_in(name, out, n, known, nknown))
+        parse_error(p, "variant '%s' is already defined", name);
+    snprintf(v->name, sizeof v->name, "%s", name);
+}
+
+int variant_parse(const char *text, const char *origin, struct variant **out, int max,
+                  const struct variant *const *known, int nknown, char *err, size_t errlen)
+{
+    struct parser p = { .origin = origin, .err = err, .errlen = errlen };
+    err[0] = 0;
+    int n = 0;
+    struct variant *cur = NULL;
+    const char *s = text, *section_text = text;
+    char line[2048];
+    while (*s) {
+        size_t len = strcspn(s, "\n");
+        p.line++;
+        if (len >= sizeof line) {
+            parse_error(&p, "line too long");
+            len = sizeof line - 1;
+        }
+        memcpy(line, s, len);
+        line[len] = 0;
+        const char *next = s[len] ? s + len + 1 : s + len;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *l = trim(line);
+        if (*l == '[') {
+            char *close = strchr(l, ']');
+            if (cur) {
+                check_complete(&p, cur);
+                cur->fingerprint = XXH3_64bits(section_text, (size_t)(s - section_text));
+                derive(cur);
+            }
+            if (!close || trim(close + 1)[0]) {
+                parse_error(&p, "bad section header");
+                cur = NULL;
+            } else if (n == max) {
+                parse_error(&p, "too many variants");
+                cur = NULL;
+            } else {
+                *close = 0;
+                cur = out[n] = calloc(1, sizeof **out);
+                if (!cur) {
+                    parse_error(&p, "out of memory");
+                    break;
+                }
+                section_start(&p, cur, l + 1, out, n, known, nknown);
+                n++;
+                section_text = s;
+            }
+        } else if (*l) {
+            char *eq = strchr(l, '=');
+            if (!eq) {
+                parse_error(&p, "expected 'key = value'");
+            } else if (!cur) {
+                parse_error(&p, "'%s' outside a [variant] section", trim(l));
+            } else {
+                *eq = 0;
+                parse_key(&p, cur, trim(l), trim(eq + 1));
+            }
+        }
+        s = next;
+    }
+    if (cur) {
+        check_complete(&p, cur);
+        cur->fingerprint = XXH3_64bits(section_text, (size_t)(s - section_text));
+        derive(cur);
+    }
+    if (!n && !p.errors)
+        parse_error(&p, "no [variant] section");
+    if (p.errors) {
+        for (int i = 0; i < n; i++)
+            free(out[i]);
+        return -1;
+    }
+    return n;
+}

@@ -1,0 +1,78 @@
+/* A variant is data: board, players, piece types built from movement atoms, rules (shared/spec). */
+#ifndef VARIANT_H
+#define VARIANT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "geometry.h"
+
+enum {
+    MAX_PLAYERS = 3,
+    MAX_TYPES = 24,
+    MAX_LEAPS = 64,
+    MAX_VARIANTS = 64,
+    NAME_LEN = 32,
+};
+
+enum orientation { ORIENT_GLINSKI, ORIENT_WELLISCH };
+
+/* How a movement component may be used. */
+enum { MODE_MOVE = 1, MODE_CAPTURE = 2, MODE_BOTH = 3 };
+
+struct leap { signed char dq, dr; unsigned char mode; };
+
+/* A piece type, written for the first player; other players get it rotated (board.md). */
+struct piece_def {
+    char name[NAME_LEN];
+    char letter;                 /* upper case */
+    int nleaps;
+    struct leap leaps[MAX_LEAPS];
+    unsigned slide[4];           /* by mode: bit d = straight direction d (geometry.h) */
+    unsigned ride[4];            /* by mode: bit d = root-7 direction d */
+    bool royal;
+    bool pawn;                   /* promotes, resets the 100-ply counter */
+    bool double_step;            /* two move-only steps in a line from the double-step cells */
+    bool en_passant;             /* can take and be taken en passant */
+};
+
+struct variant {
+    char name[NAME_LEN];
+    char description[128];
+    char parent[NAME_LEN];
+    struct geometry geo;
+    enum orientation orientation;
+    int nplayers;
+    int rotation[MAX_PLAYERS];   /* sixths of a turn applied to each player's moves */
+    char colour_letter[MAX_PLAYERS];
+    int ntypes;
+    struct piece_def piece[MAX_TYPES];
+    int npromo;
+    int promo[MAX_TYPES];        /* piece types a pawn may become */
+    bool double_cell[MAX_PLAYERS][MAX_CELLS];
+    char start_fen[1024];
+    int stalemate_num, stalemate_den; /* score of the player who stalemates */
+    uint64_t fingerprint;        /* hash of the definition text */
+    /* Zobrist keys, derived from names so they survive reordering (zobrist.c). */
+    uint64_t key_piece[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];
+    uint64_t key_side[MAX_PLAYERS];
+    uint64_t key_ep[MAX_CELLS];
+};
+
+/* Piece codes in a mailbox: 0 is empty. */
+static inline int piece_make(int colour, int type) { return ((type + 1) << 2) | colour; }
+static inline int piece_type(int piece) { return (piece >> 2) - 1; }
+static inline int piece_colour(int piece) { return piece & 3; }
+
+/* Parses definitions from text. Errors go to err as "line N: ..." lines; returns how many variants
+ * were defined, or -1 (and adds nothing) on any error. */
+int variant_parse(const char *text, const char *origin, struct variant **out, int max,
+                  const struct variant *const *known, int nknown, char *err, size_t errlen);
+
+int variant_type_of_letter(const struct variant *v, char letter);
+int variant_royal_type(const struct variant *v);
+/* Cell that a player's cell maps to for another player under the variant's symmetry. */
+int variant_map_cell(const struct variant *v, int cell, int player);
+
+#endif

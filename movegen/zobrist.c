@@ -1,0 +1,32 @@
+#include "zobrist.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+static uint64_t key_of(const char *text)
+{
+    return XXH3_64bits(text, strlen(text));
+}
+
+void zobrist_init(struct variant *v)
+{
+    const struct geometry *g = &v->geo;
+    char text[96];
+    for (int pl = 0; pl < v->nplayers; pl++) {
+        for (int t = 0; t < v->ntypes; t++) {
+            for (int c = 0; c < g->ncells; c++) {
+                snprintf(text, sizeof text, "%s %c %s", v->piece[t].name, v->colour_letter[pl], g->name[c]);
+                v->key_piece[pl][t][c] = key_of(text);
+            }
+        }
+        snprintf(text, sizeof text, "side %c", v->colour_letter[pl]);
+        /* The first player's key is zero, so a key names the position, not the move number. */
+        v->key_side[pl] = pl ? key_of(text) : 0;
+    }
+    for (int c = 0; c < g->ncells; c++) {
+        snprintf(text, sizeof text, "ep %s", g->name[c]);
+        v->key_ep[c] = key_of(text);
+    }
+}

@@ -1,0 +1,9 @@
+/* Zobrist keys derived with XXH3 from names, so keys and books survive any reordering of tables. */
+#ifndef ZOBRIST_H
+#define ZOBRIST_H
+
+#include "variant.h"
+
+void zobrist_init(struct variant *v);
+
+#endif

@@ -1,0 +1,32 @@
+/* sennight: a UCI engine for hexagonal chess variants. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../bench/perft_speed.h"
+#include "../movegen/registry.h"
+#include "uci.h"
+
+int main(int argc, char **argv)
+{
+    char err[4096];
+    if (argc > 1 && !strcmp(argv[1], "perft-speed"))
+        return perft_speed(argc - 2, argv + 2);
+    if (argc > 1 && !strcmp(argv[1], "check")) {
+        if (argc != 3 || !registry_init(err, sizeof err)) {
+            fprintf(stderr, "usage: sennight check <variant file>\n");
+            return 2;
+        }
+        int n = registry_add_file(argv[2], true, err, sizeof err);
+        if (n < 0) {
+            fprintf(stderr, "%s\n", err);
+            return 1;
+        }
+        printf("%s: %d variant%s, no errors\n", argv[2], n, n == 1 ? "" : "s");
+        return 0;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "usage: sennight [perft-speed [seconds] | check <file>]\n");
+        return 2;
+    }
+    return uci_loop(stdin);
+}

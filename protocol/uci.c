@@ -1,0 +1,364 @@
+#include "uci.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../engine/game.h"
+#include "../movegen/registry.h"
+#include "diagram.h"
+
+enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30 };
+
+struct uci {
+    struct game game;
+    bool debug;
+    pthread_t worker;
+    bool busy;
+    atomic_bool stop;
+    int perft_depth;
+};
+
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* One whole line to stdout, never interleaved with the worker's lines. */
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&out_lock);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+    pthread_mutex_unlock(&out_lock);
+}
+
+static void say_error(const char *msg)
+{
+    /* Multi-line messages (variant files) become one line each. */
+    for (const char *s = msg; *s;) {
+        size_t n = strcspn(s, "\n");
+        say("info string error: %.*s", (int)n, s);
+        s += n + (s[n] == '\n');
+    }
+}
+
+static void join_worker(struct uci *u)
+{
+    if (u->busy) {
+        pthread_join(u->worker, NULL);
+        u->busy = false;
+    }
+}
+
+static void *perft_worker(void *arg)
+{
+    struct uci *u = arg;
+    struct game *g = &u->game;
+    move_t list[MAX_MOVES];
+    int n = g->ops->movegen_legal(g->pos, list);
+    uint64_t total = 0;
+    bool stopped = false;
+    for (int i = 0; i < n && !stopped; i++) {
+        g->ops->position_make(g->pos, list[i]);
+        uint64_t count = g->ops->perft(g->pos, u->perft_depth - 1, &u->stop);
+        g->ops->position_unmake(g->pos, list[i]);
+        total += count;
+        stopped = atomic_load(&u->stop);
+        if (!stopped) {
+            char text[16];
+            move_to_text(g->v, list[i], text);
+            say("%s: %llu", text, (unsigned long long)count);
+        }
+    }
+    say("");
+    if (stopped)
+        say("info string perft stopped");
+    say("Nodes searched: %llu", (unsigned long long)total);
+    return NULL;
+}
+
+static void cmd_uci(struct uci *u, char **tok, int n)
+{
+    (void)tok, (void)n;
+    say("id name Sennight");
+    say("id author the Sennight developers");
+    char combo[4096] = "";
+    size_t len = 0;
+    for (int i = 0; i < registry_count() && len + NAME_LEN + 6 < sizeof combo; i++)
+        len += (size_t)snprintf(combo + len, sizeof combo - len, " var %s", registry_get(i)->name);
+    say("option name UCI_Variant type combo default glinski%s", combo);
+    say("option name VariantPath type string default <empty>");
+    (void)u;
+    say("uciok");
+}
+
+static void cmd_debug(struct uci *u, char **tok, int n)
+{
+    if (n == 2 && (!strcmp(tok[1], "on") || !strcmp(tok[1], "off")))
+        u->debug = !strcmp(tok[1], "on");
+    else
+        say_error("usage: debug on|off");
+}
+
+static void cmd_isready(struct uci *u, char **tok, int n)
+{
+    (void)u, (void)tok, (void)n;
+    say("readyok");
+}
+
+static void select_variant(struct uci *u, const char *name)
+{
+    char err[ERR_LEN];
+    const struct variant *v = registry_find(name);
+    if (!v) {
+        snprintf(err, sizeof err, "unknown variant '%s' (the command 'variants' lists them)", name);
+        say_error(err);
+    } else if (!game_init(&u->game, v, false, err, sizeof err)) {
+        say_error(err);
+    }
+}
+
+static void list_variants(const char *prefix)
+{
+    char line[4096];
+    size_t len = (size_t)snprintf(line, sizeof line, "%s", prefix);
+    for (int i = 0; i < registry_count() && len + NAME_LEN + 2 < sizeof line; i++)
+        len += (size_t)snprintf(line + len, sizeof line - len, " %s", registry_get(i)->name);
+    say("%s", line);
+}
+
+/* setoption name <id> [value <x>]: both may contain spaces. */
+static void cmd_setoption(struct uci *u, char **tok, int n)
+{
+    int vi = n;
+    for (int i = 2; i < n; i++)
+        if (!strcmp(tok[i], "value")) {
+            vi = i;
+            break;
+        }
+    if (n < 3 || strcmp(tok[1], "name") || vi == 2) {
+        say_error("usage: setoption name <id> [value <x>]");
+        return;
+    }
+    char name[256] = "", value[1024] = "";
+    for (int i = 2; i < vi; i++)
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", i > 2 ? " " : "", tok[i]);
+    for (int i = vi + 1; i < n; i++)
+        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", i > vi + 1 ? " " : "", tok[i]);
+    char err[ERR_LEN * 4];
+    if (!strcasecmp(name, "UCI_Variant")) {
+        select_variant(u, value);
+    } else if (!strcasecmp(name, "VariantPath")) {
+        if (!value[0] || !strcmp(value, "<empty>"))
+            return;
+        if (registry_add_file(value, false, err, sizeof err) < 0)
+            say_error(err);
+        else
+            list_variants("info string variants:");
+    } else {
+        snprintf(err, sizeof err, "unknown option '%s'", name);
+        say_error(err);
+    }
+}
+
+static void cmd_ucinewgame(struct uci *u, char **tok, int n)
+{
+    (void)tok, (void)n;
+    char err[ERR_LEN];
+    if (!game_set_position(&u->game, NULL, NULL, 0, err, sizeof err))
+        say_error(err);
+}
+
+static void cmd_variant(struct uci *u, char **tok, int n)
+{
+    if (n != 2)
+        say_error("usage: variant <name>");
+    else
+        select_variant(u, tok[1]);
+}
+
+static void cmd_position(struct uci *u, char **tok, int n)
+{
+    char fen[2048] = "", err[ERR_LEN];
+    int i = 1;
+    bool start = n > 1 && !strcmp(tok[1], "startpos");
+    if (start) {
+        i = 2;
+    } else if (n > 1 && !strcmp(tok[1], "fen")) {
+        for (i = 2; i < n && strcmp(tok[i], "moves"); i++)
+            snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "%s%s", i > 2 ? " " : "", tok[i]);
+        if (i == 2) {
+            say_error("position fen: missing FEN");
+            return;
+        }
+    } else {
+        say_error("usage: position startpos|fen <fen> [moves <m1> ...]");
+        return;
+    }
+    if (i < n && strcmp(tok[i], "moves")) {
+        snprintf(err, sizeof err, "position: unexpected '%s' (expected 'moves')", tok[i]);
+        say_error(err);
+        return;
+    }
+    int first = i < n ? i + 1 : n;
+    if (!game_set_position(&u->game, start ? NULL : fen, tok + first, n - first, err, sizeof err))
+        say_error(err);
+}
+
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || x < lo || x > hi)
+        return false;
+    *out = x;
+    return true;
+}
+
+static void cmd_go(struct uci *u, char **tok, int n)
+{
+    long depth;
+    if (n >= 2 && !strcmp(tok[1], "perft")) {
+        if (n != 3 || !parse_int(tok[2], 1, MAX_PERFT_DEPTH, &depth)) {
+            say_error("usage: go perft <depth 1..30>");
+            return;
+        }
+        u->perft_depth = (int)depth;
+        atomic_store(&u->stop, false);
+        if (pthread_create(&u->worker, NULL, perft_worker, u)) {
+            say_error("cannot start a thread");
+            return;
+        }
+        u->busy = true;
+        return;
+    }
+    say_error("only 'go perft <depth>' is available: this build has no search yet");
+}
+
+static void cmd_stop(struct uci *u, char **tok, int n)
+{
+    (void)tok, (void)n;
+    atomic_store(&u->stop, true);
+    join_worker(u);
+}
+
+static void cmd_d(struct uci *u, char **tok, int n)
+{
+    (void)tok, (void)n;
+    struct setup s;
+    char fen[2048];
+    u->game.ops->position_get(u->game.pos, &s);
+    pthread_mutex_lock(&out_lock);
+    diagram_print(stdout, u->game.v, &s);
+    fflush(stdout);
+    pthread_mutex_unlock(&out_lock);
+    game_fen(&u->game, fen, sizeof fen);
+    say("Fen: %s", fen);
+    say("Key: %016llx", (unsigned long long)u->game.ops->position_key(u->game.pos));
+    if (u->game.ops->position_in_check(u->game.pos))
+        say("Checkers: yes");
+}
+
+static void cmd_variants(struct uci *u, char **tok, int n)
+{
+    (void)u, (void)tok, (void)n;
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        say("%s %d %d %s", v->name, v->nplayers, v->geo.ncells, v->description);
+    }
+}
+
+static void cmd_check(struct uci *u, char **tok, int n)
+{
+    (void)u;
+    char err[ERR_LEN * 8];
+    if (n != 2) {
+        say_error("usage: check <variant file>");
+        return;
+    }
+    int count = registry_add_file(tok[1], true, err, sizeof err);
+    if (count < 0)
+        say_error(err);
+    else
+        say("info string %s: %d variant%s, no errors", tok[1], count, count == 1 ? "" : "s");
+}
+
+struct command {
+    const char *name;
+    void (*run)(struct uci *u, char **tok, int n);
+    bool while_busy;   /* answered at once while a job runs */
+};
+
+static const struct command commands[] = {
+    { "uci", cmd_uci, false },         { "debug", cmd_debug, true },
+    { "isready", cmd_isready, true },  { "setoption", cmd_setoption, false },
+    { "ucinewgame", cmd_ucinewgame, false }, { "position", cmd_position, false },
+    { "go", cmd_go, false },           { "stop", cmd_stop, true },
+    { "ponderhit", NULL, true },       { "variant", cmd_variant, false },
+    { "d", cmd_d, false },             { "variants", cmd_variants, false },
+    { "check", cmd_check, false },     { "quit", NULL, true },
+};
+
+/* Runs one line; returns false on quit. */
+static bool uci_execute(struct uci *u, char *line)
+{
+    char *tok[MAX_TOKENS], *save;
+    int n = 0;
+    for (char *t = strtok_r(line, " \t\r\n\v\f", &save); t && n < MAX_TOKENS; t = strtok_r(NULL, " \t\r\n\v\f", &save))
+        tok[n++] = t;
+    if (n == MAX_TOKENS) {
+        say_error("line has too many words");
+        return true;
+    }
+    /* As the UCI spec says, unknown words before a command are skipped. */
+    for (int i = 0; i < n; i++) {
+        for (size_t c = 0; c < sizeof commands / sizeof *commands; c++) {
+            if (strcmp(tok[i], commands[c].name))
+                continue;
+            if (!commands[c].while_busy)
+                join_worker(u);
+            /* A count under way finishes before quit, as scripts pipe "go perft N" then "quit";
+             * stop interrupts it. */
+            if (!strcmp(tok[i], "quit")) {
+                join_worker(u);
+                return false;
+            }
+            if (commands[c].run)
+                commands[c].run(u, tok + i, n - i);
+            return true;
+        }
+    }
+    if (n) {
+        char err[ERR_LEN];
+        snprintf(err, sizeof err, "unknown command '%.64s'", tok[0]);
+        say_error(err);
+    }
+    return true;
+}
+
+int uci_loop(FILE *in)
+{
+    char err[ERR_LEN];
+    struct uci *u = calloc(1, sizeof *u);
+    if (!u || !registry_init(err, sizeof err) || !game_init(&u->game, registry_find("glinski"), false, err, sizeof err)) {
+        fprintf(stderr, "sennight: cannot start: %s\n", u ? err : "out of memory");
+        free(u);
+        return 1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    bool running = true;
+    while (running && getline(&line, &cap, in) >= 0)
+        running = uci_execute(u, line);
+    join_worker(u);
+    free(line);
+    game_free(&u->game);
+    free(u);
+    return 0;
+}

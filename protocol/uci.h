@@ -1,0 +1,10 @@
+/* The UCI command loop with Sennight's hex extensions (shared/spec/protocol.md). */
+#ifndef UCI_H
+#define UCI_H
+
+#include <stdio.h>
+
+/* Reads commands until quit or end of input; returns the process exit status. */
+int uci_loop(FILE *in);
+
+#endif
