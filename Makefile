@@ -1,6 +1,6 @@
 # Sennight: `make` builds ./sennight; `make play` (for now `make demo`) and `make test` do all set-up.
 MODE ?= release
-BUILD := build/$(MODE)
+BUILD ?= build/$(MODE)
 CC ?= cc
 PKGS := libxxhash check
 
@@ -11,6 +11,8 @@ ifeq ($(MODE),release)
   OPT := -O3 $(NATIVE) -DNDEBUG
 else ifeq ($(MODE),asan)
   OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  # Sanitized code runs several times slower: longer time limits, shallower perft.
+  TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000
 else
   OPT := -O2 -g $(NATIVE)
 endif
@@ -25,10 +27,10 @@ SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c m
         bench/perft_speed.c
 INSTANCE_DEPS := engine/instance.c engine/instance.h $(wildcard movegen/*.h) movegen/tables.c movegen/attack.c \
         movegen/position.c movegen/movegen.c movegen/perft.c
-TEST_SRCS := $(wildcard tests/*.c)
+TEST_SRCS ?= $(wildcard tests/*.c)
 
 OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/instance128.o $(BUILD)/instance256.o
-TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
 .PHONY: all deps demo play test test-run perft-deep perft-speed clean
 
@@ -84,10 +86,12 @@ test: deps
 	@$(MAKE) --no-print-directory MODE=asan test-run
 
 test-run: $(BUILD)/run_tests $(BUILD)/sennight
-	SENNIGHT=$(BUILD)/sennight PERFT_DIR=tests/perft $(BUILD)/run_tests
+	SENNIGHT=$(BUILD)/sennight PERFT_DIR=tests/perft $(TEST_ENV) $(BUILD)/run_tests
 
-perft-deep: all
-	SENNIGHT=./sennight tests/perft_deep.sh
+# Every depth of every perft suite, outside CI.
+perft-deep: deps
+	@$(MAKE) --no-print-directory MODE=test build/test/run_tests
+	CK_RUN_SUITE=perft CK_DEFAULT_TIMEOUT=0 TEST_TIME_SCALE=1000 PERFT_MAX_NODES=0 build/test/run_tests
 
 perft-speed: all
 	./sennight perft-speed

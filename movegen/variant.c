@@ -439,14 +439,14 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
             }
         } else if (*l) {
             char *eq = strchr(l, '=');
-            if (!eq) {
-                parse_error(&p, "expected 'key = value'");
-            } else if (!cur) {
-                parse_error(&p, "'%s' outside a [variant] section", trim(l));
-            } else {
+            if (eq)
                 *eq = 0;
+            if (!eq)
+                parse_error(&p, "expected 'key = value'");
+            else if (!cur)
+                parse_error(&p, "'%s' outside a [variant] section", trim(l));
+            else
                 parse_key(&p, cur, trim(l), trim(eq + 1));
-            }
         }
         s = next;
     }

@@ -1,0 +1,141 @@
+/* FEN in and out (protocol.md): round trips, the Glinski array of board.md, and refusals. */
+#include <string.h>
+
+#include "../movegen/registry.h"
+#include "tests.h"
+
+static const char *const start_fens[][2] = {
+    { "glinski", "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - - 0 1" },
+    { "mccooey", "6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP4pnk/RP5pr/P6p/7/6 w - - 0 1" },
+    { "haynie", "2ppfb/3ppnr/P3ppwq/PP3ppbk/FPP3ppwr/BNPP3ppnb/RWPP3ppf/QBPP3pp/KWPP3p/RNPP3/BFPP2 w - - 0 1" },
+    { "full-house", "6/P5p/RP4pr/NHP3phn/QTEP2petq/KBBBP1pbbbk/UMSP2psmu/NYP3pyn/RP4pr/P5p/6 w - - 0 1" },
+};
+
+static void assert_round_trip(const char *variant, const char *fen, bool wide)
+{
+    struct game g;
+    char out[2048];
+    test_game(&g, variant, fen, wide);
+    game_fen(&g, out, sizeof out);
+    ck_assert_str_eq(out, fen);
+    ck_assert_uint_eq(g.ops->position_key(g.pos), g.ops->position_compute_key(g.pos));
+    game_free(&g);
+}
+
+START_TEST(test_start_fens_round_trip)
+{
+    for (size_t i = 0; i < sizeof start_fens / sizeof *start_fens; i++) {
+        ck_assert_str_eq(test_variant(start_fens[i][0])->start_fen, start_fens[i][1]);
+        assert_round_trip(start_fens[i][0], start_fens[i][1], false);
+        assert_round_trip(start_fens[i][0], start_fens[i][1], true);
+    }
+    for (int i = 0; i < registry_count(); i++)
+        assert_round_trip(registry_get(i)->name, registry_get(i)->start_fen, false);
+    assert_round_trip("glinski", "6/7/8/4p4/5P4/5p5/K8k/9/8/7/6 b - e5 0 1", false);
+    assert_round_trip("glinski", "6/7/8/9/10/k10/10/9/8/7/K5 b - - 17 42", false);
+}
+END_TEST
+
+/* board.md: White K g1, Q e1, R c1 i1, N d1 h1, B f1 f2 f3, pawns b1 c2 d3 e4 f5 g4 h3 i2 k1. */
+START_TEST(test_glinski_array)
+{
+    const struct variant *v = test_variant("glinski");
+    struct setup s;
+    char err[256];
+    ck_assert(setup_from_fen(&s, v, v->start_fen, err, sizeof err));
+    const char *white = "Kg1 Qe1 Rc1 Ri1 Nd1 Nh1 Bf1 Bf2 Bf3 Pb1 Pc2 Pd3 Pe4 Pf5 Pg4 Ph3 Pi2 Pk1";
+    const char *black = "kg10 qe10 rc8 ri8 nd9 nh9 bf9 bf10 bf11 pb7 pc7 pd7 pe7 pf7 pg7 ph7 pi7 pk7";
+    int placed = 0;
+    for (const char *list = white; list; list = list == white ? black : NULL) {
+        char buf[256], *save;
+        strcpy(buf, list);
+        for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+            int c = geo_parse_cell(&v->geo, t + 1, NULL);
+            char text[4];
+            ck_assert_int_ne(c, CELL_NONE);
+            ck_assert_int_ne(s.piece[c], 0);
+            setup_piece_text(v, s.piece[c], text);
+            ck_assert_msg(text[0] == t[0], "%s holds %s", t + 1, text);
+            placed++;
+        }
+    }
+    int total = 0;
+    for (int c = 0; c < v->geo.ncells; c++)
+        total += s.piece[c] != 0;
+    ck_assert_int_eq(total, placed);
+}
+END_TEST
+
+static void assert_refused(const char *variant, const char *fen, const char *why)
+{
+    struct game g;
+    char err[256], before[2048], after[2048];
+    test_game(&g, variant, NULL, false);
+    game_fen(&g, before, sizeof before);
+    ck_assert_msg(!game_set_position(&g, fen, NULL, 0, err, sizeof err), "accepted %s", fen);
+    ck_assert_msg(strstr(err, why) != NULL, "'%s': got '%s', expected '%s'", fen, err, why);
+    game_fen(&g, after, sizeof after);
+    ck_assert_str_eq(before, after);
+    game_free(&g);
+}
+
+START_TEST(test_bad_fens_refused)
+{
+    const char *v = "glinski";
+    assert_refused(v, "", "expected board");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5", "expected board");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K6 w - - 0 1", "too many cells in file l");
+    assert_refused(v, "6/7/8/9/10/k9/10/9/8/7/K5 w - - 0 1", "wrong number of cells in file f");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7 w - - 0 1", "does not fill every file");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5/1 w - - 0 1", "too many files");
+    assert_refused(v, "6/7/8/9/10/k9Z/10/9/8/7/K5 w - - 0 1", "unknown piece in file f");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/6 w - - 0 1", "wrong number of royal pieces (w has 0");
+    assert_refused(v, "6/7/8/9/10/kk9/10/9/8/7/K5 w - - 0 1", "wrong number of royal pieces (b has 2");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 x - - 0 1", "bad side to move");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w a1 - 0 1", "castling");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - z9 0 1", "bad en-passant cell");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - e5 0 1", "no pawn has just passed");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - - -1 1", "bad halfmove");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - - 0 0", "bad fullmove");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - - 0 1x", "bad fullmove");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - - 0 1 extra", "expected board");
+    assert_refused(v, "6/7/8/9/10/00k10/10/9/8/7/K5 w - - 0 1", "too many cells");
+    /* Black's king on f6 stands on the white queen's file with White to move: Black just moved into check. */
+    assert_refused(v, "6/7/8/9/10/Q4k5/10/9/8/7/K5 w - - 0 1", "just moved");
+}
+END_TEST
+
+/* Three-player FENs: colour-prefixed pieces and r/w/b sides, on a variant defined here. */
+START_TEST(test_three_player_fen)
+{
+    char err[512];
+    test_variant("glinski");
+    const char *text = "[tri-test]\nboard = hexagon 6\norientation = wellisch\nplayers = 3\n"
+                       "piece = general G W royal\npiece = rook R R\n"
+                       "start = rG5/7/8/9/10/11/10/9/8/7/wG4bG w - - 0 1\n";
+    ck_assert_int_eq(registry_add_text(text, "tri.ini", false, err, sizeof err), 1);
+    const struct variant *v = test_variant("tri-test");
+    struct setup s;
+    char out[512];
+    ck_assert_msg(setup_from_fen(&s, v, "rG5/7/8/9/10/4rR6/10/9/8/7/wG4bG b - - 3 7", err, sizeof err), "%s", err);
+    ck_assert_int_eq(s.side, 2);
+    setup_to_fen(&s, v, out, sizeof out);
+    ck_assert_str_eq(out, "rG5/7/8/9/10/4rR6/10/9/8/7/wG4bG b - - 3 7");
+    ck_assert(!setup_from_fen(&s, v, "rG5/7/8/9/10/4RR6/10/9/8/7/wG4bG r - - 0 1", err, sizeof err));
+    /* An eliminated army has no pieces; the side to move must still have its royal. */
+    ck_assert(setup_from_fen(&s, v, "rG5/7/8/9/10/11/10/9/8/7/wG5 r - - 0 1", err, sizeof err));
+    ck_assert(!setup_from_fen(&s, v, "rG5/7/8/9/10/11/10/9/8/7/wG5 b - - 0 1", err, sizeof err));
+}
+END_TEST
+
+Suite *suite_fen(void)
+{
+    Suite *s = suite_create("fen");
+    TCase *tc = tcase_create("fen");
+    tcase_add_test(tc, test_start_fens_round_trip);
+    tcase_add_test(tc, test_glinski_array);
+    tcase_add_test(tc, test_bad_fens_refused);
+    tcase_add_test(tc, test_three_player_fen);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,135 @@
+/* Perft suites (tests/perft/<variant>.epd): the fast generator at both cell-set widths. */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+
+/* Depths whose count exceeds this are left to `make perft-deep` (PERFT_MAX_NODES=0: no limit). */
+static uint64_t node_limit(uint64_t fallback)
+{
+    const char *s = getenv("PERFT_MAX_NODES");
+    uint64_t n = s ? strtoull(s, NULL, 10) : fallback;
+    return n ? n : UINT64_MAX;
+}
+
+static const char *perft_dir(void)
+{
+    const char *d = getenv("PERFT_DIR");
+    return d ? d : "tests/perft";
+}
+
+/* Checks one EPD line; returns the number of depths checked. */
+static int check_line(const char *variant, char *line, bool wide, uint64_t limit)
+{
+    char *semi = strchr(line, ';');
+    ck_assert_msg(semi, "%s: no ';D1' in '%s'", variant, line);
+    *semi = 0;
+    char *fen = line;
+    struct game g;
+    test_game(&g, variant, fen, wide);
+    int checked = 0;
+    atomic_bool stop = false;
+    for (char *field = semi + 1; field; field = strchr(field, ';') ? strchr(field, ';') + 1 : NULL) {
+        int depth;
+        uint64_t want;
+        ck_assert_msg(sscanf(field, " D%d %" SCNu64, &depth, &want) == 2, "bad field '%s'", field);
+        if (want > limit)
+            break;
+        uint64_t got = g.ops->perft(g.pos, depth, &stop);
+        ck_assert_msg(got == want, "%s %d-bit, %s depth %d: %" PRIu64 ", expected %" PRIu64, variant, g.ops->bits, fen,
+                      depth, got, want);
+        checked++;
+    }
+    game_free(&g);
+    return checked;
+}
+
+static int run_suite(const char *path, const char *variant, bool wide, uint64_t limit)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f, "cannot open %s", path);
+    char line[4096];
+    int checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (line[0] && line[0] != '#')
+            checked += check_line(variant, line, wide, limit);
+    }
+    fclose(f);
+    return checked;
+}
+
+static void run_all(bool wide, uint64_t limit)
+{
+    DIR *dir = opendir(perft_dir());
+    ck_assert_msg(dir, "no perft directory %s", perft_dir());
+    int suites = 0, checked = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".epd"))
+            continue;
+        char path[1024], variant[NAME_LEN];
+        snprintf(path, sizeof path, "%s/%s", perft_dir(), e->d_name);
+        snprintf(variant, sizeof variant, "%.*s", (int)(n - 4), e->d_name);
+        checked += run_suite(path, variant, wide, limit);
+        suites++;
+    }
+    closedir(dir);
+    ck_assert_int_ge(suites, 4);
+    ck_assert_int_ge(checked, 40);
+}
+
+START_TEST(test_perft_suites)
+{
+    run_all(false, node_limit(2000000));
+}
+END_TEST
+
+START_TEST(test_perft_suites_wide)
+{
+    run_all(true, node_limit(2000000) / 10);
+}
+END_TEST
+
+/* board.md's published numbers must stay in the suites, whatever else changes. */
+START_TEST(test_published_numbers)
+{
+    struct game g;
+    atomic_bool stop = false;
+    const uint64_t glinski[] = { 51, 2586, 137858 }, mccooey[] = { 31, 947, 33307 };
+    test_game(&g, "glinski", NULL, false);
+    for (int d = 1; d <= 3; d++)
+        ck_assert_uint_eq(g.ops->perft(g.pos, d, &stop), glinski[d - 1]);
+    game_free(&g);
+    test_game(&g, "mccooey", NULL, false);
+    for (int d = 1; d <= 3; d++)
+        ck_assert_uint_eq(g.ops->perft(g.pos, d, &stop), mccooey[d - 1]);
+    game_free(&g);
+}
+END_TEST
+
+START_TEST(test_perft_stops)
+{
+    struct game g;
+    atomic_bool stop = true;
+    test_game(&g, "glinski", NULL, false);
+    ck_assert_uint_lt(g.ops->perft(g.pos, 6, &stop), 1000000);
+    game_free(&g);
+}
+END_TEST
+
+Suite *suite_perft(void)
+{
+    Suite *s = suite_create("perft");
+    TCase *tc = tcase_create("suites");
+    tcase_set_timeout(tc, test_timeout(600));
+    tcase_add_test(tc, test_published_numbers);
+    tcase_add_test(tc, test_perft_stops);
+    tcase_add_test(tc, test_perft_suites);
+    tcase_add_test(tc, test_perft_suites_wide);
+    suite_add_tcase(s, tc);
+    return s;
+}

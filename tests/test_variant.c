@@ -1,0 +1,177 @@
+/* Variant definitions: atoms, angles, inheritance, errors with line numbers, keys. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../movegen/registry.h"
+#include "../movegen/setup.h"
+#include "tests.h"
+
+static const struct leap *find_leap(const struct piece_def *pd, int dq, int dr)
+{
+    for (int i = 0; i < pd->nleaps; i++)
+        if (pd->leaps[i].dq == dq && pd->leaps[i].dr == dr)
+            return &pd->leaps[i];
+    return NULL;
+}
+
+static void assert_leap(const struct piece_def *pd, int dq, int dr, int mode)
+{
+    const struct leap *l = find_leap(pd, dq, dr);
+    ck_assert_msg(l && l->mode == mode, "%s: leap (%d,%d) mode %d, expected %d", pd->name, dq, dr, l ? l->mode : 0,
+                  mode);
+}
+
+static const struct piece_def *piece_of(const struct variant *v, char letter)
+{
+    int t = variant_type_of_letter(v, letter);
+    ck_assert_int_ge(t, 0);
+    return &v->piece[t];
+}
+
+START_TEST(test_pawn_atoms)
+{
+    /* Glinski: straight up the file, capture along the orthogonals at 60 degrees. */
+    const struct piece_def *p = piece_of(test_variant("glinski"), 'P');
+    ck_assert_int_eq(p->nleaps, 3);
+    assert_leap(p, 0, 1, MODE_MOVE);
+    assert_leap(p, -1, 1, MODE_CAPTURE);
+    assert_leap(p, 1, 0, MODE_CAPTURE);
+    /* McCooey: captures along the two forward diagonals D0 and D5. */
+    p = piece_of(test_variant("mccooey"), 'P');
+    ck_assert_int_eq(p->nleaps, 3);
+    assert_leap(p, 0, 1, MODE_MOVE);
+    assert_leap(p, -1, 2, MODE_CAPTURE);
+    assert_leap(p, 1, 1, MODE_CAPTURE);
+    /* Haynie (forward D0): moves along O0 and O1, captures along D5, D0 and D1. */
+    p = piece_of(test_variant("haynie"), 'P');
+    ck_assert_int_eq(p->nleaps, 5);
+    assert_leap(p, 0, 1, MODE_MOVE);
+    assert_leap(p, -1, 1, MODE_MOVE);
+    assert_leap(p, 1, 1, MODE_CAPTURE);
+    assert_leap(p, -1, 2, MODE_CAPTURE);
+    assert_leap(p, -2, 1, MODE_CAPTURE);
+}
+END_TEST
+
+START_TEST(test_full_house_pieces)
+{
+    const struct variant *v = test_variant("full-house");
+    ck_assert_int_eq(v->ntypes, 13);
+    const struct piece_def *u = piece_of(v, 'U'), *e = piece_of(v, 'E'), *y = piece_of(v, 'Y');
+    ck_assert_uint_eq(u->ride[MODE_BOTH], 0xfff);
+    ck_assert_uint_eq(u->slide[MODE_BOTH], 0xfc0);
+    ck_assert_int_eq(u->nleaps, 0);
+    ck_assert_int_eq(e->nleaps, 18);
+    assert_leap(e, 0, 3, MODE_BOTH);
+    assert_leap(e, 2, 1, MODE_BOTH);
+    ck_assert_int_eq(y->nleaps, 30);
+    ck_assert_uint_eq(piece_of(v, 'S')->slide[MODE_BOTH], 0x03f);
+    ck_assert_int_eq(piece_of(v, 'T')->nleaps, 12);
+    assert_leap(piece_of(v, 'T'), 0, -2, MODE_BOTH);
+    ck_assert_int_eq(v->npromo, 11);
+    ck_assert_str_eq(v->parent, "glinski");
+    ck_assert_int_eq(v->stalemate_num * 4, v->stalemate_den * 3);
+}
+END_TEST
+
+START_TEST(test_mirrored_double_steps)
+{
+    const struct variant *v = test_variant("mccooey");
+    const struct geometry *g = &v->geo;
+    const char *white[] = { "c1", "d2", "e3", "g3", "h2", "i1" }, *black[] = { "c8", "d8", "e8", "g8", "h8", "i8" };
+    int n[2] = { 0 };
+    for (int c = 0; c < g->ncells; c++)
+        for (int p = 0; p < 2; p++)
+            n[p] += v->double_cell[p][c];
+    ck_assert_int_eq(n[0], 6);
+    ck_assert_int_eq(n[1], 6);
+    for (int i = 0; i < 6; i++) {
+        ck_assert(v->double_cell[0][geo_parse_cell(g, white[i], NULL)]);
+        ck_assert(v->double_cell[1][geo_parse_cell(g, black[i], NULL)]);
+    }
+    ck_assert(!v->double_cell[1][geo_parse_cell(g, "f8", NULL)]);
+}
+END_TEST
+
+static const char *parse_error_of(const char *text)
+{
+    static char err[2048];
+    ck_assert_int_lt(registry_add_text(text, "t.ini", true, err, sizeof err), 0);
+    return err;
+}
+
+START_TEST(test_errors_name_lines)
+{
+    test_variant("glinski");
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[x]\nboard = hexagon 6\npiece = king K W F royal\npiece = q Q R Z\n"),
+                                 "t.ini:4: unknown movement atom 'Z'"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[x]\nboard = hexagon 6\npiece = p P move:W@30\n"),
+                                 "t.ini:3: bad angle"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[glinski]\n"), "already defined"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[y:nowhere]\n"), "t.ini:1: unknown parent"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("board = star\n"), "t.ini:1: 'board' outside"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[Bad Name]\n"), "bad variant name"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z]\nboard = hexagon 12\n"), "t.ini:2: board must be"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z]\nwhat\n"), "t.ini:2: expected 'key = value'"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nstart = 6/6 w - - 0 1\n"), "start position"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nstalemate = 5/4\n"), "t.ini:2: stalemate"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npromotion = K\n"), "promotion piece 'K'"));
+    /* Every error is reported, each with its line. */
+    const char *two = parse_error_of("[z:glinski]\ncolour = red\nplayers = 5\n");
+    ck_assert_ptr_nonnull(strstr(two, "t.ini:2: unknown key 'colour'"));
+    ck_assert_ptr_nonnull(strstr(two, "t.ini:3: players must be 2 or 3"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of(""), "no [variant] section"));
+}
+END_TEST
+
+/* Keys come from names, so listing the same pieces in another order changes no key. */
+START_TEST(test_keys_survive_reordering)
+{
+    const char *text = "[ordered-a]\nboard = hexagon 6\npiece = king K W F royal\npiece = rook R R\n"
+                       "piece = knight N N\nstart = 6/7/8/9/10/R1K8/10/9/8/7/5k w - - 0 1\n"
+                       "[ordered-b]\nboard = hexagon 6\npiece = knight N N\npiece = rook R R\n"
+                       "piece = king K W F royal\nstart = 6/7/8/9/10/R1K8/10/9/8/7/5k w - - 0 1\n";
+    char err[512];
+    test_variant("glinski");
+    ck_assert_msg(registry_add_text(text, "order.ini", false, err, sizeof err) == 2, "%s", err);
+    struct game a, b;
+    test_game(&a, "ordered-a", NULL, false);
+    test_game(&b, "ordered-b", NULL, false);
+    ck_assert_uint_eq(a.ops->position_key(a.pos), b.ops->position_key(b.pos));
+    ck_assert_uint_ne(a.v->fingerprint, b.v->fingerprint);
+    const struct variant *g = test_variant("glinski"), *m = test_variant("mccooey");
+    ck_assert_uint_ne(g->fingerprint, m->fingerprint);
+    ck_assert_uint_ne(g->key_piece[0][0][0], g->key_piece[1][0][0]);
+    ck_assert_uint_eq(g->key_side[0], 0);
+    game_free(&a);
+    game_free(&b);
+}
+END_TEST
+
+START_TEST(test_inheritance_replaces_pieces)
+{
+    char err[512];
+    test_variant("glinski");
+    const char *text = "[glinski-wazir-pawns:glinski]\npiece = pawn P W pawn\n";
+    ck_assert_int_eq(registry_add_text(text, "w.ini", false, err, sizeof err), 1);
+    const struct variant *v = test_variant("glinski-wazir-pawns");
+    ck_assert_int_eq(v->ntypes, 6);
+    ck_assert_int_eq(piece_of(v, 'P')->nleaps, 6);
+    ck_assert(!piece_of(v, 'P')->double_step);
+    ck_assert_str_eq(v->start_fen, test_variant("glinski")->start_fen);
+}
+END_TEST
+
+Suite *suite_variant(void)
+{
+    Suite *s = suite_create("variant");
+    TCase *tc = tcase_create("definitions");
+    tcase_add_test(tc, test_pawn_atoms);
+    tcase_add_test(tc, test_full_house_pieces);
+    tcase_add_test(tc, test_mirrored_double_steps);
+    tcase_add_test(tc, test_errors_name_lines);
+    tcase_add_test(tc, test_keys_survive_reordering);
+    tcase_add_test(tc, test_inheritance_replaces_pieces);
+    suite_add_tcase(s, tc);
+    return s;
+}

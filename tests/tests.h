@@ -1,0 +1,21 @@
+/* The Check suites of the one test runner (tests/test_main.c). */
+#ifndef TESTS_H
+#define TESTS_H
+
+#include <check.h>
+
+#include "../engine/game.h"
+
+Suite *suite_geometry(void);
+Suite *suite_variant(void);
+Suite *suite_fen(void);
+Suite *suite_perft(void);
+
+/* Helpers shared by the suites (tests/test_util.c). */
+const struct variant *test_variant(const char *name);
+/* A game of the variant at the FEN (NULL: start); wide selects the 256-bit instance. */
+void test_game(struct game *g, const char *variant, const char *fen, bool wide);
+/* Seconds a test case may take, scaled up under the sanitizers. */
+double test_timeout(double seconds);
+
+#endif
