@@ -35,8 +35,18 @@ static inline void piece_targets(const struct tables *tb, const struct piece_tab
     *caps = c;
 }
 
+/* Move emission: with no list the moves are only counted (perft's last ply). */
+static inline int push_move(move_t *list, int n, move_t m)
+{
+    if (list)
+        list[n] = m;
+    return n + 1;
+}
+
 static inline int add_moves(move_t *list, int n, int from, cellset targets)
 {
+    if (!list)
+        return n + cs_popcount(targets);
     int to;
     CS_FOR_EACH(to, targets)
         list[n++] = move_make(from, to);
@@ -45,6 +55,8 @@ static inline int add_moves(move_t *list, int n, int from, cellset targets)
 
 static inline int add_promotions(const struct variant *v, move_t *list, int n, int from, cellset targets)
 {
+    if (!list)
+        return n + cs_popcount(targets) * v->npromo;
     int to;
     CS_FOR_EACH(to, targets)
         for (int i = 0; i < v->npromo; i++)
@@ -54,35 +66,33 @@ static inline int add_promotions(const struct variant *v, move_t *list, int n, i
 
 /* Own pieces that are the only piece between our royal and an enemy slider or rider aimed at it;
  * each may only move along that line (line[cell]). */
-static cellset find_pins(const struct position *pos, int us, int king, cellset *line)
+static inline cellset pins_along(const struct tables *tb, const cellset (*lines)[MAX_CELLS], unsigned dirs,
+                                 cellset pcs, int king, cellset occ, cellset own, cellset *line, cellset pinned)
+{
+    cellset snipers = cs_empty();
+    for (; dirs; dirs &= dirs - 1)
+        snipers = cs_or(snipers, cs_and(lines[__builtin_ctz(dirs)][king], pcs));
+    int s;
+    CS_FOR_EACH(s, snipers) {
+        cellset between = tb->between[king * tb->ncells + s], blockers = cs_and(between, occ);
+        if (cs_is_empty(blockers) || cs_several(blockers) || !cs_intersects(blockers, own))
+            continue;
+        int b = cs_lsb(blockers);
+        cs_set(&pinned, b);
+        line[b] = cs_or(between, tb->bit[s]);
+    }
+    return pinned;
+}
+
+static cellset find_pins(const struct position *pos, const struct attackers *a, int king, cellset *line,
+                         cellset pinned)
 {
     const struct tables *tb = pos->tb;
-    cellset pinned = cs_empty(), own = pos->by_colour[us];
-    for (int p = 0; p < pos->v->nplayers; p++) {
-        if (p == us)
-            continue;
-        for (int t = 0; t < pos->v->ntypes; t++) {
-            const struct piece_tables *pt = &tb->pt[p][t];
-            if (!(pt->slide_from | pt->ride_from))
-                continue;
-            cellset pcs = pos_pieces(pos, p, t), snipers = cs_empty();
-            if (cs_is_empty(pcs))
-                continue;
-            for (unsigned dirs = pt->slide_from; dirs; dirs &= dirs - 1)
-                snipers = cs_or(snipers, cs_and(tb->ray[__builtin_ctz(dirs)][king], pcs));
-            for (unsigned dirs = pt->ride_from; dirs; dirs &= dirs - 1)
-                snipers = cs_or(snipers, cs_and(tb->ride[__builtin_ctz(dirs)][king], pcs));
-            int s;
-            CS_FOR_EACH(s, snipers) {
-                cellset between = tb->between[king * tb->ncells + s], blockers = cs_and(between, pos->occ);
-                if (cs_is_empty(blockers) || cs_several(blockers) || !cs_intersects(blockers, own))
-                    continue;
-                int b = cs_lsb(blockers);
-                cs_set(&pinned, b);
-                line[b] = cs_or(between, tb->bit[s]);
-            }
-        }
-    }
+    cellset own = pos->by_colour[pos->side];
+    for (int i = 0; i < a->nslide; i++)
+        pinned = pins_along(tb, tb->ray, a->slide_dirs[i], a->slide_pcs[i], king, pos->occ, own, line, pinned);
+    for (int i = 0; i < a->nride; i++)
+        pinned = pins_along(tb, tb->ride, a->ride_dirs[i], a->ride_pcs[i], king, pos->occ, own, line, pinned);
     return pinned;
 }
 
@@ -114,34 +124,48 @@ static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int
             bool legal = !attacked(pos, king, pos->occ, us);
             position_unmake(pos, m);
             if (legal)
-                list[n++] = m;
+                n = push_move(list, n, m);
         }
     }
     return n;
 }
 
-static int movegen_legal(struct position *pos, move_t *list)
+/* Legal moves into list, or (list NULL) only their number. */
+static inline int gen_legal(struct position *pos, move_t *list)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
-    int us = pos->side, n = 0, king = pos_royal_cell(pos, us);
+    int us = pos->side, n = 0, king = pos_royal_cell(pos, us), nopp = 0;
     cellset own = pos->by_colour[us], occ = pos->occ;
     cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
-    cellset checkers = checkers_of(pos, us), quiet, caps;
+    cellset checkers = cs_empty(), quiet, caps;
+    struct attackers opp[MAX_PLAYERS - 1];
+    for (int p = 0; p < v->nplayers; p++) {
+        if (p == us)
+            continue;
+        attackers_init(&opp[nopp], pos, p);
+        checkers = cs_or(checkers, attackers_to(&opp[nopp], king, occ, false));
+        nopp++;
+    }
 
     /* The royal: each target must be safe with the royal gone from its cell. */
     cellset occ_noking = cs_xor(occ, tb->bit[king]);
     piece_targets(tb, &tb->pt[us][pos->royal], king, occ, empty, enemy, &quiet, &caps);
     int to;
-    CS_FOR_EACH(to, cs_or(quiet, caps))
-        if (!attacked(pos, to, occ_noking, us))
-            list[n++] = move_make(king, to);
+    CS_FOR_EACH(to, cs_or(quiet, caps)) {
+        bool safe = true;
+        for (int i = 0; i < nopp && safe; i++)
+            safe = cs_is_empty(attackers_to(&opp[i], to, occ_noking, true));
+        if (safe)
+            n = push_move(list, n, move_make(king, to));
+    }
     if (cs_several(checkers))
         return n;
 
     cellset mask = cs_is_empty(checkers) ? tb->all : evasion_mask(pos, king, cs_lsb(checkers));
-    cellset line[MAX_CELLS];
-    cellset pinned = find_pins(pos, us, king, line);
+    cellset line[MAX_CELLS], pinned = cs_empty();
+    for (int i = 0; i < nopp; i++)
+        pinned = find_pins(pos, &opp[i], king, line, pinned);
     for (int t = 0; t < v->ntypes; t++) {
         if (t == pos->royal)
             continue;
@@ -161,10 +185,20 @@ static int movegen_legal(struct position *pos, move_t *list)
             const struct double_step *ds = &pt->dbl[from];
             for (int i = 0; i < ds->n; i++)
                 if (cs_test(empty, ds->mid[i]) && cs_test(empty, ds->to[i]) && cs_test(allowed, ds->to[i]))
-                    list[n++] = move_make(from, ds->to[i]) | MOVE_DOUBLE;
+                    n = push_move(list, n, move_make(from, ds->to[i]) | MOVE_DOUBLE);
         }
     }
     if (pos->st[pos->ply].ep != CELL_NONE)
         n = gen_en_passant(pos, list, n, us, king);
     return n;
+}
+
+static int movegen_legal(struct position *pos, move_t *list)
+{
+    return gen_legal(pos, list);
+}
+
+static int movegen_count(struct position *pos)
+{
+    return gen_legal(pos, NULL);
 }

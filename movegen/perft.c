@@ -9,10 +9,10 @@ static uint64_t perft(struct position *pos, int depth, const atomic_bool *stop)
     move_t list[MAX_MOVES];
     if (depth <= 0)
         return 1;
-    int n = movegen_legal(pos, list);
     /* Bulk counting: the last ply's moves are counted, not made. */
     if (depth == 1)
-        return (uint64_t)n;
+        return (uint64_t)movegen_count(pos);
+    int n = movegen_legal(pos, list);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         if (depth > 2 && atomic_load_explicit(stop, memory_order_relaxed))

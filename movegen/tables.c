@@ -110,6 +110,41 @@ static void tables_piece(struct tables *tb, int pl, int t)
     }
 }
 
+static int group_lines(struct line_group *groups, const uint32_t *types_by_dir, int ndirs)
+{
+    int n = 0;
+    for (int d = 0; d < ndirs; d++) {
+        if (!types_by_dir[d])
+            continue;
+        int g = 0;
+        while (g < n && groups[g].types != types_by_dir[d])
+            g++;
+        if (g == n)
+            groups[n++] = (struct line_group){ 0, types_by_dir[d] };
+        groups[g].dirs |= 1u << d;
+    }
+    return n;
+}
+
+static void tables_attack_groups(struct tables *tb, int pl)
+{
+    struct attack_groups *ag = &tb->attack[pl];
+    uint32_t slide_types[NUM_STRAIGHT] = { 0 }, ride_types[NUM_ROOT7] = { 0 };
+    for (int t = 0; t < tb->v->ntypes; t++) {
+        const struct piece_tables *pt = &tb->pt[pl][t];
+        if (pt->has_leap[MODE_CAPTURE] || pt->has_leap[MODE_BOTH])
+            ag->leap_type[ag->nleap++] = (unsigned char)t;
+        for (int d = 0; d < NUM_STRAIGHT; d++)
+            if (pt->slide_from & (1u << d))
+                slide_types[d] |= 1u << t;
+        for (int d = 0; d < NUM_ROOT7; d++)
+            if (pt->ride_from & (1u << d))
+                ride_types[d] |= 1u << t;
+    }
+    ag->nslide = group_lines(ag->slide, slide_types, NUM_STRAIGHT);
+    ag->nride = group_lines(ag->ride, ride_types, NUM_ROOT7);
+}
+
 static void tables_free(struct tables *tb)
 {
     if (tb)
@@ -134,8 +169,10 @@ static struct tables *tables_new(const struct variant *v)
         cs_set(&tb->all, c);
     }
     tables_lines(tb);
-    for (int pl = 0; pl < v->nplayers; pl++)
+    for (int pl = 0; pl < v->nplayers; pl++) {
         for (int t = 0; t < v->ntypes; t++)
             tables_piece(tb, pl, t);
+        tables_attack_groups(tb, pl);
+    }
     return tb;
 }

@@ -21,6 +21,20 @@ struct piece_tables {
     struct double_step dbl[MAX_CELLS];
 };
 
+/* Directions grouped by the set of piece types that capture along them (Queen and Rook share the
+ * orthogonals), so an attack test looks along each direction once. */
+struct line_group {
+    unsigned dirs;
+    uint32_t types;
+};
+
+/* How one player attacks, derived from its piece types. */
+struct attack_groups {
+    int nleap, nslide, nride;
+    unsigned char leap_type[MAX_TYPES];
+    struct line_group slide[NUM_STRAIGHT], ride[NUM_ROOT7];
+};
+
 struct tables {
     const struct variant *v;
     int ncells;
@@ -31,6 +45,7 @@ struct tables {
     bool ray_up[NUM_STRAIGHT], ride_up[NUM_ROOT7]; /* direction walks to higher cell indices */
     cellset *between;                       /* ncells x ncells: cells strictly between on a line */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
+    struct attack_groups attack[MAX_PLAYERS];
 };
 
 #endif
