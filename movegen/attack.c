@@ -1,36 +1,65 @@
 /* Attacks: slider and rider targets, and which pieces attack a cell (included by engine/instance.c). */
 #include "position.h"
 
-static inline int first_blocker(cellset blockers, bool up)
-{
-    return up ? cs_lsb(blockers) : cs_msb(blockers);
-}
+static const int axis_up_dir[6] = { 0, 4, 5, 9, 10, 11 }, axis_down_dir[6] = { 3, 1, 2, 6, 7, 8 };
 
-/* Cells reached sliding along the given straight directions, including the first piece met. */
-static inline cellset slide_targets(const struct tables *tb, int from, unsigned dirs, cellset occ)
+/* Cells along a line, stopping at (and including) the first piece. Where no piece stands in the way,
+ * the board's last (first) cell stands in for one: nothing lies beyond it in that direction. */
+static inline __attribute__((always_inline)) cellset lines_up(const struct tables *tb, const cellset (*lines)[MAX_CELLS],
+                                                              unsigned dirs, int from, cellset occ)
 {
-    cellset out = cs_empty();
+    cellset out = cs_empty(), top = tb->bit[tb->ncells - 1];
     for (; dirs; dirs &= dirs - 1) {
         int d = __builtin_ctz(dirs);
-        cellset ray = tb->ray[d][from], blockers = cs_and(ray, occ);
-        if (!cs_is_empty(blockers))
-            ray = cs_xor(ray, tb->ray[d][first_blocker(blockers, tb->ray_up[d])]);
-        out = cs_or(out, ray);
+        cellset line = lines[d][from];
+        out = cs_or(out, cs_xor(line, lines[d][cs_lsb(cs_or(cs_and(line, occ), top))]));
     }
     return out;
 }
 
-/* Landing cells of root-7 rides, including the first occupied one. */
-static inline cellset ride_targets(const struct tables *tb, int from, unsigned dirs, cellset occ)
+static inline __attribute__((always_inline)) cellset lines_down(const struct tables *tb, const cellset (*lines)[MAX_CELLS],
+                                                                unsigned dirs, int from, cellset occ)
 {
-    cellset out = cs_empty();
+    cellset out = cs_empty(), bottom = tb->bit[0];
     for (; dirs; dirs &= dirs - 1) {
         int d = __builtin_ctz(dirs);
-        cellset line = tb->ride[d][from], blockers = cs_and(line, occ);
-        if (!cs_is_empty(blockers))
-            line = cs_xor(line, tb->ride[d][first_blocker(blockers, tb->ride_up[d])]);
-        out = cs_or(out, line);
+        cellset line = lines[d][from];
+        out = cs_or(out, cs_xor(line, lines[d][cs_msb(cs_or(cs_and(line, occ), bottom))]));
     }
+    return out;
+}
+
+/* Both ways along whole axes with one subtraction each: the bits from the nearest piece below the
+ * cell up to the nearest piece above it (obstruction difference). */
+static inline __attribute__((always_inline)) cellset axes_attack(const struct tables *tb, unsigned axes, int from,
+                                                                 cellset occ)
+{
+    cellset out = cs_empty();
+    for (; axes; axes &= axes - 1) {
+        int a = __builtin_ctz(axes);
+        cellset lo = tb->ray[axis_down_dir[a]][from], hi = tb->ray[axis_up_dir[a]][from];
+        cellset hi_occ = cs_and(hi, occ);
+        cellset low_blocker = tb->bit[cs_msb(cs_or(cs_and(lo, occ), tb->bit[0]))];
+        out = cs_or(out, cs_and(cs_or(lo, hi), cs_xor(hi_occ, cs_sub(hi_occ, low_blocker))));
+    }
+    return out;
+}
+
+/* Cells reached sliding or riding, including the first piece met in each direction. */
+static inline __attribute__((always_inline)) cellset line_targets(const struct tables *tb, const struct line_dirs *slides,
+                                                                  const struct line_dirs *rides, int from, cellset occ)
+{
+    cellset out = cs_empty();
+    if (slides->axes)
+        out = axes_attack(tb, slides->axes, from, occ);
+    if (slides->up)
+        out = cs_or(out, lines_up(tb, tb->ray, slides->up, from, occ));
+    if (slides->down)
+        out = cs_or(out, lines_down(tb, tb->ray, slides->down, from, occ));
+    if (rides->up)
+        out = cs_or(out, lines_up(tb, tb->ride, rides->up, from, occ));
+    if (rides->down)
+        out = cs_or(out, lines_down(tb, tb->ride, rides->down, from, occ));
     return out;
 }
 
@@ -83,15 +112,16 @@ static inline void attackers_init(struct attackers *a, const struct position *po
 }
 
 /* The first piece along each direction, if it is one of pcs. */
-static inline cellset line_hits(const cellset (*lines)[MAX_CELLS], const bool *up, unsigned dirs, cellset pcs,
-                                int cell, cellset occ)
+static inline cellset line_hits(const cellset (*lines)[MAX_CELLS], unsigned up, unsigned dirs, cellset pcs, int cell,
+                                cellset occ)
 {
     cellset found = cs_empty();
     for (; dirs; dirs &= dirs - 1) {
         int d = __builtin_ctz(dirs);
         if (!cs_intersects(lines[d][cell], pcs))
             continue;
-        int b = first_blocker(cs_and(lines[d][cell], occ), up[d]);
+        cellset blockers = cs_and(lines[d][cell], occ);
+        int b = up & (1u << d) ? cs_lsb(blockers) : cs_msb(blockers);
         if (cs_test(pcs, b))
             cs_set(&found, b);
     }
@@ -109,12 +139,12 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
             return found;
     }
     for (int i = 0; i < a->nslide; i++) {
-        found = cs_or(found, line_hits(tb->ray, tb->ray_up, a->slide_dirs[i], a->slide_pcs[i], cell, occ));
+        found = cs_or(found, line_hits(tb->ray, tb->straight_up, a->slide_dirs[i], a->slide_pcs[i], cell, occ));
         if (first_only && !cs_is_empty(found))
             return found;
     }
     for (int i = 0; i < a->nride; i++)
-        found = cs_or(found, line_hits(tb->ride, tb->ride_up, a->ride_dirs[i], a->ride_pcs[i], cell, occ));
+        found = cs_or(found, line_hits(tb->ride, tb->root7_up, a->ride_dirs[i], a->ride_pcs[i], cell, occ));
     return found;
 }
 

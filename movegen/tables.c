@@ -44,10 +44,12 @@ static void tables_lines(struct tables *tb)
     for (int d = 0; d < NUM_STRAIGHT + NUM_ROOT7; d++) {
         bool straight = d < NUM_STRAIGHT;
         struct vec v = straight ? geo_straight(d) : geo_root7[d - NUM_STRAIGHT];
-        if (straight)
-            tb->ray_up[d] = vec_up(v);
-        else
-            tb->ride_up[d - NUM_STRAIGHT] = vec_up(v);
+        if (vec_up(v)) {
+            if (straight)
+                tb->straight_up |= 1u << d;
+            else
+                tb->root7_up |= 1u << (d - NUM_STRAIGHT);
+        }
         for (int c = 0; c < tb->ncells; c++) {
             cellset line = cs_empty();
             for (int k = 1;; k++) {
@@ -65,6 +67,24 @@ static void tables_lines(struct tables *tb)
     }
 }
 
+/* Straight axes: each pairs a direction toward higher cell indices with its opposite. */
+static const int axis_up[6] = { 0, 4, 5, 9, 10, 11 }, axis_down[6] = { 3, 1, 2, 6, 7, 8 };
+
+static struct line_dirs split_dirs(unsigned dirs, unsigned up, bool axes)
+{
+    struct line_dirs ld = { 0, 0, 0 };
+    for (int a = 0; axes && a < 6; a++) {
+        unsigned pair = (1u << axis_up[a]) | (1u << axis_down[a]);
+        if ((dirs & pair) == pair) {
+            ld.axes |= 1u << a;
+            dirs &= ~pair;
+        }
+    }
+    ld.up = dirs & up;
+    ld.down = dirs & ~up;
+    return ld;
+}
+
 static void tables_piece(struct tables *tb, int pl, int t)
 {
     const struct variant *v = tb->v;
@@ -75,6 +95,8 @@ static void tables_piece(struct tables *tb, int pl, int t)
     for (int m = 1; m < 4; m++) {
         pt->slide[m] = turn_straight(pd->slide[m], rot);
         pt->ride[m] = turn_root7(pd->ride[m], rot);
+        pt->slides[m] = split_dirs(pt->slide[m], tb->straight_up, true);
+        pt->rides[m] = split_dirs(pt->ride[m], tb->root7_up, false);
     }
     unsigned sc = pt->slide[MODE_CAPTURE] | pt->slide[MODE_BOTH];
     unsigned rc = pt->ride[MODE_CAPTURE] | pt->ride[MODE_BOTH];

@@ -11,11 +11,18 @@ struct double_step {
     unsigned char mid[2], to[2];
 };
 
+/* Slide or ride directions split for attack generation: whole axes (both ways along one line, one
+ * subtraction), and single directions toward higher or lower cell indices. */
+struct line_dirs {
+    unsigned axes, up, down;
+};
+
 struct piece_tables {
     cellset leap[4][MAX_CELLS];     /* leap targets, by mode (MODE_MOVE, MODE_CAPTURE, MODE_BOTH) */
     cellset leap_from[MAX_CELLS];   /* cells from which this piece captures onto the cell by a leap */
     unsigned slide[4], ride[4];     /* straight and root-7 directions, by mode, turned for the player */
     unsigned slide_from, ride_from; /* reversed capturing directions, for attack detection */
+    struct line_dirs slides[4], rides[4];
     bool has_leap[4];
     cellset promo_zone;             /* pawns: cells with no further non-capturing step */
     struct double_step dbl[MAX_CELLS];
@@ -42,7 +49,7 @@ struct tables {
     cellset all;
     cellset ray[NUM_STRAIGHT][MAX_CELLS];   /* cells along a straight direction, to the edge */
     cellset ride[NUM_ROOT7][MAX_CELLS];     /* landing cells of repeated root-7 leaps */
-    bool ray_up[NUM_STRAIGHT], ride_up[NUM_ROOT7]; /* direction walks to higher cell indices */
+    unsigned straight_up, root7_up;         /* directions that walk to higher cell indices */
     cellset *between;                       /* ncells x ncells: cells strictly between on a line */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
     struct attack_groups attack[MAX_PLAYERS];
