@@ -5,26 +5,26 @@ static const int axis_up_dir[6] = { 0, 4, 5, 9, 10, 11 }, axis_down_dir[6] = { 3
 
 /* Cells along a line, stopping at (and including) the first piece. Where no piece stands in the way,
  * the board's last (first) cell stands in for one: nothing lies beyond it in that direction. */
-static inline __attribute__((always_inline)) cellset lines_up(const struct tables *tb, const cellset (*lines)[MAX_CELLS],
+static inline __attribute__((always_inline)) cellset lines_up(const struct tables *tb, const cellset (*lines)[NUM_STRAIGHT],
                                                               unsigned dirs, int from, cellset occ)
 {
     cellset out = cs_empty(), top = tb->bit[tb->ncells - 1];
     for (; dirs; dirs &= dirs - 1) {
         int d = __builtin_ctz(dirs);
-        cellset line = lines[d][from];
-        out = cs_or(out, cs_xor(line, lines[d][cs_lsb(cs_or(cs_and(line, occ), top))]));
+        cellset line = lines[from][d];
+        out = cs_or(out, cs_xor(line, lines[cs_lsb(cs_or(cs_and(line, occ), top))][d]));
     }
     return out;
 }
 
-static inline __attribute__((always_inline)) cellset lines_down(const struct tables *tb, const cellset (*lines)[MAX_CELLS],
+static inline __attribute__((always_inline)) cellset lines_down(const struct tables *tb, const cellset (*lines)[NUM_STRAIGHT],
                                                                 unsigned dirs, int from, cellset occ)
 {
     cellset out = cs_empty(), bottom = tb->bit[0];
     for (; dirs; dirs &= dirs - 1) {
         int d = __builtin_ctz(dirs);
-        cellset line = lines[d][from];
-        out = cs_or(out, cs_xor(line, lines[d][cs_msb(cs_or(cs_and(line, occ), bottom))]));
+        cellset line = lines[from][d];
+        out = cs_or(out, cs_xor(line, lines[cs_msb(cs_or(cs_and(line, occ), bottom))][d]));
     }
     return out;
 }
@@ -37,7 +37,7 @@ static inline __attribute__((always_inline)) cellset axes_attack(const struct ta
     cellset out = cs_empty();
     for (; axes; axes &= axes - 1) {
         int a = __builtin_ctz(axes);
-        cellset lo = tb->ray[axis_down_dir[a]][from], hi = tb->ray[axis_up_dir[a]][from];
+        cellset lo = tb->ray[from][axis_down_dir[a]], hi = tb->ray[from][axis_up_dir[a]];
         cellset hi_occ = cs_and(hi, occ);
         cellset low_blocker = tb->bit[cs_msb(cs_or(cs_and(lo, occ), tb->bit[0]))];
         out = cs_or(out, cs_and(cs_or(lo, hi), cs_xor(hi_occ, cs_sub(hi_occ, low_blocker))));
@@ -112,15 +112,15 @@ static inline void attackers_init(struct attackers *a, const struct position *po
 }
 
 /* The first piece along each direction, if it is one of pcs. */
-static inline cellset line_hits(const cellset (*lines)[MAX_CELLS], unsigned up, unsigned dirs, cellset pcs, int cell,
+static inline cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned up, unsigned dirs, cellset pcs, int cell,
                                 cellset occ)
 {
     cellset found = cs_empty();
     for (; dirs; dirs &= dirs - 1) {
         int d = __builtin_ctz(dirs);
-        if (!cs_intersects(lines[d][cell], pcs))
+        if (!cs_intersects(lines[cell][d], pcs))
             continue;
-        cellset blockers = cs_and(lines[d][cell], occ);
+        cellset blockers = cs_and(lines[cell][d], occ);
         int b = up & (1u << d) ? cs_lsb(blockers) : cs_msb(blockers);
         if (cs_test(pcs, b))
             cs_set(&found, b);

@@ -60,12 +60,12 @@ static inline int add_promotions(const struct variant *v, move_t *list, int n, i
 
 /* Own pieces that are the only piece between our royal and an enemy slider or rider aimed at it;
  * each may only move along that line (line[cell]). */
-static inline cellset pins_along(const struct tables *tb, const cellset (*lines)[MAX_CELLS], unsigned dirs,
+static inline cellset pins_along(const struct tables *tb, const cellset (*lines)[NUM_STRAIGHT], unsigned dirs,
                                  cellset pcs, int king, cellset occ, cellset own, cellset *line, cellset pinned)
 {
     cellset snipers = cs_empty();
     for (; dirs; dirs &= dirs - 1)
-        snipers = cs_or(snipers, cs_and(lines[__builtin_ctz(dirs)][king], pcs));
+        snipers = cs_or(snipers, cs_and(lines[king][__builtin_ctz(dirs)], pcs));
     int s;
     CS_FOR_EACH(s, snipers) {
         cellset between = tb->between[king * tb->ncells + s], blockers = cs_and(between, occ);

@@ -60,9 +60,9 @@ static void tables_lines(struct tables *tb)
                 cs_set(&line, t);
             }
             if (straight)
-                tb->ray[d][c] = line;
+                tb->ray[c][d] = line;
             else
-                tb->ride[d - NUM_STRAIGHT][c] = line;
+                tb->ride[c][d - NUM_STRAIGHT] = line;
         }
     }
 }

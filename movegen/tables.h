@@ -47,8 +47,8 @@ struct tables {
     int ncells;
     cellset bit[MAX_CELLS];
     cellset all;
-    cellset ray[NUM_STRAIGHT][MAX_CELLS];   /* cells along a straight direction, to the edge */
-    cellset ride[NUM_ROOT7][MAX_CELLS];     /* landing cells of repeated root-7 leaps */
+    cellset ray[MAX_CELLS][NUM_STRAIGHT];   /* cells along a straight direction, to the edge */
+    cellset ride[MAX_CELLS][NUM_ROOT7];     /* landing cells of repeated root-7 leaps */
     unsigned straight_up, root7_up;         /* directions that walk to higher cell indices */
     cellset *between;                       /* ncells x ncells: cells strictly between on a line */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
