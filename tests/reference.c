@@ -86,7 +86,7 @@ static void ref_basic(const struct variant *v, const struct setup *s, int from, 
         }
 }
 
-/* The piece standing on the cell is an enemy of colour: can any piece not of colour capture it? */
+/* The cell holds a piece of the colour: could a piece of any other colour capture it? */
 static bool ref_attacked(const struct variant *v, const struct setup *s, int cell, int colour)
 {
     struct ref_list l;
