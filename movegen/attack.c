@@ -69,7 +69,7 @@ struct attackers {
     int nleap, nslide, nride;
     const cellset *leap_from[MAX_TYPES];
     cellset leap_pcs[MAX_TYPES];
-    unsigned slide_dirs[NUM_STRAIGHT], ride_dirs[NUM_ROOT7];
+    const struct line_group *slide[NUM_STRAIGHT], *ride[NUM_ROOT7];
     cellset slide_pcs[NUM_STRAIGHT], ride_pcs[NUM_ROOT7];
 };
 
@@ -81,12 +81,25 @@ static inline cellset pieces_of_types(const struct position *pos, int player, ui
     return cs_and(out, pos->by_colour[player]);
 }
 
+/* Keeps the groups whose pieces are on the board; returns how many. */
+static inline int gather_groups(const struct position *pos, int player, const struct line_group *groups, int n,
+                                const struct line_group **kept, cellset *pcs)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        pcs[k] = pieces_of_types(pos, player, groups[i].types);
+        if (!cs_is_empty(pcs[k]))
+            kept[k++] = &groups[i];
+    }
+    return k;
+}
+
 static inline void attackers_init(struct attackers *a, const struct position *pos, int player)
 {
     const struct tables *tb = pos->tb;
     const struct attack_groups *ag = &tb->attack[player];
     a->tb = tb;
-    a->nleap = a->nslide = a->nride = 0;
+    a->nleap = 0;
     for (int i = 0; i < ag->nleap; i++) {
         int t = ag->leap_type[i];
         cellset pcs = pos_pieces(pos, player, t);
@@ -95,28 +108,19 @@ static inline void attackers_init(struct attackers *a, const struct position *po
         a->leap_from[a->nleap] = tb->pt[player][t].leap_from;
         a->leap_pcs[a->nleap++] = pcs;
     }
-    for (int i = 0; i < ag->nslide; i++) {
-        cellset pcs = pieces_of_types(pos, player, ag->slide[i].types);
-        if (cs_is_empty(pcs))
-            continue;
-        a->slide_dirs[a->nslide] = ag->slide[i].dirs;
-        a->slide_pcs[a->nslide++] = pcs;
-    }
-    for (int i = 0; i < ag->nride; i++) {
-        cellset pcs = pieces_of_types(pos, player, ag->ride[i].types);
-        if (cs_is_empty(pcs))
-            continue;
-        a->ride_dirs[a->nride] = ag->ride[i].dirs;
-        a->ride_pcs[a->nride++] = pcs;
-    }
+    a->nslide = gather_groups(pos, player, ag->slide, ag->nslide, a->slide, a->slide_pcs);
+    a->nride = gather_groups(pos, player, ag->ride, ag->nride, a->ride, a->ride_pcs);
 }
 
-/* The first piece along each direction, if it is one of pcs. */
-static inline cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned up, unsigned dirs, cellset pcs, int cell,
-                                cellset occ)
+/* The first piece along each of the group's directions, if it is one of pcs. */
+static inline cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned up, const struct line_group *g,
+                                cellset pcs, int cell, cellset occ)
 {
     cellset found = cs_empty();
-    for (; dirs; dirs &= dirs - 1) {
+    /* Most of the time no such piece stands on any of the lines at all. */
+    if (!cs_intersects(g->reach[cell], pcs))
+        return found;
+    for (unsigned dirs = g->dirs; dirs; dirs &= dirs - 1) {
         int d = __builtin_ctz(dirs);
         if (!cs_intersects(lines[cell][d], pcs))
             continue;
@@ -139,12 +143,12 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
             return found;
     }
     for (int i = 0; i < a->nslide; i++) {
-        found = cs_or(found, line_hits(tb->ray, tb->straight_up, a->slide_dirs[i], a->slide_pcs[i], cell, occ));
+        found = cs_or(found, line_hits(tb->ray, tb->straight_up, a->slide[i], a->slide_pcs[i], cell, occ));
         if (first_only && !cs_is_empty(found))
             return found;
     }
     for (int i = 0; i < a->nride; i++)
-        found = cs_or(found, line_hits(tb->ride, tb->root7_up, a->ride_dirs[i], a->ride_pcs[i], cell, occ));
+        found = cs_or(found, line_hits(tb->ride, tb->root7_up, a->ride[i], a->ride_pcs[i], cell, occ));
     return found;
 }
 

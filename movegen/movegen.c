@@ -60,14 +60,11 @@ static inline int add_promotions(const struct variant *v, move_t *list, int n, i
 
 /* Own pieces that are the only piece between our royal and an enemy slider or rider aimed at it;
  * each may only move along that line (line[cell]). */
-static inline cellset pins_along(const struct tables *tb, const cellset (*lines)[NUM_STRAIGHT], unsigned dirs,
-                                 cellset pcs, int king, cellset occ, cellset own, cellset *line, cellset pinned)
+static inline cellset pins_along(const struct tables *tb, const struct line_group *g, cellset pcs, int king,
+                                 cellset occ, cellset own, cellset *line, cellset pinned)
 {
-    cellset snipers = cs_empty();
-    for (; dirs; dirs &= dirs - 1)
-        snipers = cs_or(snipers, cs_and(lines[king][__builtin_ctz(dirs)], pcs));
     int s;
-    CS_FOR_EACH(s, snipers) {
+    CS_FOR_EACH(s, cs_and(g->reach[king], pcs)) {
         cellset between = tb->between[king * tb->ncells + s], blockers = cs_and(between, occ);
         if (cs_is_empty(blockers) || cs_several(blockers) || !cs_intersects(blockers, own))
             continue;
@@ -84,9 +81,9 @@ static cellset find_pins(const struct position *pos, const struct attackers *a, 
     const struct tables *tb = pos->tb;
     cellset own = pos->by_colour[pos->side];
     for (int i = 0; i < a->nslide; i++)
-        pinned = pins_along(tb, tb->ray, a->slide_dirs[i], a->slide_pcs[i], king, pos->occ, own, line, pinned);
+        pinned = pins_along(tb, a->slide[i], a->slide_pcs[i], king, pos->occ, own, line, pinned);
     for (int i = 0; i < a->nride; i++)
-        pinned = pins_along(tb, tb->ride, a->ride_dirs[i], a->ride_pcs[i], king, pos->occ, own, line, pinned);
+        pinned = pins_along(tb, a->ride[i], a->ride_pcs[i], king, pos->occ, own, line, pinned);
     return pinned;
 }
 

@@ -132,18 +132,23 @@ static void tables_piece(struct tables *tb, int pl, int t)
     }
 }
 
-static int group_lines(struct line_group *groups, const uint32_t *types_by_dir, int ndirs)
+static int group_lines(struct line_group *groups, const uint32_t *types_by_dir, const cellset (*lines)[NUM_STRAIGHT],
+                       int ncells)
 {
     int n = 0;
-    for (int d = 0; d < ndirs; d++) {
+    for (int d = 0; d < NUM_STRAIGHT; d++) {
         if (!types_by_dir[d])
             continue;
         int g = 0;
         while (g < n && groups[g].types != types_by_dir[d])
             g++;
-        if (g == n)
-            groups[n++] = (struct line_group){ 0, types_by_dir[d] };
+        if (g == n) {
+            groups[n].dirs = 0;
+            groups[n++].types = types_by_dir[d];
+        }
         groups[g].dirs |= 1u << d;
+        for (int c = 0; c < ncells; c++)
+            groups[g].reach[c] = cs_or(groups[g].reach[c], lines[c][d]);
     }
     return n;
 }
@@ -163,8 +168,8 @@ static void tables_attack_groups(struct tables *tb, int pl)
             if (pt->ride_from & (1u << d))
                 ride_types[d] |= 1u << t;
     }
-    ag->nslide = group_lines(ag->slide, slide_types, NUM_STRAIGHT);
-    ag->nride = group_lines(ag->ride, ride_types, NUM_ROOT7);
+    ag->nslide = group_lines(ag->slide, slide_types, tb->ray, tb->ncells);
+    ag->nride = group_lines(ag->ride, ride_types, tb->ride, tb->ncells);
 }
 
 static void tables_free(struct tables *tb)

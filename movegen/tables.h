@@ -33,6 +33,7 @@ struct piece_tables {
 struct line_group {
     unsigned dirs;
     uint32_t types;
+    cellset reach[MAX_CELLS];   /* all cells along the group's directions, on an empty board */
 };
 
 /* How one player attacks, derived from its piece types. */
