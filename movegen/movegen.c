@@ -8,22 +8,23 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
                                  cellset empty, cellset enemy, cellset *quiet, cellset *caps)
 {
     cellset q = cs_empty(), c = cs_empty();
-    if (pt->has_leap[MODE_BOTH]) {
+    const unsigned gen = pt->gen;
+    if (gen & GEN_LEAP_BOTH) {
         q = cs_and(pt->leap[MODE_BOTH][from], empty);
         c = cs_and(pt->leap[MODE_BOTH][from], enemy);
     }
-    if (pt->has_leap[MODE_MOVE])
+    if (gen & GEN_LEAP_MOVE)
         q = cs_or(q, cs_and(pt->leap[MODE_MOVE][from], empty));
-    if (pt->has_leap[MODE_CAPTURE])
+    if (gen & GEN_LEAP_CAPTURE)
         c = cs_or(c, cs_and(pt->leap[MODE_CAPTURE][from], enemy));
-    if (pt->slide[MODE_BOTH] | pt->ride[MODE_BOTH]) {
+    if (gen & GEN_LINE_BOTH) {
         cellset s = line_targets(tb, &pt->slides[MODE_BOTH], &pt->rides[MODE_BOTH], from, occ);
         q = cs_or(q, cs_and(s, empty));
         c = cs_or(c, cs_and(s, enemy));
     }
-    if (pt->slide[MODE_MOVE] | pt->ride[MODE_MOVE])
+    if (gen & GEN_LINE_MOVE)
         q = cs_or(q, cs_and(line_targets(tb, &pt->slides[MODE_MOVE], &pt->rides[MODE_MOVE], from, occ), empty));
-    if (pt->slide[MODE_CAPTURE] | pt->ride[MODE_CAPTURE])
+    if (gen & GEN_LINE_CAPTURE)
         c = cs_or(c, cs_and(line_targets(tb, &pt->slides[MODE_CAPTURE], &pt->rides[MODE_CAPTURE], from, occ), enemy));
     *quiet = q;
     *caps = c;

@@ -97,6 +97,8 @@ static void tables_piece(struct tables *tb, int pl, int t)
         pt->ride[m] = turn_root7(pd->ride[m], rot);
         pt->slides[m] = split_dirs(pt->slide[m], tb->straight_up, true);
         pt->rides[m] = split_dirs(pt->ride[m], tb->root7_up, false);
+        if (pt->slide[m] | pt->ride[m])
+            pt->gen |= 1u << (4 + m);
     }
     unsigned sc = pt->slide[MODE_CAPTURE] | pt->slide[MODE_BOTH];
     unsigned rc = pt->ride[MODE_CAPTURE] | pt->ride[MODE_BOTH];
@@ -110,7 +112,7 @@ static void tables_piece(struct tables *tb, int pl, int t)
             if (to == CELL_NONE)
                 continue;
             cs_set(&pt->leap[l->mode][c], to);
-            pt->has_leap[l->mode] = true;
+            pt->gen |= 1u << l->mode;
             if (l->mode & MODE_CAPTURE)
                 cs_set(&pt->leap_from[to], c);
             int two = step_cell(g, c, u, 2);
@@ -159,7 +161,7 @@ static void tables_attack_groups(struct tables *tb, int pl)
     uint32_t slide_types[NUM_STRAIGHT] = { 0 }, ride_types[NUM_ROOT7] = { 0 };
     for (int t = 0; t < tb->v->ntypes; t++) {
         const struct piece_tables *pt = &tb->pt[pl][t];
-        if (pt->has_leap[MODE_CAPTURE] || pt->has_leap[MODE_BOTH])
+        if (pt->gen & (GEN_LEAP_CAPTURE | GEN_LEAP_BOTH))
             ag->leap_type[ag->nleap++] = (unsigned char)t;
         for (int d = 0; d < NUM_STRAIGHT; d++)
             if (pt->slide_from & (1u << d))

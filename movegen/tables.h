@@ -17,13 +17,20 @@ struct line_dirs {
     unsigned axes, up, down;
 };
 
+/* Which kinds of movement a piece has, so the generator tests one word. */
+enum {
+    GEN_LEAP_MOVE = 1 << MODE_MOVE, GEN_LEAP_CAPTURE = 1 << MODE_CAPTURE, GEN_LEAP_BOTH = 1 << MODE_BOTH,
+    GEN_LINE_MOVE = 1 << (4 + MODE_MOVE), GEN_LINE_CAPTURE = 1 << (4 + MODE_CAPTURE),
+    GEN_LINE_BOTH = 1 << (4 + MODE_BOTH),
+};
+
 struct piece_tables {
+    unsigned gen;                   /* GEN_* flags */
     cellset leap[4][MAX_CELLS];     /* leap targets, by mode (MODE_MOVE, MODE_CAPTURE, MODE_BOTH) */
     cellset leap_from[MAX_CELLS];   /* cells from which this piece captures onto the cell by a leap */
     unsigned slide[4], ride[4];     /* straight and root-7 directions, by mode, turned for the player */
     unsigned slide_from, ride_from; /* reversed capturing directions, for attack detection */
     struct line_dirs slides[4], rides[4];
-    bool has_leap[4];
     cellset promo_zone;             /* pawns: cells with no further non-capturing step */
     struct double_step dbl[MAX_CELLS];
 };
