@@ -14,7 +14,7 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Deepens until one perft takes at least `seconds`, then reports that depth. */
+/* Deepens while the next depth is expected to take at most twice `seconds`; reports the last one. */
 static void measure(const struct variant *v, bool wide, double seconds)
 {
     struct game g = { 0 };
@@ -24,11 +24,12 @@ static void measure(const struct variant *v, bool wide, double seconds)
         printf("%-12s error: %s\n", v->name, err);
         return;
     }
-    uint64_t nodes = 0;
+    uint64_t nodes = 0, prev = 1;
     double t = 0;
     int depth = 0;
-    while (t < seconds && depth < 12) {
+    while (depth < 12 && (depth < 2 || t * (double)nodes / (double)prev <= 2 * seconds)) {
         depth++;
+        prev = nodes ? nodes : 1;
         double t0 = now();
         nodes = g.ops->perft(g.pos, depth, &stop);
         t = now() - t0;
@@ -41,7 +42,7 @@ static void measure(const struct variant *v, bool wide, double seconds)
 int perft_speed(int argc, char **argv)
 {
     char err[512];
-    double seconds = argc > 0 ? atof(argv[0]) : 2.0;
+    double seconds = argc > 0 ? atof(argv[0]) : 3.0;
     if (seconds <= 0 || !registry_init(err, sizeof err)) {
         fprintf(stderr, "usage: sennight perft-speed [seconds per variant]\n");
         return 2;
