@@ -115,6 +115,22 @@ struct vec geo_straight(int dir)
     return dir < DIR_DIAG ? geo_orth[dir] : geo_diag[dir - DIR_DIAG];
 }
 
+int geo_curved_path(const struct geometry *g, int cell, int dir, int sense, int *cells)
+{
+    int base = dir < DIR_DIAG ? DIR_ORTH : DIR_DIAG, n = 0;
+    int q = g->q[cell], r = g->r[cell];
+    for (int k = 0; k < CURVED_MAX_STEPS; k++) {
+        struct vec step = geo_straight(base + (((dir - base) + sense * k) % 6 + 6) % 6);
+        q += step.q;
+        r += step.r;
+        int c = geo_cell(g, q, r);
+        if (c == CELL_NONE)
+            break;
+        cells[n++] = c;
+    }
+    return n;
+}
+
 int geo_file_of(const struct geometry *g, int cell)
 {
     return g->q[cell] - g->qmin;

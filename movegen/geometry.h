@@ -44,6 +44,11 @@ int geo_parse_cell(const struct geometry *g, const char *s, int *len);
 int geo_distance(struct vec a, struct vec b);
 struct vec geo_rotate(struct vec v, int sixths);           /* counter-clockwise by sixths * 60 degrees */
 struct vec geo_straight(int dir);                          /* unit vector of a straight direction */
+enum { CURVED_MAX_STEPS = 5 };
+/* The cells of a curved path (pieces.md, cR/cB): first step along straight direction dir, each
+ * further step turned 60 degrees by sense (+1 counter-clockwise, -1 clockwise), at most
+ * CURVED_MAX_STEPS, ending at the edge. Returns the number of cells written. */
+int geo_curved_path(const struct geometry *g, int cell, int dir, int sense, int *cells);
 int geo_file_of(const struct geometry *g, int cell);
 int geo_rank_of(const struct geometry *g, int cell);       /* 1-based */
 int geo_colour_of(const struct geometry *g, int cell);     /* (q - r) mod 3 */

@@ -174,10 +174,28 @@ static void tables_attack_groups(struct tables *tb, int pl)
     ag->nride = group_lines(ag->ride, ride_types, tb->ride, tb->ncells);
 }
 
+static void tables_curved(struct tables *tb)
+{
+    const struct geometry *g = &tb->v->geo;
+    int cells[CURVED_MAX_STEPS];
+    for (int c = 0; c < tb->ncells; c++)
+        for (int d = 0; d < NUM_STRAIGHT; d++)
+            for (int s = 0; s < 2; s++) {
+                struct curved_ray *cr = &tb->curved[c][d][s];
+                cr->len = (unsigned char)geo_curved_path(g, c, d, s ? -1 : 1, cells);
+                for (int k = 0; k < cr->len; k++) {
+                    cr->cell[k] = (unsigned char)cells[k];
+                    cs_set(&cr->path, cells[k]);
+                }
+            }
+}
+
 static void tables_free(struct tables *tb)
 {
-    if (tb)
+    if (tb) {
         free(tb->between);
+        free(tb->curved);
+    }
     free(tb);
 }
 
@@ -189,7 +207,8 @@ static struct tables *tables_new(const struct variant *v)
     tb->v = v;
     tb->ncells = v->geo.ncells;
     tb->between = calloc((size_t)tb->ncells * (size_t)tb->ncells, sizeof *tb->between);
-    if (!tb->between) {
+    tb->curved = calloc((size_t)tb->ncells, sizeof *tb->curved);
+    if (!tb->between || !tb->curved) {
         tables_free(tb);
         return NULL;
     }
@@ -198,6 +217,7 @@ static struct tables *tables_new(const struct variant *v)
         cs_set(&tb->all, c);
     }
     tables_lines(tb);
+    tables_curved(tb);
     for (int pl = 0; pl < v->nplayers; pl++) {
         for (int t = 0; t < v->ntypes; t++)
             tables_piece(tb, pl, t);

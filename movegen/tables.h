@@ -50,6 +50,14 @@ struct attack_groups {
     struct line_group slide[NUM_STRAIGHT], ride[NUM_ROOT7];
 };
 
+/* A curved path from a cell (geo_curved_path): its cells in order and as a set, so a generator
+ * tests the whole path against the occupancy first and walks the list only on a hit. */
+struct curved_ray {
+    unsigned char len;
+    unsigned char cell[CURVED_MAX_STEPS];
+    cellset path;
+};
+
 struct tables {
     const struct variant *v;
     int ncells;
@@ -59,6 +67,7 @@ struct tables {
     cellset ride[MAX_CELLS][NUM_ROOT7];     /* landing cells of repeated root-7 leaps */
     unsigned straight_up, root7_up;         /* directions that walk to higher cell indices */
     cellset *between;                       /* ncells x ncells: cells strictly between on a line */
+    struct curved_ray (*curved)[NUM_STRAIGHT][2]; /* per cell, start direction, turn sense (0: +1, 1: -1) */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
     struct attack_groups attack[MAX_PLAYERS];
 };

@@ -136,6 +136,40 @@ START_TEST(test_colours)
 }
 END_TEST
 
+/* pieces.md: a curved rider turns 60 degrees the same way at every step; five steps end next to the
+ * start, where a single step also lands. */
+START_TEST(test_curved_paths)
+{
+    struct geometry g;
+    int cells[CURVED_MAX_STEPS];
+    geo_init(&g, SHAPE_HEXAGON, 6);
+    int f6 = cell_at(&g, "f6");
+    const char *ccw[] = { "f7", "e7", "d6", "d5", "e5" }, *cw[] = { "f7", "g7", "h6", "h5", "g5" };
+    ck_assert_int_eq(geo_curved_path(&g, f6, 0, 1, cells), 5);
+    for (int k = 0; k < 5; k++)
+        ck_assert_str_eq(g.name[cells[k]], ccw[k]);
+    ck_assert_int_eq(geo_curved_path(&g, f6, 0, -1, cells), 5);
+    for (int k = 0; k < 5; k++)
+        ck_assert_str_eq(g.name[cells[k]], cw[k]);
+    for (int d = 0; d < NUM_STRAIGHT; d++) {
+        for (int sense = -1; sense <= 1; sense += 2) {
+            int n = geo_curved_path(&g, f6, d, sense, cells);
+            ck_assert_int_eq(n, 5);
+            struct vec end = { g.q[cells[4]], g.r[cells[4]] };
+            ck_assert_int_eq(geo_distance(end, (struct vec){ 0, 0 }), d < DIR_DIAG ? 1 : 2);
+            for (int k = 0; d >= DIR_DIAG && k < n; k++)
+                ck_assert_int_eq(geo_colour_of(&g, cells[k]), geo_colour_of(&g, f6));
+        }
+    }
+    /* Paths end at the edge. */
+    int a1 = cell_at(&g, "a1");
+    ck_assert_int_eq(geo_curved_path(&g, a1, 2, 1, cells), 0);
+    ck_assert_int_eq(geo_curved_path(&g, cell_at(&g, "f11"), 0, 1, cells), 0);
+    ck_assert_int_eq(geo_curved_path(&g, cell_at(&g, "f10"), 0, 1, cells), 1);
+    ck_assert_str_eq(g.name[cells[0]], "f11");
+}
+END_TEST
+
 Suite *suite_geometry(void)
 {
     Suite *s = suite_create("geometry");
@@ -146,6 +180,7 @@ Suite *suite_geometry(void)
     tcase_add_test(tc, test_star_and_large_boards);
     tcase_add_test(tc, test_directions);
     tcase_add_test(tc, test_colours);
+    tcase_add_test(tc, test_curved_paths);
     suite_add_tcase(s, tc);
     return s;
 }
