@@ -89,3 +89,37 @@ void game_fen(const struct game *g, char *fen, size_t len)
     g->ops->position_get(g->pos, &s);
     setup_to_fen(&s, g->v, fen, len);
 }
+
+/* Mate and stalemate come first: a mating move ends the game even on the 100th ply. */
+struct game_status game_status(struct game *g)
+{
+    const struct variant *v = g->v;
+    move_t list[MAX_MOVES];
+    struct setup s;
+    g->ops->position_get(g->pos, &s);
+    if (!g->ops->movegen_legal(g->pos, list)) {
+        if (g->ops->position_in_check(g->pos))
+            return (struct game_status){ GAME_CHECKMATE, 0, 1 };
+        return (struct game_status){ GAME_STALEMATE, v->stalemate_den - v->stalemate_num, v->stalemate_den };
+    }
+    if (g->ops->position_repetitions(g->pos) >= 2)
+        return (struct game_status){ GAME_REPETITION, 1, 2 };
+    if (s.halfmove >= 100)
+        return (struct game_status){ GAME_FIFTY_MOVES, 1, 2 };
+    return (struct game_status){ GAME_ONGOING, 0, 0 };
+}
+
+void game_status_text(const struct game *g, struct game_status st, char *out, size_t len)
+{
+    static const char *const names[] = { "", "checkmate", "stalemate", "draw by threefold repetition",
+                                         "draw by the 100-ply rule" };
+    const struct variant *v = g->v;
+    int side = g->ops->position_side(g->pos), n = 0;
+    out[0] = 0;
+    if (st.outcome == GAME_ONGOING)
+        return;
+    n = snprintf(out, len, "%s: %c scores %d/%d", names[st.outcome], v->colour_letter[side], st.num, st.den);
+    for (int p = 0; p < v->nplayers && n > 0 && (size_t)n < len; p++)
+        if (p != side)
+            n += snprintf(out + n, len - (size_t)n, ", %c %d/%d", v->colour_letter[p], st.den - st.num, st.den);
+}

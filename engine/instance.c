@@ -30,6 +30,7 @@ const struct engine_ops INSTANCE_NAME = {
     .position_make = position_make,
     .position_unmake = position_unmake,
     .position_trim_history = position_trim_history,
+    .position_repetitions = position_repetitions,
     .movegen_legal = movegen_legal,
     .perft = perft,
 };

@@ -30,6 +30,7 @@ struct engine_ops {
     void (*position_make)(struct position *pos, move_t m);
     void (*position_unmake)(struct position *pos, move_t m);
     void (*position_trim_history)(struct position *pos);
+    int (*position_repetitions)(const struct position *pos);
     int (*movegen_legal)(struct position *pos, move_t *list);
     uint64_t (*perft)(struct position *pos, int depth, const atomic_bool *stop);
 };

@@ -77,6 +77,16 @@ static int position_side(const struct position *pos)
     return pos->side;
 }
 
+/* How many earlier positions since the last capture or pawn move have the current key. */
+static int position_repetitions(const struct position *pos)
+{
+    const struct state *st = &pos->st[pos->ply];
+    int count = 0, reach = st->halfmove < pos->ply ? st->halfmove : pos->ply;
+    for (int k = 1; k <= reach; k++)
+        count += pos->st[pos->ply - k].key == st->key;
+    return count;
+}
+
 /* Keeps only the latest states, so a long game never runs out of room while leaving half of them
  * for a search; repetition needs at most the plies since the last capture or pawn move. */
 static void position_trim_history(struct position *pos)

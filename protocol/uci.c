@@ -263,6 +263,10 @@ static void cmd_d(struct uci *u, char **tok, int n)
     say("Key: %016llx", (unsigned long long)u->game.ops->position_key(u->game.pos));
     if (u->game.ops->position_in_check(u->game.pos))
         say("Checkers: yes");
+    char result[128];
+    game_status_text(&u->game, game_status(&u->game), result, sizeof result);
+    if (result[0])
+        say("Result: %s", result);
 }
 
 static void cmd_variants(struct uci *u, char **tok, int n)

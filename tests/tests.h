@@ -10,6 +10,7 @@ Suite *suite_geometry(void);
 Suite *suite_variant(void);
 Suite *suite_fen(void);
 Suite *suite_perft(void);
+Suite *suite_game(void);
 Suite *suite_reference(void);
 
 /* Helpers shared by the suites (tests/test_util.c). */
