@@ -47,33 +47,38 @@ deps:
 	fi
 
 sennight: $(BUILD)/sennight
-	cp $< $@
+	@cp $< $@
 
 $(BUILD)/sennight: $(OBJS) $(BUILD)/protocol/main.o
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD    $@"
+	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/run_tests: $(OBJS) $(TEST_OBJS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+	@echo "  LD    $@"
+	@$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 $(BUILD)/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	@echo "  CC    $< ($(MODE))"
+	@$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/instance128.o: $(INSTANCE_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DCELLSET_WORDS=2 -c -o $@ engine/instance.c
+	@echo "  CC    engine/instance.c, 128-bit cell sets ($(MODE))"
+	@$(CC) $(CFLAGS) -DCELLSET_WORDS=2 -c -o $@ engine/instance.c
 
 $(BUILD)/instance256.o: $(INSTANCE_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DCELLSET_WORDS=4 -c -o $@ engine/instance.c
+	@echo "  CC    engine/instance.c, 256-bit cell sets ($(MODE))"
+	@$(CC) $(CFLAGS) -DCELLSET_WORDS=4 -c -o $@ engine/instance.c
 
 # The built-in variant definitions are a text file embedded as a C string.
 $(BUILD)/variants_ini.c: movegen/variants.ini
 	@mkdir -p $(dir $@)
-	{ echo 'const char variants_builtin_ini[] ='; sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' $<; echo ';'; } > $@
+	@{ echo 'const char variants_builtin_ini[] ='; sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' $<; echo ';'; } > $@
 
 $(BUILD)/variants_ini.o: $(BUILD)/variants_ini.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+	@$(CC) $(CFLAGS) -c -o $@ $<
 
 demo: all
 	@printf 'uci\nvariants\nd\ngo perft 2\nquit\n' | ./sennight | grep -v '^option\|^id '
