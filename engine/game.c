@@ -20,6 +20,14 @@ bool game_init(struct game *g, const struct variant *v, bool wide, char *err, si
     return true;
 }
 
+bool game_validate_variant(const struct variant *v, char *err, size_t errlen)
+{
+    struct game g = { 0 };
+    bool ok = game_init(&g, v, false, err, errlen);
+    game_free(&g);
+    return ok;
+}
+
 void game_free(struct game *g)
 {
     if (g->ops) {

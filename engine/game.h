@@ -25,6 +25,8 @@ struct game_status {
 
 bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen);
 void game_free(struct game *g);
+/* A variant's start position loads in the engine (a registry validator). */
+bool game_validate_variant(const struct variant *v, char *err, size_t errlen);
 /* Sets the position from a FEN (NULL: the variant's start) and plays the moves; all or nothing. */
 bool game_set_position(struct game *g, const char *fen, char *const *moves, int nmoves, char *err, size_t errlen);
 /* Finds the legal move written as text (promotion letter in either case). */

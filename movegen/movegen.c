@@ -104,20 +104,16 @@ static cellset evasion_mask(const struct position *pos, int king, int checker)
 static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int king)
 {
     const struct state *st = &pos->st[pos->ply];
-    const struct variant *v = pos->v;
-    for (int t = 0; t < v->ntypes; t++) {
-        if (!v->piece[t].en_passant)
-            continue;
-        cellset cands = cs_and(pos->tb->pt[us][t].leap_from[st->ep], pos_pieces(pos, us, t));
-        int from;
-        CS_FOR_EACH(from, cands) {
-            move_t m = move_make(from, st->ep) | MOVE_EP;
-            position_make(pos, m);
-            bool legal = !attacked(pos, king, pos->occ, us);
-            position_unmake(pos, m);
-            if (legal)
-                n = push_move(list, n, m);
-        }
+    /* En passant is taken by a piece of the same kind only. */
+    int t = piece_type(pos->board[st->ep_victim]), from;
+    cellset cands = cs_and(pos->tb->pt[us][t].leap_from[st->ep], pos_pieces(pos, us, t));
+    CS_FOR_EACH(from, cands) {
+        move_t m = move_make(from, st->ep) | MOVE_EP;
+        position_make(pos, m);
+        bool legal = !attacked(pos, king, pos->occ, us);
+        position_unmake(pos, m);
+        if (legal)
+            n = push_move(list, n, m);
     }
     return n;
 }

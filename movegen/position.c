@@ -126,7 +126,8 @@ static void position_make(struct position *pos, move_t m)
     key ^= piece_key(pos, piece, to);
     if (v->piece[piece_type(st->moved)].pawn)
         st->halfmove = 0;
-    if (m & MOVE_DOUBLE) {
+    /* Only a piece that can be taken en passant leaves an en-passant cell behind. */
+    if ((m & MOVE_DOUBLE) && v->piece[piece_type(piece)].en_passant) {
         const struct geometry *g = &v->geo;
         st->ep = geo_cell(g, (g->q[from] + g->q[to]) / 2, (g->r[from] + g->r[to]) / 2);
         st->ep_victim = to;

@@ -11,6 +11,12 @@ extern const char variants_builtin_ini[];
 
 static struct variant *variants[MAX_VARIANTS];
 static int nvariants;
+static variant_validator validator;
+
+void registry_set_validator(variant_validator check)
+{
+    validator = check;
+}
 
 int registry_count(void)
 {
@@ -41,14 +47,15 @@ int registry_add_text(const char *text, const char *origin, bool dry_run, char *
     for (int i = 0; i < n && ok; i++) {
         struct setup s;
         char why[256];
-        if (!setup_from_fen(&s, fresh[i], fresh[i]->start_fen, why, sizeof why)) {
+        zobrist_init(fresh[i]);
+        if (!setup_from_fen(&s, fresh[i], fresh[i]->start_fen, why, sizeof why)
+            || (validator && !validator(fresh[i], why, sizeof why))) {
             snprintf(err, errlen, "%s: variant '%s': start position: %s", origin, fresh[i]->name, why);
             ok = false;
         }
     }
     for (int i = 0; i < n; i++) {
         if (ok && !dry_run) {
-            zobrist_init(fresh[i]);
             variants[nvariants++] = fresh[i];
         } else {
             free(fresh[i]);

@@ -7,6 +7,11 @@
 
 #include "variant.h"
 
+/* A check run on every new variant before it is added (the engine's: the start position must be
+ * playable); set once at start-up so the list never depends on the engine. */
+typedef bool (*variant_validator)(const struct variant *v, char *err, size_t errlen);
+void registry_set_validator(variant_validator check);
+
 /* Loads the built-in definitions once; false only if the embedded text is broken. */
 bool registry_init(char *err, size_t errlen);
 int registry_count(void);

@@ -95,7 +95,7 @@ static bool parse_count(const char *tok, int min, int *out)
 {
     char *end;
     long n = tok ? strtol(tok, &end, 10) : 0;
-    if (!tok || !isdigit((unsigned char)tok[0]) || *end || n < min || n > 100000)
+    if (!tok || !isdigit((unsigned char)tok[0]) || *end || n < min || n > 1000000000)
         return false;
     *out = (int)n;
     return true;

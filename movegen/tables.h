@@ -8,7 +8,7 @@
 
 struct double_step {
     unsigned char n;
-    unsigned char mid[2], to[2];
+    unsigned char mid[6], to[6];   /* one per single orthogonal step the piece may move along */
 };
 
 /* Slide or ride directions split for attack generation: whole axes (both ways along one line, one

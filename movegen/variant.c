@@ -14,23 +14,34 @@ struct parser {
     int line;
     char *err;
     size_t errlen;
-    int errors;
+    int errors, unshown;
 };
 
+enum { ERR_TAIL = 64 };   /* room kept for the "N more errors" line */
+
+/* Adds one whole "origin:line: message" line to the error text, or counts it as not shown. */
 static void parse_error(struct parser *p, const char *fmt, ...)
 {
-    size_t used = strlen(p->err);
-    if (used + 1 < p->errlen) {
-        int n = snprintf(p->err + used, p->errlen - used, "%s%s:%d: ", used ? "\n" : "", p->origin,
-                         p->line);
-        if (n > 0 && used + (size_t)n < p->errlen) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(p->err + used + n, p->errlen - used - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
+    char msg[512];
+    int n = p->line ? snprintf(msg, sizeof msg, "%s:%d: ", p->origin, p->line) : snprintf(msg, sizeof msg, "%s: ", p->origin);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    size_t used = strlen(p->err), need = strlen(msg) + (used ? 1 : 0);
+    if (!p->unshown && used + need + ERR_TAIL < p->errlen)
+        snprintf(p->err + used, p->errlen - used, "%s%s", used ? "\n" : "", msg);
+    else
+        p->unshown++;
     p->errors++;
+}
+
+static void parse_finish_errors(struct parser *p)
+{
+    size_t used = strlen(p->err);
+    if (p->unshown && used + 2 < p->errlen)
+        snprintf(p->err + used, p->errlen - used, "\n%s: %d more error%s not shown", p->origin, p->unshown,
+                 p->unshown == 1 ? "" : "s");
 }
 
 static char *trim(char *s)
@@ -142,6 +153,10 @@ static bool parse_atom(struct parser *p, const struct variant *v, struct piece_d
         }
         dirs = 0;
         const char *s = tok + n + 1;
+        if (!*s) {
+            parse_error(p, "no angles after '@' in '%s'", tok);
+            return false;
+        }
         while (*s) {
             char *end;
             long a = strtol(s, &end, 10);
@@ -218,6 +233,12 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
     merge_modes(pd.slide);
     merge_modes(pd.ride);
     int t = variant_type_of_letter(v, pd.letter);
+    for (int o = 0; o < v->ntypes; o++) {
+        if (o != t && !strcmp(v->piece[o].name, pd.name)) {
+            parse_error(p, "two pieces named '%s' (keys are made from names)", pd.name);
+            return;
+        }
+    }
     if (t < 0) {
         if (v->ntypes == MAX_TYPES) {
             parse_error(p, "more than %d piece types", MAX_TYPES);
@@ -242,9 +263,10 @@ static void parse_cells(struct parser *p, struct variant *v, char *val)
     }
 }
 
+/* Lower-case words of letters and digits joined by single '-'. */
 static bool valid_name(const char *s)
 {
-    if (!*s || strlen(s) >= NAME_LEN)
+    if (!*s || strlen(s) >= NAME_LEN || *s == '-' || s[strlen(s) - 1] == '-' || strstr(s, "--"))
         return false;
     for (; *s; s++)
         if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-'))
@@ -271,22 +293,31 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
         snprintf(v->description, sizeof v->description, "%s", val);
     } else if (!strcmp(key, "board")) {
         int size = 0;
-        bool ok = !strcmp(val, "star") ? geo_init(&v->geo, SHAPE_STAR, 0)
-                  : sscanf(val, "hexagon %d", &size) == 1 && geo_init(&v->geo, SHAPE_HEXAGON, size);
-        if (!ok)
+        struct geometry g;
+        bool ok = !strcmp(val, "star") ? geo_init(&g, SHAPE_STAR, 0)
+                  : sscanf(val, "hexagon %d", &size) == 1 && geo_init(&g, SHAPE_HEXAGON, size);
+        if (!ok) {
             parse_error(p, "board must be 'hexagon N' (N = 2..9) or 'star'");
+        } else if (g.ncells != v->geo.ncells || g.shape != v->geo.shape) {
+            /* Inherited cells mean nothing on another board. */
+            memset(v->double_cell, 0, sizeof v->double_cell);
+            v->geo = g;
+        }
     } else if (!strcmp(key, "orientation")) {
-        if (!strcmp(val, "glinski"))
-            v->orientation = ORIENT_GLINSKI;
-        else if (!strcmp(val, "wellisch"))
-            v->orientation = ORIENT_WELLISCH;
-        else
+        enum orientation o = !strcmp(val, "glinski") ? ORIENT_GLINSKI : ORIENT_WELLISCH;
+        if (strcmp(val, "glinski") && strcmp(val, "wellisch"))
             parse_error(p, "orientation must be glinski or wellisch");
-    } else if (!strcmp(key, "players")) {
-        if (!strcmp(val, "2") || !strcmp(val, "3"))
-            set_players(v, val[0] - '0');
+        else if (o != v->orientation && v->ntypes)
+            parse_error(p, "orientation must come before the pieces (their angles depend on it)");
         else
+            v->orientation = o;
+    } else if (!strcmp(key, "players")) {
+        if (strcmp(val, "2") && strcmp(val, "3")) {
             parse_error(p, "players must be 2 or 3");
+        } else if (val[0] - '0' != v->nplayers) {
+            memset(v->double_cell[1], 0, sizeof v->double_cell - sizeof v->double_cell[0]);
+            set_players(v, val[0] - '0');
+        }
     } else if (!strcmp(key, "piece")) {
         parse_piece(p, v, val);
     } else if (!strcmp(key, "promotion")) {
@@ -349,6 +380,14 @@ static void check_complete(struct parser *p, const struct variant *v)
         parse_error(p, "variant '%s' has pawns but no promotion list", v->name);
     if (!v->start_fen[0])
         parse_error(p, "variant '%s' has no start position", v->name);
+}
+
+/* A child's fingerprint covers its parent's definition too. */
+static void section_end(struct parser *p, struct variant *v, const char *text, const char *end)
+{
+    check_complete(p, v);
+    v->fingerprint = XXH3_64bits_withSeed(text, (size_t)(end - text), v->parent[0] ? v->fingerprint : 0);
+    derive(v);
 }
 
 static const struct variant *find_in(const char *name, struct variant **list, int n,
@@ -415,11 +454,8 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
         char *l = trim(line);
         if (*l == '[') {
             char *close = strchr(l, ']');
-            if (cur) {
-                check_complete(&p, cur);
-                cur->fingerprint = XXH3_64bits(section_text, (size_t)(s - section_text));
-                derive(cur);
-            }
+            if (cur)
+                section_end(&p, cur, section_text, s);
             if (!close || trim(close + 1)[0]) {
                 parse_error(&p, "bad section header");
                 cur = NULL;
@@ -450,13 +486,13 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
         }
         s = next;
     }
-    if (cur) {
-        check_complete(&p, cur);
-        cur->fingerprint = XXH3_64bits(section_text, (size_t)(s - section_text));
-        derive(cur);
-    }
-    if (!n && !p.errors)
+    if (cur)
+        section_end(&p, cur, section_text, s);
+    if (!n && !p.errors) {
+        p.line = 0;
         parse_error(&p, "no [variant] section");
+    }
+    parse_finish_errors(&p);
     if (p.errors) {
         for (int i = 0; i < n; i++)
             free(out[i]);

@@ -3,12 +3,14 @@
 #include <string.h>
 
 #include "../bench/perft_speed.h"
+#include "../engine/game.h"
 #include "../movegen/registry.h"
 #include "uci.h"
 
 int main(int argc, char **argv)
 {
     char err[4096];
+    registry_set_validator(game_validate_variant);
     if (argc > 1 && !strcmp(argv[1], "perft-speed"))
         return perft_speed(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "check")) {

@@ -133,6 +133,20 @@ static void list_variants(const char *prefix)
     say("%s", line);
 }
 
+/* Joins words with single spaces; false if they do not fit. */
+static bool join_words(char *out, size_t len, char **words, int n)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < n && n > 0; i++) {
+        int w = snprintf(out + used, len - used, "%s%s", i ? " " : "", words[i]);
+        if (w < 0 || used + (size_t)w >= len)
+            return false;
+        used += (size_t)w;
+    }
+    return true;
+}
+
 /* setoption name <id> [value <x>]: both may contain spaces. */
 static void cmd_setoption(struct uci *u, char **tok, int n)
 {
@@ -146,11 +160,11 @@ static void cmd_setoption(struct uci *u, char **tok, int n)
         say_error("usage: setoption name <id> [value <x>]");
         return;
     }
-    char name[256] = "", value[1024] = "";
-    for (int i = 2; i < vi; i++)
-        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", i > 2 ? " " : "", tok[i]);
-    for (int i = vi + 1; i < n; i++)
-        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", i > vi + 1 ? " " : "", tok[i]);
+    char name[256] = "", value[4096] = "";
+    if (!join_words(name, sizeof name, tok + 2, vi - 2) || !join_words(value, sizeof value, tok + vi + 1, n - vi - 1)) {
+        say_error("setoption: name or value too long");
+        return;
+    }
     char err[ERR_LEN * 4];
     if (!strcasecmp(name, "UCI_Variant")) {
         select_variant(u, value);
@@ -192,9 +206,13 @@ static void cmd_position(struct uci *u, char **tok, int n)
         i = 2;
     } else if (n > 1 && !strcmp(tok[1], "fen")) {
         for (i = 2; i < n && strcmp(tok[i], "moves"); i++)
-            snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "%s%s", i > 2 ? " " : "", tok[i]);
+            ;
         if (i == 2) {
             say_error("position fen: missing FEN");
+            return;
+        }
+        if (!join_words(fen, sizeof fen, tok + 2, i - 2)) {
+            say_error("position fen: FEN too long");
             return;
         }
     } else {
@@ -309,14 +327,19 @@ static const struct command commands[] = {
     { "check", cmd_check, false },     { "quit", NULL, true },
 };
 
-/* Runs one line; returns false on quit. */
-static bool uci_execute(struct uci *u, char *line)
+/* Runs one line of len bytes; returns false on quit. */
+static bool uci_execute(struct uci *u, char *line, size_t len)
 {
-    char *tok[MAX_TOKENS], *save;
+    char *tok[MAX_TOKENS + 1];
+    char *save;
     int n = 0;
-    for (char *t = strtok_r(line, " \t\r\n\v\f", &save); t && n < MAX_TOKENS; t = strtok_r(NULL, " \t\r\n\v\f", &save))
+    if (memchr(line, 0, len)) {
+        say_error("line contains a NUL byte");
+        return true;
+    }
+    for (char *t = strtok_r(line, " \t\r\n\v\f", &save); t && n <= MAX_TOKENS; t = strtok_r(NULL, " \t\r\n\v\f", &save))
         tok[n++] = t;
-    if (n == MAX_TOKENS) {
+    if (n > MAX_TOKENS) {
         say_error("line has too many words");
         return true;
     }
@@ -358,8 +381,8 @@ int uci_loop(FILE *in)
     char *line = NULL;
     size_t cap = 0;
     bool running = true;
-    while (running && getline(&line, &cap, in) >= 0)
-        running = uci_execute(u, line);
+    for (ssize_t len; running && (len = getline(&line, &cap, in)) >= 0;)
+        running = uci_execute(u, line, (size_t)len);
     join_worker(u);
     free(line);
     game_free(&u->game);

@@ -158,8 +158,9 @@ static void ref_double_steps(const struct variant *v, const struct setup *s, int
             continue;
         int mid = ref_step(v, from, u);
         int to = mid == CELL_NONE ? CELL_NONE : ref_step(v, mid, u);
+        /* Only a piece that can be taken en passant leaves the passed cell behind. */
         if (to != CELL_NONE && !s->piece[mid] && !s->piece[to])
-            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, mid });
+            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, d->en_passant ? mid : CELL_NONE });
     }
 }
 
@@ -174,7 +175,8 @@ static void ref_en_passant(const struct variant *v, const struct setup *s, int f
     for (int i = 0; i < d->nleaps; i++)
         if ((d->leaps[i].mode & MODE_CAPTURE) && ref_step(v, from, ref_leap_vec(v, colour, &d->leaps[i])) == s->ep)
             reaches = true;
-    if (victim == CELL_NONE || !reaches)
+    /* En passant is taken by a piece of the same kind only. */
+    if (victim == CELL_NONE || !reaches || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
         return;
     /* Where the pawn could also move to the passed cell, that move is the capture (pieces.md). */
     for (int i = 0; i < l->n; i++)

@@ -7,6 +7,7 @@
 const struct variant *test_variant(const char *name)
 {
     char err[512];
+    registry_set_validator(game_validate_variant);
     ck_assert_msg(registry_init(err, sizeof err), "%s", err);
     const struct variant *v = registry_find(name);
     ck_assert_msg(v != NULL, "no variant %s", name);

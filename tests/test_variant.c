@@ -120,7 +120,28 @@ START_TEST(test_errors_name_lines)
     const char *two = parse_error_of("[z:glinski]\ncolour = red\nplayers = 5\n");
     ck_assert_ptr_nonnull(strstr(two, "t.ini:2: unknown key 'colour'"));
     ck_assert_ptr_nonnull(strstr(two, "t.ini:3: players must be 2 or 3"));
-    ck_assert_ptr_nonnull(strstr(parse_error_of(""), "no [variant] section"));
+    ck_assert_str_eq(parse_error_of(""), "t.ini: no [variant] section");
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[a--b]\n"), "bad variant name"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[-]\n"), "bad variant name"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = rook2 X W@\n"), "t.ini:2: no angles"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = rook X W\n"), "t.ini:2: two pieces named 'rook'"));
+    /* The engine refuses a start position where the side that just moved is in check. */
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nstart = 6/7/8/9/10/Q4k5/10/9/8/7/K5 w - - 0 1\n"),
+                                 "just moved"));
+    /* A long list of errors ends with a count of those not shown, never a cut line. */
+    char many[8192] = "[z:glinski]\n";
+    for (int i = 0; i < 300; i++)
+        strcat(many, "bad = 1\n");
+    static char err[1024];
+    ck_assert_int_lt(registry_add_text(many, "t.ini", true, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "more errors not shown"));
+    ck_assert_ptr_nonnull(strstr(err, "t.ini:2: unknown key 'bad'"));
+    char *save;
+    for (char *line = strtok_r(err, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        size_t len = strlen(line);
+        ck_assert_msg(len > 9 && (!strcmp(line + len - 9, "not shown") || !strcmp(line + len - 5, "'bad'")), "%s",
+                      line);
+    }
 }
 END_TEST
 

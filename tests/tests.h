@@ -12,6 +12,7 @@ Suite *suite_fen(void);
 Suite *suite_perft(void);
 Suite *suite_game(void);
 Suite *suite_reference(void);
+Suite *suite_protocol(void);
 
 /* Helpers shared by the suites (tests/test_util.c). */
 const struct variant *test_variant(const char *name);

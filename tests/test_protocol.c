@@ -1,0 +1,1195 @@
+/* The protocol as a GUI sees it: scripts run through the real executable ($SENNIGHT), and a fuzz
+ * test of the command reader. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine_pipe.h"
+#include "tests.h"
+
+#define GLINSKI_BOARD "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6"
+#define GLINSKI_START GLINSKI_BOARD " w - - 0 1"
+#define MCCOOEY_START "6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP4pnk/RP5pr/P6p/7/6 w - - 0 1"
+/* Glinski after e4e6: a double step, so the FEN has an en-passant cell. */
+#define GLINSKI_E4E6 "6/P5p/RP4pr/N1P3p1n/Q4Pp2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 b - e5 0 1"
+/* Kings on g1 and g10 with a White rook between them on g5. */
+#define ROOK_CHECK_BOARD "6/7/8/9/10/11/K3R4k/9/8/7/6"
+
+/* ------------------------------------------------------------------------------------------- */
+/* Output lines collected from the engine. */
+
+struct lines {
+    char **v;
+    int n, cap;
+};
+
+static void lines_add(struct lines *l, const char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 32;
+        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
+        ck_assert(l->v != NULL);
+    }
+    l->v[l->n] = strdup(s);
+    ck_assert(l->v[l->n] != NULL);
+    l->n++;
+}
+
+static void lines_free(struct lines *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    *l = (struct lines){ 0 };
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+    return !strncmp(s, prefix, strlen(prefix));
+}
+
+static int lines_count(const struct lines *l, const char *prefix)
+{
+    int count = 0;
+    for (int i = 0; i < l->n; i++)
+        count += has_prefix(l->v[i], prefix);
+    return count;
+}
+
+/* The first line with the prefix, or NULL. */
+static const char *lines_find(const struct lines *l, const char *prefix)
+{
+    for (int i = 0; i < l->n; i++)
+        if (has_prefix(l->v[i], prefix))
+            return l->v[i];
+    return NULL;
+}
+
+/* All the lines on one line, for failure messages. */
+static const char *lines_show(const struct lines *l)
+{
+    static char text[4096];
+    size_t len = 0;
+    snprintf(text, sizeof text, "(nothing)");
+    for (int i = 0; i < l->n && len + 4 < sizeof text; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i ? " | " : "", l->v[i]);
+    return text;
+}
+
+/* The line for a failure message: printable, with other bytes as \xNN, cut short. */
+static const char *show_bytes(const char *data, size_t len)
+{
+    static char text[160];
+    size_t n = 0, i;
+    for (i = 0; i < len && n < 100; i++) {
+        unsigned char c = (unsigned char)data[i];
+        n += (size_t)snprintf(text + n, sizeof text - n, c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
+    }
+    snprintf(text + n, sizeof text - n, "%s (%zu bytes)", i < len ? "..." : "", len);
+    return text;
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* The engine under test. */
+
+/* How long one reply may take: generous, as a hang is the only thing it has to catch. */
+static int reply_ms(void)
+{
+    return (int)(test_timeout(5.0) * 1000);
+}
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void engine_open(struct engine_pipe *p)
+{
+    ck_assert_msg(pipe_start(p), "cannot run the engine '%s' (set SENNIGHT): %s", pipe_engine_path(),
+                  strerror(errno));
+}
+
+/* Fails the test once the engine stops answering, saying whether it hung (and is killed) or ended. */
+static void engine_lost(struct engine_pipe *p, const char *waiting_for, const struct lines *got)
+{
+    struct pipe_exit e = pipe_wait(p, 200);
+    ck_abort_msg("%s: the engine %s (exit status %d, signal %d); it printed: %s", waiting_for,
+                 e.killed ? "hung" : "ended", e.code, e.signal, got ? lines_show(got) : "");
+}
+
+static void engine_write(struct engine_pipe *p, const char *data, size_t len)
+{
+    if (!pipe_write(p, data, len, reply_ms()))
+        engine_lost(p, "writing", NULL);
+}
+
+static void engine_send(struct engine_pipe *p, const char *line)
+{
+    if (!pipe_send(p, line, reply_ms()))
+        engine_lost(p, line, NULL);
+}
+
+/* Reads lines up to and including the first that starts with the prefix. */
+static struct lines engine_read_until(struct engine_pipe *p, const char *prefix, int timeout_ms)
+{
+    struct lines out = { 0 };
+    const char *line;
+    while ((line = pipe_read_line(p, timeout_ms)) != NULL) {
+        lines_add(&out, line);
+        if (has_prefix(line, prefix))
+            return out;
+    }
+    engine_lost(p, prefix, &out);
+    return out;
+}
+
+/* Sends isready; returns what the engine printed before its readyok. */
+static struct lines engine_sync(struct engine_pipe *p)
+{
+    engine_send(p, "isready");
+    struct lines out = engine_read_until(p, "readyok", reply_ms());
+    ck_assert_str_eq(out.v[out.n - 1], "readyok");
+    free(out.v[--out.n]);
+    return out;
+}
+
+/* Sends the script (lines separated by newlines); returns what it printed. */
+static struct lines engine_run(struct engine_pipe *p, const char *script)
+{
+    engine_send(p, script);
+    return engine_sync(p);
+}
+
+/* Runs the script and checks that it printed nothing at all. */
+static void engine_run_silent(struct engine_pipe *p, const char *script)
+{
+    struct lines out = engine_run(p, script);
+    ck_assert_msg(out.n == 0, "'%s' printed: %s", script, lines_show(&out));
+    lines_free(&out);
+}
+
+static void engine_quit(struct engine_pipe *p)
+{
+    engine_send(p, "quit");
+    struct pipe_exit e = pipe_wait(p, reply_ms());
+    ck_assert_msg(!e.killed, "the engine did not exit after quit");
+    ck_assert_msg(e.exited && e.code == 0, "the engine ended with status %d, signal %d", e.code, e.signal);
+    pipe_free(p);
+}
+
+/* What `d` reports. */
+struct state {
+    char fen[512];
+    char key[64];
+};
+
+static struct state engine_state(struct engine_pipe *p)
+{
+    struct state s;
+    struct lines out = engine_run(p, "d");
+    const char *fen = lines_find(&out, "Fen: "), *key = lines_find(&out, "Key: ");
+    ck_assert_msg(fen && key, "d printed no Fen/Key: %s", lines_show(&out));
+    ck_assert_int_eq(lines_count(&out, "Fen: "), 1);
+    ck_assert_msg(strlen(key) == 5 + 16 && strspn(key + 5, "0123456789abcdef") == 16, "bad %s", key);
+    snprintf(s.fen, sizeof s.fen, "%s", fen + 5);
+    snprintf(s.key, sizeof s.key, "%s", key + 5);
+    lines_free(&out);
+    return s;
+}
+
+static void expect_fen(struct engine_pipe *p, const char *fen)
+{
+    ck_assert_str_eq(engine_state(p).fen, fen);
+}
+
+/* Runs the script: it must print one error line and nothing else, and leave the variant and
+ * position as they were. */
+static void expect_rejected(struct engine_pipe *p, const char *script)
+{
+    struct state before = engine_state(p);
+    struct lines out = engine_run(p, script);
+    ck_assert_msg(out.n == 1 && has_prefix(out.v[0], "info string error: "), "'%s': expected one error line, got: %s",
+                  script, lines_show(&out));
+    lines_free(&out);
+    struct state after = engine_state(p);
+    ck_assert_msg(!strcmp(before.fen, after.fen) && !strcmp(before.key, after.key),
+                  "'%s' changed the position from %s to %s", script, before.fen, after.fen);
+}
+
+/* The `variants` listing: one name per line. */
+static struct lines engine_variant_names(struct engine_pipe *p)
+{
+    struct lines out = engine_run(p, "variants"), names = { 0 };
+    for (int i = 0; i < out.n; i++) {
+        char name[64];
+        ck_assert_msg(sscanf(out.v[i], "%63s", name) == 1, "bad variants line '%s'", out.v[i]);
+        lines_add(&names, name);
+    }
+    lines_free(&out);
+    ck_assert_msg(names.n >= 4, "variants lists %d variants", names.n);
+    return names;
+}
+
+/* The first legal move, from `go perft 1`. */
+static void engine_first_move(struct engine_pipe *p, char *move, size_t len)
+{
+    engine_send(p, "go perft 1");
+    struct lines out = engine_read_until(p, "Nodes searched:", reply_ms());
+    ck_assert_msg(out.n > 2 && strchr(out.v[0], ':'), "no legal move: %s", lines_show(&out));
+    snprintf(move, len, "%.*s", (int)strcspn(out.v[0], ":"), out.v[0]);
+    lines_free(&out);
+}
+
+/* Variant files under /tmp, written by an unchecked fixture: it runs in the runner itself, so the
+ * files are removed even when a test fails. */
+enum variant_file { FILE_BROKEN, FILE_MANY_ERRORS, FILE_HALF_GOOD, FILE_BUILTIN_NAME, FILE_USER, FILE_FUZZ, NFILES };
+
+/* Three errors on lines 5, 6 and 7, plus those found at the end of the section. */
+static const char broken_variants[] = "# three mistakes\n"
+                                      "[proto-broken]\n"
+                                      "description = broken\n"
+                                      "board = hexagon 6\n"
+                                      "players = 5\n"
+                                      "orientation = sideways\n"
+                                      "frobnicate = 1\n";
+
+static char file_paths[NFILES][64];
+
+static void file_write(enum variant_file f, const char *text)
+{
+    snprintf(file_paths[f], sizeof file_paths[f], "/tmp/sennight-protocol-XXXXXX");
+    int fd = mkstemp(file_paths[f]);
+    bool ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+    if (fd >= 0)
+        close(fd);
+    if (!ok)
+        file_paths[f][0] = 0;
+}
+
+static void files_create(void)
+{
+    char many[8192] = "[proto-many]\n";
+    for (int i = 0; i < 150; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), "bogus%d = 1\n", i);
+    const char *texts[NFILES] = {
+        [FILE_BROKEN] = broken_variants,
+        [FILE_MANY_ERRORS] = many,
+        [FILE_HALF_GOOD] = "[proto-good:glinski]\ndescription = fine\n\n[proto-bad:glinski]\nstart = 6 w\n",
+        [FILE_BUILTIN_NAME] = "[mccooey:glinski]\ndescription = a second mccooey\n",
+        [FILE_USER] = "# a user variant\n[proto-test:glinski]\ndescription = protocol test\n",
+        [FILE_FUZZ] = "[proto-fuzz:mccooey]\ndescription = fuzz\n",
+    };
+    for (int f = 0; f < NFILES; f++)
+        file_write(f, texts[f]);
+}
+
+static void files_remove(void)
+{
+    for (int f = 0; f < NFILES; f++)
+        if (file_paths[f][0])
+            unlink(file_paths[f]);
+}
+
+static const char *variant_file(enum variant_file f)
+{
+    ck_assert_msg(file_paths[f][0], "cannot write variant files under /tmp");
+    return file_paths[f];
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Scripts. */
+
+START_TEST(test_uci_handshake)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_send(&p, "uci");
+    struct lines out = engine_read_until(&p, "uciok", reply_ms());
+    ck_assert_str_eq(out.v[out.n - 1], "uciok");
+    ck_assert_msg(lines_find(&out, "id name ") && lines_find(&out, "id author "), "%s", lines_show(&out));
+    const char *combo = lines_find(&out, "option name UCI_Variant type combo ");
+    ck_assert_msg(combo && strstr(combo, " default glinski "), "%s", lines_show(&out));
+    ck_assert_msg(lines_find(&out, "option name VariantPath type string"), "%s", lines_show(&out));
+    struct lines names = engine_variant_names(&p);
+    for (int i = 0; i < names.n; i++) {
+        char var[80];
+        snprintf(var, sizeof var, " var %s", names.v[i]);
+        const char *at = strstr(combo, var);
+        ck_assert_msg(at && (at[strlen(var)] == ' ' || !at[strlen(var)]), "%s not in: %s", names.v[i], combo);
+    }
+    ck_assert_msg(strstr(combo, " var full-house") && strstr(combo, " var haynie"), "%s", combo);
+    lines_free(&names);
+    lines_free(&out);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_isready)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_send(&p, "isready");
+    ck_assert_str_eq(pipe_read_line(&p, reply_ms()), "readyok");
+    for (int i = 0; i < 50; i++)
+        engine_send(&p, "isready");
+    for (int i = 0; i < 50; i++) {
+        const char *line = pipe_read_line(&p, reply_ms());
+        ck_assert_msg(line && !strcmp(line, "readyok"), "reply %d to isready: %s", i, line ? line : "(none)");
+    }
+    engine_quit(&p);
+}
+END_TEST
+
+/* JoclyBoard never sends uci: every command must work from a cold start. */
+START_TEST(test_stream_without_uci)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "ucinewgame\nvariant mccooey\nposition startpos moves e3e5 e8e6");
+    expect_fen(&p, "6/7/P6p/RP5pr/QN2Pp2nq/BBBP3pbbb/KNP4pnk/RP5pr/P6p/7/6 w - e7 0 2");
+    engine_run_silent(&p, "ucinewgame\nposition startpos");
+    expect_fen(&p, MCCOOEY_START);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_promotion_letters)
+{
+    static const char *const ok[][2] = {
+        { "f10f11Q", "5k/7/8/9/10/10Q/K9/9/8/7/6 b - - 0 1" },
+        { "f10f11q", "5k/7/8/9/10/10Q/K9/9/8/7/6 b - - 0 1" },
+        { "f10f11N", "5k/7/8/9/10/10N/K9/9/8/7/6 b - - 0 1" },
+        { "f10f11b", "5k/7/8/9/10/10B/K9/9/8/7/6 b - - 0 1" },
+    };
+    struct engine_pipe p;
+    engine_open(&p);
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "position fen 5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1 moves %s", ok[i][0]);
+        engine_run_silent(&p, cmd);
+        expect_fen(&p, ok[i][1]);
+    }
+    engine_run_silent(&p, "position fen 5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1");
+    expect_rejected(&p, "position fen 5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1 moves f10f11");
+    expect_rejected(&p, "position fen 5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1 moves f10f11K");
+    expect_rejected(&p, "position fen 5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1 moves f10f11P");
+    expect_rejected(&p, "position fen 5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1 moves f10f11x");
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_position_moves)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    expect_fen(&p, GLINSKI_START);
+    engine_run_silent(&p, "position startpos moves e4e5 g7g6 d1c3");
+    expect_fen(&p, "6/P5p/RPN3pr/2P3p1n/Q3P1p2q/BBB1P1p1bbb/K2P1p3k/N1P3p1n/RP4pr/P5p/6 b - - 1 2");
+    engine_run_silent(&p, "position startpos moves e4e6");
+    expect_fen(&p, GLINSKI_E4E6);
+    engine_run_silent(&p, "position startpos moves");
+    expect_fen(&p, GLINSKI_START);
+    /* Any amount of white space between words. */
+    engine_run_silent(&p, "  position \t startpos\tmoves   f5f6 \r");
+    expect_fen(&p, "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB2Pp1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 b - - 0 1");
+    engine_quit(&p);
+}
+END_TEST
+
+/* Each variant's start FEN, read back from `d`, must be accepted by `position fen` unchanged. */
+START_TEST(test_fen_round_trip)
+{
+    static const char *const known[][2] = {
+        { "glinski", GLINSKI_START },
+        { "mccooey", MCCOOEY_START },
+        { "haynie", "2ppfb/3ppnr/P3ppwq/PP3ppbk/FPP3ppwr/BNPP3ppnb/RWPP3ppf/QBPP3pp/KWPP3p/RNPP3/BFPP2 w - - 0 1" },
+        { "full-house", "6/P5p/RP4pr/NHP3phn/QTEP2petq/KBBBP1pbbbk/UMSP2psmu/NYP3pyn/RP4pr/P5p/6 w - - 0 1" },
+    };
+    struct engine_pipe p;
+    engine_open(&p);
+    struct lines names = engine_variant_names(&p);
+    for (int i = 0; i < names.n; i++) {
+        char cmd[700], move[16];
+        snprintf(cmd, sizeof cmd, "variant %s", names.v[i]);
+        engine_run_silent(&p, cmd);
+        struct state start = engine_state(&p);
+        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+            if (!strcmp(names.v[i], known[k][0]))
+                ck_assert_str_eq(start.fen, known[k][1]);
+        engine_first_move(&p, move, sizeof move);
+        snprintf(cmd, sizeof cmd, "position startpos moves %s", move);
+        engine_run_silent(&p, cmd);
+        ck_assert_str_ne(engine_state(&p).fen, start.fen);
+        snprintf(cmd, sizeof cmd, "position fen %s", start.fen);
+        engine_run_silent(&p, cmd);
+        struct state back = engine_state(&p);
+        ck_assert_str_eq(back.fen, start.fen);
+        ck_assert_str_eq(back.key, start.key);
+    }
+    lines_free(&names);
+    engine_quit(&p);
+}
+END_TEST
+
+/* Non-start FENs: two-digit runs, an en-passant cell, clocks; the key must not depend on the route. */
+START_TEST(test_fen_fields_round_trip)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "position fen " ROOK_CHECK_BOARD " b - - 7 42");
+    expect_fen(&p, ROOK_CHECK_BOARD " b - - 7 42");
+    engine_run_silent(&p, "position startpos moves e4e6");
+    struct state played = engine_state(&p);
+    engine_run_silent(&p, "position fen " GLINSKI_E4E6);
+    struct state set = engine_state(&p);
+    ck_assert_str_eq(set.fen, GLINSKI_E4E6);
+    ck_assert_str_eq(set.key, played.key);
+    engine_quit(&p);
+}
+END_TEST
+
+/* Whatever clocks a position reaches, the FEN that d prints is accepted again. */
+START_TEST(test_fen_large_clocks)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "position fen 6/7/8/9/10/11/K8k/9/8/7/6 w - - 100000 100000 moves g1h1 g10h9 h1g1 h9g10");
+    struct state reached = engine_state(&p);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "position fen %s", reached.fen);
+    engine_run_silent(&p, cmd);
+    ck_assert_str_eq(engine_state(&p).fen, reached.fen);
+    engine_quit(&p);
+}
+END_TEST
+
+/* Every kind of bad line: one error line each, the position untouched. */
+START_TEST(test_bad_input_rejected)
+{
+    static const char *const bad[] = {
+        "foo",
+        "foo bar baz",
+        "1234",
+        "UCI",
+        "position",
+        "position junk",
+        "position fen",
+        "position startpos junk",
+        "position startpos e4e5",
+        "position startpos moves zz",
+        "position startpos moves e4e5 e4e5",
+        "position startpos moves f5f6 f5f7",
+        "position startpos moves e4e9",
+        "position startpos moves e4e5e6",
+        "position fen 7/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - - 0 1",
+        "position fen 5/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - - 0 1",
+        "position fen 6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p w - - 0 1",
+        "position fen 6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6/6 w - - 0 1",
+        "position fen 6/P5p//RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - - 0 1",
+        "position fen 6/P5p/RP4pr/N1P3p1n/Z2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - - 0 1",
+        "position fen 6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2K/N1P3p1n/RP4pr/P5p/6 w - - 0 1",
+        "position fen 6/7/8/9/10/11/10/9/8/7/6 w - - 0 1",
+        "position fen 6/7/8/9/10/11/rK9/9/8/7/6 w - - 0 1",
+        "position fen " ROOK_CHECK_BOARD " w - - 0 1",
+        "position fen " GLINSKI_BOARD " x - - 0 1",
+        "position fen " GLINSKI_BOARD " r - - 0 1",
+        "position fen " GLINSKI_BOARD " wb - - 0 1",
+        "position fen " GLINSKI_BOARD " w - z9 0 1",
+        "position fen " GLINSKI_BOARD " w - e3 0 1",
+        "position fen " GLINSKI_BOARD " w - e5x 0 1",
+        "position fen " GLINSKI_BOARD " w - f12 0 1",
+        "position fen " GLINSKI_BOARD " w a1 - 0 1",
+        "position fen " GLINSKI_BOARD " w - - x 1",
+        "position fen " GLINSKI_BOARD " w - - -1 1",
+        "position fen " GLINSKI_BOARD " w - - 0 0",
+        "position fen " GLINSKI_BOARD " w - - 0 1x",
+        "position fen " GLINSKI_BOARD " w - - 0 1 junk",
+        "position fen " GLINSKI_BOARD,
+        "position fen " GLINSKI_START " moves f5f6 e4e5",
+        "go perft",
+        "go perft x",
+        "go perft -1",
+        "go perft 0",
+        "go perft 1.5",
+        "go perft 2x",
+        "go perft 2 3",
+        "go perft 1000",
+        "go perft 2147483648",
+        "go perft 99999999999999999999",
+        "setoption",
+        "setoption name",
+        "setoption value x",
+        "setoption name Foo value 1",
+        "setoption name UCI_Variant",
+        "setoption name UCI_Variant value",
+        "setoption name UCI_Variant value nope",
+        "setoption name UCI_Variant value Glinski",
+        "setoption name VariantPath value /nonexistent/sennight/variants.ini",
+        "debug",
+        "debug maybe",
+        "debug on off",
+        "variant",
+        "variant nope",
+        "variant glinski mccooey",
+        "check",
+        "check a b",
+        "check /nonexistent/sennight/variants.ini",
+    };
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "position startpos moves e4e6");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        expect_rejected(&p, bad[i]);
+    expect_fen(&p, GLINSKI_E4E6);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_illegal_move_rejects_list)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "variant mccooey\nposition startpos moves e3e5");
+    struct state before = engine_state(&p);
+    struct lines out = engine_run(&p, "position startpos moves c1c2 e8e6 c2c3 c7c7");
+    ck_assert_msg(out.n == 1 && strstr(out.v[0], "c7c7"), "%s", lines_show(&out));
+    lines_free(&out);
+    ck_assert_str_eq(engine_state(&p).fen, before.fen);
+    engine_quit(&p);
+}
+END_TEST
+
+/* A failed variant selection keeps both the variant and the position. */
+START_TEST(test_bad_variant_kept)
+{
+    static const char *const bad[] = {
+        "setoption name UCI_Variant value nope",
+        "setoption name UCI_Variant value",
+        "variant nope",
+        "variant mccooey haynie",
+        "setoption name Unknown value glinski",
+    };
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "setoption name UCI_Variant value mccooey\nposition startpos moves e3e5");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        expect_rejected(&p, bad[i]);
+    engine_run_silent(&p, "ucinewgame");
+    expect_fen(&p, MCCOOEY_START);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_variant_selection)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "setoption name UCI_Variant value mccooey");
+    expect_fen(&p, MCCOOEY_START);
+    engine_run_silent(&p, "position startpos moves e3e5\nsetoption name UCI_Variant value mccooey");
+    expect_fen(&p, MCCOOEY_START);
+    engine_run_silent(&p, "position startpos moves e3e5\nucinewgame");
+    expect_fen(&p, MCCOOEY_START);
+    engine_run_silent(&p, "variant glinski\nposition startpos moves e4e6");
+    expect_fen(&p, GLINSKI_E4E6);
+    engine_run_silent(&p, "variant glinski");
+    expect_fen(&p, GLINSKI_START);
+    engine_quit(&p);
+}
+END_TEST
+
+static void expect_file_errors(struct engine_pipe *p, const char *script, const char *path)
+{
+    char where[300];
+    struct state before = engine_state(p);
+    struct lines out = engine_run(p, script);
+    ck_assert_msg(out.n >= 3 && lines_count(&out, "info string error: ") == out.n, "%s", lines_show(&out));
+    for (int line = 5; line <= 7; line++) {
+        snprintf(where, sizeof where, "info string error: %s:%d: ", path, line);
+        ck_assert_msg(lines_find(&out, where), "no error for line %d: %s", line, lines_show(&out));
+    }
+    lines_free(&out);
+    ck_assert_str_eq(engine_state(p).fen, before.fen);
+}
+
+START_TEST(test_variant_file_errors)
+{
+    const char *path = variant_file(FILE_BROKEN);
+    char cmd[128];
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "variant mccooey\nposition startpos moves e3e5");
+    snprintf(cmd, sizeof cmd, "check %s", path);
+    expect_file_errors(&p, cmd, path);
+    snprintf(cmd, sizeof cmd, "setoption name VariantPath value %s", path);
+    expect_file_errors(&p, cmd, path);
+    expect_rejected(&p, "variant proto-broken");
+    struct lines out = engine_run(&p, "uci");
+    ck_assert_msg(!strstr(lines_show(&out), "proto-broken"), "%s", lines_show(&out));
+    lines_free(&out);
+    engine_quit(&p);
+}
+END_TEST
+
+/* However many mistakes a file has, each error line is whole: "<file>:<line>: message", and a last
+ * "<file>: N more errors not shown" counts what did not fit. */
+START_TEST(test_variant_file_many_errors)
+{
+    const char *path = variant_file(FILE_MANY_ERRORS);
+    char cmd[128], where[128];
+    snprintf(where, sizeof where, "info string error: %s:", path);
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "position startpos moves e4e6");
+    static const char *const commands[] = { "check ", "setoption name VariantPath value " };
+    for (size_t c = 0; c < sizeof commands / sizeof *commands; c++) {
+        snprintf(cmd, sizeof cmd, "%s%s", commands[c], path);
+        struct lines out = engine_run(&p, cmd);
+        ck_assert_msg(out.n >= 1, "%s: no error", cmd);
+        for (int i = 0; i < out.n; i++) {
+            const char *rest = has_prefix(out.v[i], where) ? out.v[i] + strlen(where) : "";
+            size_t digits = strspn(rest, "0123456789");
+            if (i == out.n - 1 && rest[0] == ' ' && strstr(rest, " more errors not shown"))
+                continue;
+            ck_assert_msg(digits && has_prefix(rest + digits, ": "), "%s: bad error line '%s'", cmd, out.v[i]);
+        }
+        ck_assert_msg(strstr(out.v[out.n - 1], "more errors not shown"), "%s: no count of unshown errors", cmd);
+        lines_free(&out);
+    }
+    expect_fen(&p, GLINSKI_E4E6);
+    engine_quit(&p);
+}
+END_TEST
+
+/* A file with one good and one bad variant adds neither; a built-in name may not be reused. */
+START_TEST(test_variant_file_all_or_nothing)
+{
+    const char *bad = variant_file(FILE_HALF_GOOD), *dup = variant_file(FILE_BUILTIN_NAME);
+    char cmd[128];
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "position startpos moves e4e6");
+    snprintf(cmd, sizeof cmd, "setoption name VariantPath value %s", bad);
+    expect_rejected(&p, cmd);
+    expect_rejected(&p, "variant proto-good");
+    snprintf(cmd, sizeof cmd, "setoption name VariantPath value %s", dup);
+    expect_rejected(&p, cmd);
+    engine_run_silent(&p, "variant mccooey");
+    expect_fen(&p, MCCOOEY_START);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_variant_file_loads)
+{
+    const char *path = variant_file(FILE_USER);
+    char cmd[128], want[160];
+    struct engine_pipe p;
+    engine_open(&p);
+    snprintf(cmd, sizeof cmd, "check %s", path);
+    struct lines out = engine_run(&p, cmd);
+    snprintf(want, sizeof want, "info string %s: 1 variant, no errors", path);
+    ck_assert_msg(out.n == 1 && !strcmp(out.v[0], want), "%s", lines_show(&out));
+    lines_free(&out);
+    /* check only validates: the variant is not added. */
+    expect_rejected(&p, "variant proto-test");
+    snprintf(cmd, sizeof cmd, "setoption name VariantPath value %s", path);
+    out = engine_run(&p, cmd);
+    ck_assert_msg(out.n == 1 && has_prefix(out.v[0], "info string variants: ") && strstr(out.v[0], " proto-test"),
+                  "%s", lines_show(&out));
+    lines_free(&out);
+    out = engine_run(&p, "uci\nvariants");
+    const char *combo = lines_find(&out, "option name UCI_Variant ");
+    ck_assert_msg(combo && strstr(combo, " var proto-test"), "%s", lines_show(&out));
+    ck_assert_msg(lines_find(&out, "proto-test 2 91 protocol test"), "%s", lines_show(&out));
+    lines_free(&out);
+    engine_run_silent(&p, "setoption name UCI_Variant value proto-test\nposition startpos moves e4e6");
+    expect_fen(&p, GLINSKI_E4E6);
+    /* Loading it a second time is an error that changes nothing. */
+    expect_rejected(&p, cmd);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_unknown_words_skipped)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "joho debug on\njoho debug off");
+    engine_run_silent(&p, "xyzzy 42 position startpos moves e4e6");
+    expect_fen(&p, GLINSKI_E4E6);
+    engine_send(&p, "joho isready");
+    ck_assert_str_eq(pipe_read_line(&p, reply_ms()), "readyok");
+    engine_quit(&p);
+}
+END_TEST
+
+/* UCI: stop and ponderhit with nothing to stop are ignored; blank lines too. */
+START_TEST(test_silent_commands)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "stop\nponderhit\ndebug on\ndebug off\n\n \t \r\nucinewgame\nposition startpos");
+    expect_fen(&p, GLINSKI_START);
+    engine_quit(&p);
+}
+END_TEST
+
+/* A line such as "e4e5: 20". */
+static bool perft_line(const char *line, char *move, unsigned long long *count)
+{
+    int from, to, end = 0;
+    char f1, f2;
+    if (sscanf(line, "%c%d%c%d", &f1, &from, &f2, &to) != 4
+        || sscanf(line, "%15[a-z0-9A-Z]: %llu%n", move, count, &end) != 2)
+        return false;
+    return !line[end] && strchr("abcdefghikl", f1) && strchr("abcdefghikl", f2) && from > 0 && to > 0;
+}
+
+/* Runs go perft and checks the divide format; returns the total. */
+static unsigned long long engine_perft(struct engine_pipe *p, int depth, int moves)
+{
+    char cmd[32], move[16];
+    snprintf(cmd, sizeof cmd, "go perft %d", depth);
+    engine_send(p, cmd);
+    struct lines out = engine_read_until(p, "Nodes searched: ", reply_ms());
+    unsigned long long sum = 0, count, total;
+    ck_assert_msg(out.n == moves + 2, "%s: %d lines, not %d", cmd, out.n, moves + 2);
+    for (int i = 0; i < moves; i++) {
+        ck_assert_msg(perft_line(out.v[i], move, &count) && count > 0, "%s: bad line '%s'", cmd, out.v[i]);
+        for (int k = 0; k < i; k++)
+            ck_assert_msg(strncmp(out.v[k], move, strlen(move)) || out.v[k][strlen(move)] != ':', "%s twice", move);
+        sum += count;
+    }
+    ck_assert_str_eq(out.v[moves], "");
+    ck_assert_msg(sscanf(out.v[moves + 1], "Nodes searched: %llu", &total) == 1, "%s", out.v[moves + 1]);
+    ck_assert_msg(sum == total, "%s: the lines add up to %llu, total %llu", cmd, sum, total);
+    lines_free(&out);
+    return total;
+}
+
+START_TEST(test_perft_divide)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    ck_assert_uint_eq(engine_perft(&p, 1, 51), 51);
+    ck_assert_uint_eq(engine_perft(&p, 2, 51), 2586);
+    ck_assert_uint_eq(engine_perft(&p, 3, 51), 137858);
+    engine_run_silent(&p, "variant mccooey");
+    ck_assert_uint_eq(engine_perft(&p, 1, 31), 31);
+    ck_assert_uint_eq(engine_perft(&p, 2, 31), 947);
+    ck_assert_uint_eq(engine_perft(&p, 3, 31), 33307);
+    expect_fen(&p, MCCOOEY_START);
+    engine_quit(&p);
+}
+END_TEST
+
+/* Long enough that only stop can end it. */
+#define LONG_PERFT "go perft 7"
+
+START_TEST(test_perft_stop)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_run_silent(&p, "position startpos moves e4e6");
+    engine_send(&p, LONG_PERFT);
+    nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
+    long long sent = now_ms();
+    engine_send(&p, "stop");
+    struct lines out = engine_read_until(&p, "Nodes searched: ", reply_ms());
+    long long took = now_ms() - sent;
+    ck_assert_msg(took < test_timeout(1.0) * 1000, "stop took %lld ms", took);
+    ck_assert_msg(out.n >= 3 && !strcmp(out.v[out.n - 2], "info string perft stopped") && !strcmp(out.v[out.n - 3], ""),
+                  "%s", lines_show(&out));
+    unsigned long long sum = 0, count, total;
+    char move[16];
+    for (int i = 0; i < out.n - 3; i++) {
+        ck_assert_msg(perft_line(out.v[i], move, &count), "bad line '%s'", out.v[i]);
+        sum += count;
+    }
+    ck_assert(sscanf(out.v[out.n - 1], "Nodes searched: %llu", &total) == 1);
+    ck_assert_msg(sum <= total, "lines %llu > total %llu", sum, total);
+    lines_free(&out);
+    /* The interrupted count must have put the position back. */
+    expect_fen(&p, GLINSKI_E4E6);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_isready_during_perft)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_send(&p, LONG_PERFT);
+    long long sent = now_ms();
+    engine_send(&p, "debug on");
+    engine_send(&p, "isready");
+    const char *line = pipe_read_line(&p, reply_ms());
+    long long took = now_ms() - sent;
+    ck_assert_msg(line && !strcmp(line, "readyok"), "got %s", line ? line : "(nothing)");
+    ck_assert_msg(took < test_timeout(1.0) * 1000, "readyok took %lld ms", took);
+    engine_send(&p, "stop");
+    struct lines out = engine_read_until(&p, "Nodes searched: ", reply_ms());
+    ck_assert_msg(lines_find(&out, "info string perft stopped"), "%s", lines_show(&out));
+    lines_free(&out);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_quit)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_send(&p, "quit");
+    struct pipe_exit e = pipe_wait(&p, reply_ms());
+    ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
+    ck_assert_ptr_null(pipe_read_line(&p, reply_ms()));
+    pipe_free(&p);
+    /* End of input is a quit too. */
+    engine_open(&p);
+    engine_run_silent(&p, "position startpos moves e4e6");
+    pipe_close_input(&p);
+    e = pipe_wait(&p, reply_ms());
+    ck_assert_msg(!e.killed && e.exited && e.code == 0, "at end of input: status %d, signal %d", e.code, e.signal);
+    pipe_free(&p);
+}
+END_TEST
+
+/* Scripts pipe "go perft N" and quit: the count is finished first. */
+START_TEST(test_quit_after_perft)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_send(&p, "go perft 3\nquit");
+    struct pipe_exit e = pipe_wait(&p, reply_ms());
+    ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
+    struct lines out = { 0 };
+    for (const char *line; (line = pipe_read_line(&p, reply_ms())) != NULL;)
+        lines_add(&out, line);
+    ck_assert_msg(out.n == 53 && !strcmp(out.v[52], "Nodes searched: 137858"), "%s", lines_show(&out));
+    lines_free(&out);
+    pipe_free(&p);
+}
+END_TEST
+
+/* A NUL byte is just a byte: a line with no command word, NUL or not, is an error. */
+START_TEST(test_nul_bytes)
+{
+    static const char *const lines[] = { "foo\0bar\n", "\0foo\n", "\0\n", " \0 x\n" };
+    static const size_t lens[] = { 8, 5, 2, 5 };
+    struct engine_pipe p;
+    engine_open(&p);
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        engine_write(&p, lines[i], lens[i]);
+        struct lines out = engine_sync(&p);
+        ck_assert_msg(out.n == 1 && has_prefix(out.v[0], "info string error: "), "%s: %s",
+                      show_bytes(lines[i], lens[i]), lines_show(&out));
+        lines_free(&out);
+    }
+    engine_quit(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------- */
+/* Fuzzing. */
+
+/* xorshift64*: the same lines on every run and machine. */
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
+static unsigned rng_below(uint64_t *s, unsigned n)
+{
+    return (unsigned)(rng_next(s) >> 33) % n;
+}
+
+static const char *rng_pick(uint64_t *s, const char *const *list, size_t n)
+{
+    return list[rng_below(s, (unsigned)n)];
+}
+
+#define PICK(s, list) rng_pick(s, list, sizeof list / sizeof *list)
+
+static const char *const command_words[] = {
+    "uci", "debug", "isready", "setoption", "ucinewgame", "position", "go",
+    "stop", "ponderhit", "variant", "d", "variants", "check", "quit",
+};
+
+static bool is_space(char c)
+{
+    return c && strchr(" \t\r\v\f", c);
+}
+
+/* Whether some white-space separated word of the line is a command. */
+static bool has_command_word(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        size_t n = 0;
+        while (i + n < len && !is_space(line[i + n]))
+            n++;
+        for (size_t c = 0; n && c < sizeof command_words / sizeof *command_words; c++)
+            if (strlen(command_words[c]) == n && !memcmp(command_words[c], line + i, n))
+                return true;
+        i += n ? n : 1;
+    }
+    return false;
+}
+
+static bool is_blank(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!is_space(line[i]))
+            return false;
+    return true;
+}
+
+/* A line of random bytes, never a newline: sometimes empty, white space only, or 100 KB long, with
+ * or without NUL bytes (a NUL must not hide the rest of the line). */
+static size_t fuzz_bytes_line(uint64_t *s, char *line, size_t cap)
+{
+    static const char spaces[] = " \t\r";
+    unsigned kind = rng_below(s, 40), word = 2u << rng_below(s, 12);
+    size_t len = kind == 0 ? 0 : kind <= 2 ? cap : 1 + rng_below(s, kind < 8 ? 40 : 200);
+    for (size_t i = 0; i < len; i++) {
+        char c = kind == 3 ? spaces[rng_below(s, 3)] : (char)rng_below(s, 256);
+        if (kind == 2 && !c)
+            c = 'x';
+        /* Words of random mean length: from a few bytes to one huge word. */
+        line[i] = c == '\n' || rng_below(s, word) == 0 ? ' ' : c;
+    }
+    return len;
+}
+
+enum { LONG_LINE = 100 * 1024 };
+
+struct fuzz_report {
+    int violations;
+    char first[200];
+};
+
+/* Sends the line and an isready, and checks its reply against the rule for lines without a command. */
+static void fuzz_check_line(struct engine_pipe *p, const char *line, size_t len, struct fuzz_report *r)
+{
+    engine_write(p, line, len);
+    engine_write(p, "\n", 1);
+    struct lines out = engine_sync(p);
+    bool command = has_command_word(line, len), blank = is_blank(line, len);
+    bool one_error = out.n == 1 && has_prefix(out.v[0], "info string error: ");
+    if (!command && !blank && !one_error && !r->violations++)
+        snprintf(r->first, sizeof r->first, "%s", show_bytes(line, len));
+    lines_free(&out);
+}
+
+/* What every fuzz run ends with: d's FEN is accepted again, and quit exits cleanly. */
+static void fuzz_finish(struct engine_pipe *p)
+{
+    char cmd[600];
+    struct state last = engine_state(p);
+    snprintf(cmd, sizeof cmd, "position fen %s", last.fen);
+    engine_run_silent(p, cmd);
+    ck_assert_str_eq(engine_state(p).fen, last.fen);
+    engine_quit(p);
+}
+
+START_TEST(test_fuzz_bytes)
+{
+    uint64_t seed = 0x5e4417e5eed0001ULL;
+    char *line = malloc(LONG_LINE);
+    struct fuzz_report report = { 0 };
+    ck_assert(line != NULL);
+    for (int run = 0; run < 3; run++) {
+        struct engine_pipe p;
+        engine_open(&p);
+        for (int i = 0; i < 1000; i++) {
+            size_t len = fuzz_bytes_line(&seed, line, LONG_LINE);
+            fuzz_check_line(&p, line, len, &report);
+        }
+        fuzz_finish(&p);
+    }
+    free(line);
+    ck_assert_msg(!report.violations, "%d line(s) without a command got no single error line, first: %s",
+                  report.violations, report.first);
+}
+END_TEST
+
+/* Words for lines that look like commands. No depth above 3 reaches go perft. */
+static const char *const fuzz_words[] = {
+    "name", "value", "UCI_Variant", "VariantPath", "Hash", "Threads", "glinski", "mccooey", "haynie",
+    "full-house", "nope", "startpos", "fen", "moves", "perft", "on", "off", "-", "w", "b", "r", "0", "1",
+    "2", "3", "-1", "31", "1000", "2147483648", "-2147483649", "99999999999999999999", "1.5", "0x10",
+    "+2", "e5", "z9", "f5f6", "e4e5", "e4e6", "d1e3", "b1b2", "e3e5", "f10f11Q", "e4e9", "0000", "e4",
+    "/", "//", "6/P5p", "K3R4k", "<empty>", "/dev/null", "/nonexistent", "joho", "proto-fuzz", "",
+};
+
+static const char *const fuzz_moves[] = {
+    "f5f6", "e4e5", "e4e6", "d1c3", "b1b2", "g7g6", "e7e6", "e3e5", "c1c3", "e8e6", "f10f11Q",
+    "f10f11q", "a1a1", "z9z9", "e4", "e4e5e6", "0000", "f5f6x", "e4e5Q", "E4E5",
+};
+
+/* Move lists legal from the Glinski or McCooey start, so that some positions do change. */
+static const char *const fuzz_games[] = {
+    "", "e4e6", "f5f6", "e4e5 g7g6 d1c3", "b1b2 b7b6", "e3e5 e8e6", "c1c2", "E4E6 G7G6",
+};
+
+static const char *const fuzz_depths[] = { "1", "2", "3", "+2", "0", "-1", "1000", "x", "", "2 3" };
+
+static const char *const fuzz_fens[] = {
+    GLINSKI_START, MCCOOEY_START, GLINSKI_E4E6, ROOK_CHECK_BOARD " b - - 7 42",
+    "2ppfb/3ppnr/P3ppwq/PP3ppbk/FPP3ppwr/BNPP3ppnb/RWPP3ppf/QBPP3pp/KWPP3p/RNPP3/BFPP2 w - - 0 1",
+    "5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1",
+};
+
+static const char *const fuzz_mutations = "0123456789/pPkKqQnNbBrRzZ -wbe()";
+
+/* A FEN with a few random characters replaced, dropped or doubled. */
+static void fuzz_fen(uint64_t *s, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", PICK(s, fuzz_fens));
+    for (unsigned k = rng_below(s, 4); k > 0; k--) {
+        size_t len = strlen(out), at = rng_below(s, (unsigned)len);
+        unsigned how = rng_below(s, 3);
+        if (how == 0)
+            out[at] = fuzz_mutations[rng_below(s, (unsigned)strlen(fuzz_mutations))];
+        else if (how == 1)
+            memmove(out + at, out + at + 1, len - at);
+        else if (len + 1 < cap)
+            memmove(out + at + 1, out + at, len - at + 1);
+    }
+}
+
+static void append(char *line, size_t cap, const char *word)
+{
+    size_t len = strlen(line);
+    snprintf(line + len, cap - len, "%s%s", len ? " " : "", word);
+}
+
+/* The command part of a line: a real command word with plausible or broken arguments. */
+static void fuzz_command(uint64_t *s, char *line, size_t cap, const char *file)
+{
+    static const char *const commands[] = {
+        "uci", "debug", "setoption", "ucinewgame", "position", "go", "stop", "ponderhit", "variant", "d",
+        "variants", "check",
+    };
+    const char *cmd = PICK(s, commands);
+    char fen[256];
+    append(line, cap, cmd);
+    unsigned form = rng_below(s, 4), words = rng_below(s, 6);
+    if (!strcmp(cmd, "position") && form < 3) {
+        fuzz_fen(s, fen, sizeof fen);
+        append(line, cap, form == 0 ? "startpos" : "fen");
+        if (form)
+            append(line, cap, fen);
+        append(line, cap, "moves");
+        append(line, cap, PICK(s, fuzz_games));
+        for (unsigned i = 0; i < words % 3; i++)
+            append(line, cap, PICK(s, fuzz_moves));
+        return;
+    }
+    if (!strcmp(cmd, "go") && form < 3) {
+        append(line, cap, "perft");
+        append(line, cap, PICK(s, fuzz_depths));
+        return;
+    }
+    if (!strcmp(cmd, "setoption") && form < 3) {
+        static const char *const names[] = { "UCI_Variant", "VariantPath", "Hash", "" };
+        append(line, cap, "name");
+        append(line, cap, PICK(s, names));
+        append(line, cap, "value");
+        append(line, cap, form == 0 ? file : PICK(s, fuzz_words));
+        return;
+    }
+    if (!strcmp(cmd, "check") && form == 0)
+        append(line, cap, file);
+    for (unsigned i = 0; i < words; i++)
+        append(line, cap, PICK(s, fuzz_words));
+}
+
+/* A line of command-like words: mostly commands, sometimes only junk that must be an error. */
+static bool fuzz_words_line(uint64_t *s, char *line, size_t cap, const char *file)
+{
+    static const char *const junk[] = { "joho", "xyzzy", "42", "Position", "GO", "quitt", "fen", "moves" };
+    line[0] = 0;
+    if (rng_below(s, 5) == 0)
+        append(line, cap, PICK(s, junk));
+    if (rng_below(s, 8) == 0) {
+        append(line, cap, PICK(s, junk));
+        return false;
+    }
+    fuzz_command(s, line, cap, file);
+    return true;
+}
+
+START_TEST(test_fuzz_commands)
+{
+    uint64_t seed = 0xc0ffee15900dULL;
+    const char *files[] = { variant_file(FILE_BROKEN), variant_file(FILE_FUZZ) };
+    char line[1024];
+    for (int run = 0; run < 4; run++) {
+        struct engine_pipe p;
+        engine_open(&p);
+        for (int batch = 0; batch < 100; batch++) {
+            int size = 1 + (int)rng_below(&seed, 12), junk_lines = 0;
+            for (int i = 0; i < size; i++) {
+                junk_lines += !fuzz_words_line(&seed, line, sizeof line, files[rng_below(&seed, 2)]);
+                engine_send(&p, line);
+            }
+            /* Batches are piped without waiting, as a GUI may; isready must still be answered. */
+            struct lines out = engine_sync(&p);
+            ck_assert_msg(lines_count(&out, "info string error: ") >= junk_lines, "run %d batch %d: %s", run, batch,
+                          lines_show(&out));
+            lines_free(&out);
+        }
+        fuzz_finish(&p);
+    }
+}
+END_TEST
+
+Suite *suite_protocol(void)
+{
+    Suite *s = suite_create("protocol");
+    TCase *tc = tcase_create("scripts");
+    tcase_add_unchecked_fixture(tc, files_create, files_remove);
+    tcase_set_timeout(tc, test_timeout(20));
+    tcase_add_test(tc, test_uci_handshake);
+    tcase_add_test(tc, test_isready);
+    tcase_add_test(tc, test_stream_without_uci);
+    tcase_add_test(tc, test_promotion_letters);
+    tcase_add_test(tc, test_position_moves);
+    tcase_add_test(tc, test_fen_round_trip);
+    tcase_add_test(tc, test_fen_fields_round_trip);
+    tcase_add_test(tc, test_fen_large_clocks);
+    tcase_add_test(tc, test_bad_input_rejected);
+    tcase_add_test(tc, test_illegal_move_rejects_list);
+    tcase_add_test(tc, test_bad_variant_kept);
+    tcase_add_test(tc, test_variant_selection);
+    tcase_add_test(tc, test_variant_file_errors);
+    tcase_add_test(tc, test_variant_file_many_errors);
+    tcase_add_test(tc, test_variant_file_all_or_nothing);
+    tcase_add_test(tc, test_variant_file_loads);
+    tcase_add_test(tc, test_unknown_words_skipped);
+    tcase_add_test(tc, test_silent_commands);
+    tcase_add_test(tc, test_perft_divide);
+    tcase_add_test(tc, test_perft_stop);
+    tcase_add_test(tc, test_isready_during_perft);
+    tcase_add_test(tc, test_quit);
+    tcase_add_test(tc, test_quit_after_perft);
+    tcase_add_test(tc, test_nul_bytes);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("fuzz");
+    tcase_add_unchecked_fixture(tc, files_create, files_remove);
+    tcase_set_timeout(tc, test_timeout(60));
+    tcase_add_test(tc, test_fuzz_bytes);
+    tcase_add_test(tc, test_fuzz_commands);
+    suite_add_tcase(s, tc);
+    return s;
+}
