@@ -55,4 +55,13 @@ void diagram_print(FILE *out, const struct variant *v, const struct setup *s)
         line[hi + 4 + strlen(g->name[last])] = 0;
         fprintf(out, "%s\n", line);
     }
+    /* Glinski orientation: file letters under their columns. */
+    if (v->orientation != ORIENT_GLINSKI)
+        return;
+    char files[MAX_LINE];
+    memset(files, ' ', sizeof files);
+    for (int f = 0; f < g->nfiles; f++)
+        files[MARGIN + f * CELL_WIDTH + 1] = geo_file_letter(f);
+    files[MARGIN + (g->nfiles - 1) * CELL_WIDTH + 2] = 0;
+    fprintf(out, "%s\n", files);
 }
