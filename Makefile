@@ -17,16 +17,16 @@ else
   OPT := -O2 -g $(NATIVE)
 endif
 CFLAGS := $(WARN) $(OPT) $(shell pkg-config --cflags libxxhash 2>/dev/null) $(EXTRA_CFLAGS)
-LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) -lpthread
+LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) -lpthread -lm
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
 LDFLAGS := $(OPT)
 
 # Width-independent modules; engine/instance.c is compiled once per cell-set width.
 SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c movegen/registry.c \
-        movegen/move.c engine/game.c engine/instance_select.c protocol/uci.c protocol/diagram.c \
-        bench/perft_speed.c
-INSTANCE_DEPS := engine/instance.c engine/instance.h $(wildcard movegen/*.h) movegen/tables.c movegen/attack.c \
-        movegen/position.c movegen/movegen.c movegen/perft.c
+        movegen/move.c engine/game.c engine/instance_select.c engine/tt.c engine/timeman.c engine/threads.c \
+        eval/weights.c eval/values.c protocol/uci.c protocol/diagram.c bench/perft_speed.c
+INSTANCE_DEPS := engine/instance.c $(wildcard */*.h) movegen/tables.c movegen/attack.c \
+        movegen/position.c movegen/movegen.c movegen/perft.c eval/eval.c engine/search.c
 TEST_SRCS ?= $(wildcard tests/*.c)
 
 OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/instance128.o $(BUILD)/instance256.o

@@ -8,6 +8,8 @@
 #include "../movegen/position.c"
 #include "../movegen/movegen.c"
 #include "../movegen/perft.c"
+#include "../eval/eval.c"
+#include "search.c"
 
 #if CELLSET_WORDS == 2
 #define INSTANCE_NAME engine_ops_128
@@ -15,10 +17,28 @@
 #define INSTANCE_NAME engine_ops_256
 #endif
 
+/* Tables come with the evaluation's own tables. */
+static struct tables *instance_tables_new(const struct variant *v)
+{
+    struct tables *tb = tables_new(v);
+    if (tb && !(tb->eval = eval_data_new(tb))) {
+        tables_free(tb);
+        return NULL;
+    }
+    return tb;
+}
+
+static void instance_tables_free(struct tables *tb)
+{
+    if (tb)
+        free(tb->eval);
+    tables_free(tb);
+}
+
 const struct engine_ops INSTANCE_NAME = {
     .bits = CELLSET_BITS,
-    .tables_new = tables_new,
-    .tables_free = tables_free,
+    .tables_new = instance_tables_new,
+    .tables_free = instance_tables_free,
     .position_new = position_new,
     .position_free = position_free,
     .position_set = position_set,
@@ -33,4 +53,10 @@ const struct engine_ops INSTANCE_NAME = {
     .position_repetitions = position_repetitions,
     .movegen_legal = movegen_legal,
     .perft = perft,
+    .worker_new = worker_new,
+    .worker_free = worker_free,
+    .worker_clear = worker_clear,
+    .worker_search = worker_search,
+    .worker_best = worker_best,
+    .evaluate = evaluate_full,
 };

@@ -14,6 +14,9 @@
 
 struct tables;
 struct position;
+struct worker;
+struct search_shared;
+struct eval_trace;
 
 struct engine_ops {
     int bits;   /* cell-set width */
@@ -33,6 +36,12 @@ struct engine_ops {
     int (*position_repetitions)(const struct position *pos);
     int (*movegen_legal)(struct position *pos, move_t *list);
     uint64_t (*perft)(struct position *pos, int depth, const atomic_bool *stop);
+    struct worker *(*worker_new)(const struct tables *tb);
+    void (*worker_free)(struct worker *w);
+    void (*worker_clear)(struct worker *w);
+    void (*worker_search)(struct worker *w, const struct position *root, struct search_shared *sh, int id);
+    move_t (*worker_best)(const struct worker *w, move_t *ponder, int *depth);
+    int (*evaluate)(const struct position *pos, struct eval_trace *trace);
 };
 
 extern const struct engine_ops engine_ops_128;

@@ -118,8 +118,8 @@ static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int
     return n;
 }
 
-/* Legal moves into list, or (list NULL) only their number. */
-static inline int gen_legal(struct position *pos, move_t *list)
+/* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only. */
+static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -140,7 +140,7 @@ static inline int gen_legal(struct position *pos, move_t *list)
     cellset occ_noking = cs_xor(occ, tb->bit[king]);
     piece_targets(tb, &tb->pt[us][pos->royal], king, occ, empty, enemy, &quiet, &caps);
     int to;
-    CS_FOR_EACH(to, cs_or(quiet, caps)) {
+    CS_FOR_EACH(to, noisy ? caps : cs_or(quiet, caps)) {
         bool safe = true;
         for (int i = 0; i < nopp && safe; i++)
             safe = cs_is_empty(attackers_to(&opp[i], to, occ_noking, true));
@@ -164,6 +164,8 @@ static inline int gen_legal(struct position *pos, move_t *list)
             piece_targets(tb, pt, from, occ, empty, enemy, &quiet, &caps);
             cellset allowed = cs_test(pinned, from) ? cs_and(mask, line[from]) : mask;
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
+            if (noisy)
+                targets = cs_and(targets, pawn ? cs_or(enemy, pt->promo_zone) : enemy);
             if (!pawn) {
                 n = add_moves(list, n, from, targets);
                 continue;
@@ -171,7 +173,7 @@ static inline int gen_legal(struct position *pos, move_t *list)
             n = add_moves(list, n, from, cs_andnot(targets, pt->promo_zone));
             n = add_promotions(v, list, n, from, cs_and(targets, pt->promo_zone));
             const struct double_step *ds = &pt->dbl[from];
-            for (int i = 0; i < ds->n; i++)
+            for (int i = 0; i < ds->n && !noisy; i++)
                 if (cs_test(empty, ds->mid[i]) && cs_test(empty, ds->to[i]) && cs_test(allowed, ds->to[i]))
                     n = push_move(list, n, move_make(from, ds->to[i]) | MOVE_DOUBLE);
         }
@@ -183,10 +185,15 @@ static inline int gen_legal(struct position *pos, move_t *list)
 
 static int movegen_legal(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list);
+    return gen_legal(pos, list, false);
 }
 
 static int movegen_count(struct position *pos)
 {
-    return gen_legal(pos, NULL);
+    return gen_legal(pos, NULL, false);
+}
+
+static int movegen_noisy(struct position *pos, move_t *list)
+{
+    return gen_legal(pos, list, true);
 }

@@ -141,6 +141,36 @@ static void position_make(struct position *pos, move_t m)
     pos->ply++;
 }
 
+/* Passing the move (null-move pruning). The 100-ply count restarts so no repetition is seen
+ * across a null move. */
+static void position_make_null(struct position *pos)
+{
+    const struct variant *v = pos->v;
+    struct state *prev = &pos->st[pos->ply], *st = prev + 1;
+    uint64_t key = prev->key ^ v->key_side[pos->side];
+    if (prev->ep != CELL_NONE)
+        key ^= v->key_ep[prev->ep];
+    st->move = MOVE_NONE;
+    st->moved = st->captured = 0;
+    st->halfmove = 0;
+    st->ep = st->ep_victim = CELL_NONE;
+    int us = pos->side;
+    pos->side = pos_next_player(pos, us);
+    if (pos->side < us)
+        pos->fullmove++;
+    st->key = key ^ v->key_side[pos->side];
+    pos->ply++;
+}
+
+static void position_unmake_null(struct position *pos)
+{
+    int prev_side = (pos->side + pos->v->nplayers - 1) % pos->v->nplayers;
+    if (pos->side < prev_side)
+        pos->fullmove--;
+    pos->side = prev_side;
+    pos->ply--;
+}
+
 static void position_unmake(struct position *pos, move_t m)
 {
     const struct state *st = &pos->st[pos->ply];

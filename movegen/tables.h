@@ -58,8 +58,11 @@ struct curved_ray {
     cellset path;
 };
 
+struct eval_data;
+
 struct tables {
     const struct variant *v;
+    struct eval_data *eval;                 /* built by the evaluation (eval/eval.c) */
     int ncells;
     cellset bit[MAX_CELLS];
     cellset all;

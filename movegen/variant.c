@@ -249,6 +249,22 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
     v->piece[t] = pd;
 }
 
+/* values = P:1 B:3 ...: piece values in pawns, as a page gives them. */
+static void parse_values(struct parser *p, struct variant *v, char *val)
+{
+    char *save;
+    for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        char *end;
+        int t = tok[0] && tok[1] == ':' ? variant_type_of_letter(v, tok[0]) : -1;
+        double x = t >= 0 ? strtod(tok + 2, &end) : 0;
+        if (t < 0 || end == tok + 2 || *end || !(x > 0 && x < 1000)) {
+            parse_error(p, "bad value '%s' (LETTER:pawns, e.g. Q:9)", tok);
+            return;
+        }
+        v->piece[t].value = x;
+    }
+}
+
 static void parse_cells(struct parser *p, struct variant *v, char *val)
 {
     char *save;
@@ -332,6 +348,8 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
             }
             v->promo[v->npromo++] = t;
         }
+    } else if (!strcmp(key, "values")) {
+        parse_values(p, v, val);
     } else if (!strcmp(key, "double-step")) {
         parse_cells(p, v, val);
     } else if (!strcmp(key, "start")) {

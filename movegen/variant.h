@@ -35,6 +35,7 @@ struct piece_def {
     bool pawn;                   /* promotes, resets the 100-ply counter */
     bool double_step;            /* two move-only steps in a line from the double-step cells */
     bool en_passant;             /* can take and be taken en passant */
+    double value;                /* in pawns, from the variant's `values`; 0: derived (eval/values.c) */
 };
 
 struct variant {

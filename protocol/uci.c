@@ -9,18 +9,26 @@
 #include <strings.h>
 
 #include "../engine/game.h"
+#include "../engine/threads.h"
 #include "../movegen/registry.h"
 #include "diagram.h"
 
-enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30 };
+enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 5000 };
 
 struct uci {
     struct game game;
     bool debug;
     pthread_t worker;
-    bool busy;
+    bool busy;           /* a perft runs in worker */
     atomic_bool stop;
     int perft_depth;
+    struct search_pool pool;
+    bool searching;      /* a search runs in the pool */
+    bool endless;        /* ... that only stop (or ponderhit) ends */
+    int threads, multipv;
+    size_t hash_mb;
+    int64_t move_overhead;
+    bool ponder;
 };
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,11 +56,19 @@ static void say_error(const char *msg)
     }
 }
 
+/* Before a command that changes the engine's state: a count or a timed search is waited for,
+ * an infinite or pondering search (which only stop ends) is stopped. */
 static void join_worker(struct uci *u)
 {
     if (u->busy) {
         pthread_join(u->worker, NULL);
         u->busy = false;
+    }
+    if (u->searching) {
+        if (u->endless)
+            pool_stop(&u->pool);
+        pool_wait(&u->pool);
+        u->searching = false;
     }
 }
 
@@ -94,6 +110,12 @@ static void cmd_uci(struct uci *u, char **tok, int n)
         len += (size_t)snprintf(combo + len, sizeof combo - len, " var %s", registry_get(i)->name);
     say("option name UCI_Variant type combo default glinski%s", combo);
     say("option name VariantPath type string default <empty>");
+    say("option name Hash type spin default %d min 1 max %d", TT_DEFAULT_MB, TT_MAX_MB);
+    say("option name Clear Hash type button");
+    say("option name Threads type spin default 1 min 1 max %d", MAX_THREADS);
+    say("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
+    say("option name Ponder type check default false");
+    say("option name Move Overhead type spin default 10 min 0 max %d", MAX_OVERHEAD);
     (void)u;
     say("uciok");
 }
@@ -133,6 +155,16 @@ static void list_variants(const char *prefix)
     say("%s", line);
 }
 
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || x < lo || x > hi)
+        return false;
+    *out = x;
+    return true;
+}
+
 /* Joins words with single spaces; false if they do not fit. */
 static bool join_words(char *out, size_t len, char **words, int n)
 {
@@ -166,7 +198,37 @@ static void cmd_setoption(struct uci *u, char **tok, int n)
         return;
     }
     char err[ERR_LEN * 4];
-    if (!strcasecmp(name, "UCI_Variant")) {
+    long x;
+    if (!strcasecmp(name, "Hash")) {
+        if (!parse_int(value, 1, TT_MAX_MB, &x))
+            say_error("Hash: a number of MB from 1 is expected");
+        else if (!pool_configure(&u->pool, u->threads, (size_t)x))
+            say_error("Hash: cannot allocate that much; the table keeps its size");
+        else
+            u->hash_mb = (size_t)x;
+    } else if (!strcasecmp(name, "Clear Hash")) {
+        pool_clear(&u->pool);
+    } else if (!strcasecmp(name, "Threads")) {
+        if (!parse_int(value, 1, MAX_THREADS, &x) || !pool_configure(&u->pool, (int)x, u->hash_mb))
+            say_error("Threads: a number from 1 to 256 is expected");
+        else
+            u->threads = (int)x;
+    } else if (!strcasecmp(name, "MultiPV")) {
+        if (!parse_int(value, 1, MAX_MULTIPV, &x))
+            say_error("MultiPV: a number from 1 to 64 is expected");
+        else
+            u->multipv = (int)x;
+    } else if (!strcasecmp(name, "Move Overhead")) {
+        if (!parse_int(value, 0, MAX_OVERHEAD, &x))
+            say_error("Move Overhead: a number of ms from 0 to 5000 is expected");
+        else
+            u->move_overhead = x;
+    } else if (!strcasecmp(name, "Ponder")) {
+        if (strcmp(value, "true") && strcmp(value, "false"))
+            say_error("Ponder: true or false is expected");
+        else
+            u->ponder = !strcmp(value, "true");
+    } else if (!strcasecmp(name, "UCI_Variant")) {
         select_variant(u, value);
     } else if (!strcasecmp(name, "VariantPath")) {
         if (!value[0] || !strcmp(value, "<empty>"))
@@ -185,6 +247,7 @@ static void cmd_ucinewgame(struct uci *u, char **tok, int n)
 {
     (void)tok, (void)n;
     char err[ERR_LEN];
+    pool_clear(&u->pool);
     if (!game_set_position(&u->game, NULL, NULL, 0, err, sizeof err))
         say_error(err);
 }
@@ -229,13 +292,109 @@ static void cmd_position(struct uci *u, char **tok, int n)
         say_error(err);
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *out)
+
+static void format_score(char *out, size_t len, int score)
 {
-    char *end;
-    long x = strtol(s, &end, 10);
-    if (end == s || *end || x < lo || x > hi)
-        return false;
-    *out = x;
+    if (score >= SCORE_MATE_BOUND)
+        snprintf(out, len, "mate %d", (SCORE_MATE - score + 1) / 2);
+    else if (score <= -SCORE_MATE_BOUND)
+        snprintf(out, len, "mate -%d", (SCORE_MATE + score) / 2);
+    else
+        snprintf(out, len, "cp %d", score);
+}
+
+static void search_report(void *ctx, const struct search_report *r)
+{
+    struct uci *u = ctx;
+    char score[32], pv[MAX_PLY * 8 + 1] = "";
+    size_t len = 0;
+    for (int i = 0; i < r->pvlen; i++) {
+        char m[16];
+        move_to_text(u->game.v, r->pv[i], m);
+        len += (size_t)snprintf(pv + len, sizeof pv - len, " %s", m);
+    }
+    format_score(score, sizeof score, r->score);
+    uint64_t nps = r->time_ms > 0 ? r->nodes * 1000 / (uint64_t)r->time_ms : r->nodes;
+    say("info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld pv%s", r->depth,
+        r->seldepth, r->multipv, score, r->bound == BOUND_LOWER ? " lowerbound" : r->bound == BOUND_UPPER ? " upperbound" : "",
+        (unsigned long long)r->nodes, (unsigned long long)nps, r->hashfull, (long long)r->time_ms, pv);
+}
+
+static void search_done(void *ctx, move_t best, move_t ponder)
+{
+    struct uci *u = ctx;
+    char b[16], p[16];
+    if (best == MOVE_NONE) {
+        say("bestmove (none)");
+        return;
+    }
+    move_to_text(u->game.v, best, b);
+    if (ponder == MOVE_NONE) {
+        say("bestmove %s", b);
+        return;
+    }
+    move_to_text(u->game.v, ponder, p);
+    say("bestmove %s ponder %s", b, p);
+}
+
+/* go: wtime btime rtime (the army's letter + time), inc, movestogo, depth, nodes, mate, movetime,
+ * infinite, ponder, searchmoves. */
+static bool parse_go(struct uci *u, char **tok, int n, struct search_limits *l)
+{
+    const struct variant *v = u->game.v;
+    memset(l, 0, sizeof *l);
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        l->time[p] = l->inc[p] = -1;
+    char err[ERR_LEN];
+    for (int i = 1; i < n; i++) {
+        const char *w = tok[i];
+        long x = 0;
+        const char *colour = strlen(w) == 5 && !strcmp(w + 1, "time") ? w : strlen(w) == 4 && !strcmp(w + 1, "inc") ? w : NULL;
+        const char *mine = colour ? memchr(v->colour_letter, colour[0], (size_t)v->nplayers) : NULL;
+        if (!strcmp(w, "infinite")) {
+            l->infinite = true;
+        } else if (!strcmp(w, "ponder")) {
+            l->ponder = true;
+        } else if (!strcmp(w, "searchmoves")) {
+            while (i + 1 < n && l->nsearchmoves < MAX_SEARCHMOVES
+                   && game_parse_move(&u->game, tok[i + 1], &l->searchmoves[l->nsearchmoves], err, sizeof err)) {
+                l->nsearchmoves++;
+                i++;
+            }
+            if (!l->nsearchmoves) {
+                say_error("go searchmoves: no legal move follows");
+                return false;
+            }
+        } else if (i + 1 < n && (colour || !strcmp(w, "movestogo") || !strcmp(w, "depth") || !strcmp(w, "nodes")
+                                 || !strcmp(w, "mate") || !strcmp(w, "movetime"))
+                   && parse_int(tok[i + 1], colour && strstr(w, "time") ? -1000000000L : 0, 1000000000000L, &x)) {
+            i++;
+            if (colour && !mine)
+                ;   /* a colour this variant does not have: ignored, as GUIs send both clocks */
+            else if (colour && w[1] == 't')
+                l->time[mine - v->colour_letter] = x < 1 ? 1 : x;
+            else if (colour)
+                l->inc[mine - v->colour_letter] = x;
+            else if (!strcmp(w, "movestogo"))
+                l->movestogo = (int)(x < 1000 ? x : 1000);
+            else if (!strcmp(w, "depth"))
+                l->depth = (int)(x < MAX_PLY - 1 ? x : MAX_PLY - 1);
+            else if (!strcmp(w, "nodes"))
+                l->nodes = (uint64_t)x;
+            else if (!strcmp(w, "mate"))
+                l->mate = (int)(x < MAX_PLY / 2 ? x : MAX_PLY / 2);
+            else
+                l->movetime = x;
+        } else {
+            snprintf(err, sizeof err, "go: unexpected '%s'", w);
+            say_error(err);
+            return false;
+        }
+    }
+    /* A bare go searches until stop, as GUIs expect for analysis. */
+    int side = u->game.ops->position_side(u->game.pos);
+    if (l->time[side] < 0 && !l->movetime && !l->depth && !l->nodes && !l->mate)
+        l->infinite = true;
     return true;
 }
 
@@ -256,14 +415,37 @@ static void cmd_go(struct uci *u, char **tok, int n)
         u->busy = true;
         return;
     }
-    say_error("only 'go perft <depth>' is available: this build has no search yet");
+    struct search_limits l;
+    if (!parse_go(u, tok, n, &l))
+        return;
+    u->endless = l.infinite || l.ponder;
+    u->pool.done = search_done;
+    u->pool.done_ctx = u;
+    u->pool.sh.report = search_report;
+    u->pool.sh.report_ctx = u;
+    if (!pool_go(&u->pool, &u->game, &l, u->multipv, u->move_overhead)) {
+        say_error("cannot start the search (out of memory or threads)");
+        return;
+    }
+    u->searching = true;
 }
 
 static void cmd_stop(struct uci *u, char **tok, int n)
 {
     (void)tok, (void)n;
     atomic_store(&u->stop, true);
+    if (u->searching)
+        pool_stop(&u->pool);
     join_worker(u);
+}
+
+static void cmd_ponderhit(struct uci *u, char **tok, int n)
+{
+    (void)tok, (void)n;
+    if (u->searching) {
+        u->endless = u->pool.sh.limits.infinite;
+        pool_ponderhit(&u->pool);
+    }
 }
 
 static void cmd_d(struct uci *u, char **tok, int n)
@@ -322,7 +504,7 @@ static const struct command commands[] = {
     { "isready", cmd_isready, true },  { "setoption", cmd_setoption, false },
     { "ucinewgame", cmd_ucinewgame, false }, { "position", cmd_position, false },
     { "go", cmd_go, false },           { "stop", cmd_stop, true },
-    { "ponderhit", NULL, true },       { "variant", cmd_variant, false },
+    { "ponderhit", cmd_ponderhit, true },       { "variant", cmd_variant, false },
     { "d", cmd_d, false },             { "variants", cmd_variants, false },
     { "check", cmd_check, false },     { "quit", NULL, true },
 };
@@ -353,6 +535,8 @@ static bool uci_execute(struct uci *u, char *line, size_t len)
             /* A count under way finishes before quit, as scripts pipe "go perft N" then "quit";
              * stop interrupts it. */
             if (!strcmp(tok[i], "quit")) {
+                if (u->searching)
+                    pool_stop(&u->pool);
                 join_worker(u);
                 return false;
             }
@@ -373,7 +557,13 @@ int uci_loop(FILE *in)
 {
     char err[ERR_LEN];
     struct uci *u = calloc(1, sizeof *u);
-    if (!u || !registry_init(err, sizeof err) || !game_init(&u->game, registry_find("glinski"), false, err, sizeof err)) {
+    if (u) {
+        u->threads = u->multipv = 1;
+        u->hash_mb = TT_DEFAULT_MB;
+        u->move_overhead = 10;
+    }
+    if (!u || !registry_init(err, sizeof err) || !game_init(&u->game, registry_find("glinski"), false, err, sizeof err)
+        || !pool_configure(&u->pool, u->threads, u->hash_mb)) {
         fprintf(stderr, "sennight: cannot start: %s\n", u ? err : "out of memory");
         free(u);
         return 1;
@@ -385,6 +575,7 @@ int uci_loop(FILE *in)
         running = uci_execute(u, line, (size_t)len);
     join_worker(u);
     free(line);
+    pool_free(&u->pool);
     game_free(&u->game);
     free(u);
     return 0;

@@ -1,0 +1,13 @@
+/* Search scores: centipawns from the side to move's view, with mates at the far ends. */
+#ifndef SCORE_H
+#define SCORE_H
+
+enum {
+    MAX_PLY = 128,
+    SCORE_INF = 32001,
+    SCORE_MATE = 32000,                      /* mated at the root: -SCORE_MATE */
+    SCORE_MATE_BOUND = SCORE_MATE - MAX_PLY, /* at or beyond: a mate in at most MAX_PLY plies */
+    SCORE_NONE = -32002,
+};
+
+#endif

@@ -1,0 +1,569 @@
+/* Iterative deepening principal-variation alpha-beta with quiescence, one worker per thread sharing
+ * the transposition table (Lazy SMP). Included by engine/instance.c, once per cell-set width. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search.h"
+
+struct stack {
+    move_t move;           /* the move that led to the next ply */
+    int moved;             /* piece code that made it */
+    int eval;
+    move_t killers[2];
+};
+
+struct root_move {
+    move_t move;
+    int score, prev_score;
+    int seldepth;
+    int pvlen;
+    move_t pv[MAX_PLY];
+};
+
+struct worker {
+    const struct tables *tb;
+    struct position *pos;
+    struct search_shared *sh;
+    int id;
+    uint64_t nodes;
+    int seldepth;
+    int pv_index;
+    int nroot;
+    struct root_move *root;
+    int completed_depth;
+    int16_t history[MAX_PLAYERS][MAX_CELLS][MAX_CELLS];
+    move_t counter[4 * (MAX_TYPES + 1)][MAX_CELLS];
+    struct stack stack[MAX_PLY + 4];
+    int pvlen[MAX_PLY + 1];
+    move_t pv[MAX_PLY + 1][MAX_PLY + 1];
+};
+
+enum { HISTORY_MAX = 16384 };
+
+static int reductions[64][64];
+
+static void search_init_tables(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int m = 1; m < 64; m++)
+            reductions[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
+}
+
+static struct worker *worker_new(const struct tables *tb)
+{
+    struct worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->tb = tb;
+    w->pos = position_new(tb);
+    w->root = calloc(MAX_MOVES, sizeof *w->root);
+    if (!w->pos || !w->root) {
+        position_free(w->pos);
+        free(w->root);
+        free(w);
+        return NULL;
+    }
+    if (!reductions[2][2])
+        search_init_tables();
+    return w;
+}
+
+static void worker_free(struct worker *w)
+{
+    if (w) {
+        position_free(w->pos);
+        free(w->root);
+    }
+    free(w);
+}
+
+/* Forgets what past searches learned (ucinewgame, bench). */
+static void worker_clear(struct worker *w)
+{
+    memset(w->history, 0, sizeof w->history);
+    memset(w->counter, 0, sizeof w->counter);
+}
+
+/* The stalemated side's score: a draw is 0, and a whole point is stalemate_scale (variants.md). */
+static int stalemate_score(const struct variant *v, int ply)
+{
+    int num = v->stalemate_den - v->stalemate_num;
+    int score = (2 * num - v->stalemate_den) * eval_weights.stalemate_scale / (2 * v->stalemate_den);
+    /* Like mates: suffer it as late, and deliver it as soon, as possible. */
+    return score < 0 ? score + ply : score > 0 ? score - ply : 0;
+}
+
+static bool search_stopped(struct worker *w)
+{
+    return atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
+}
+
+/* The main worker watches the clock and the node limit. */
+static void search_check_limits(struct worker *w)
+{
+    struct search_shared *sh = w->sh;
+    if (sh->limits.nodes && (sh->nthreads == 1 ? w->nodes : search_total_nodes(sh)) >= sh->limits.nodes)
+        atomic_store(&sh->stop, true);
+    if ((w->nodes & 1023) == 0 && sh->hard_ms && !atomic_load(&sh->pondering)
+        && search_now_ms() - sh->start_ms >= sh->hard_ms)
+        atomic_store(&sh->stop, true);
+}
+
+static inline int piece_value(const struct worker *w, int piece)
+{
+    return piece ? w->tb->eval->value[piece_type(piece)] : 0;
+}
+
+static inline bool is_capture(const struct position *pos, move_t m)
+{
+    return pos->board[move_to(m)] || (m & MOVE_EP);
+}
+
+static inline bool is_quiet(const struct position *pos, move_t m)
+{
+    return !is_capture(pos, m) && move_promo(m) < 0;
+}
+
+static inline int history_of(const struct worker *w, move_t m)
+{
+    return w->history[w->pos->side][move_from(m)][move_to(m)];
+}
+
+/* History gravity: large bonuses saturate, so the table follows the search's recent verdicts. */
+static void history_update(struct worker *w, move_t m, int bonus)
+{
+    int16_t *h = &w->history[w->pos->side][move_from(m)][move_to(m)];
+    *h += (int16_t)(bonus - *h * abs(bonus) / HISTORY_MAX);
+}
+
+/* Move order: hash move, captures and promotions by victim then attacker, killers, the counter
+ * move, then quiet moves by history. */
+static void score_moves(struct worker *w, int ply, const move_t *list, int *scores, int n, move_t tt_move)
+{
+    const struct position *pos = w->pos;
+    const struct stack *ss = &w->stack[ply];
+    move_t counter = ply > 0 && w->stack[ply - 1].move
+                         ? w->counter[w->stack[ply - 1].moved][move_to(w->stack[ply - 1].move)]
+                         : MOVE_NONE;
+    for (int i = 0; i < n; i++) {
+        move_t m = list[i];
+        if (m == tt_move) {
+            scores[i] = 1 << 30;
+        } else if (!is_quiet(pos, m)) {
+            int victim = m & MOVE_EP ? w->tb->eval->value[piece_type(pos->board[move_from(m)])]
+                                     : piece_value(w, pos->board[move_to(m)]);
+            int promo = move_promo(m) >= 0 ? w->tb->eval->value[move_promo(m)] : 0;
+            scores[i] = (1 << 28) + (victim + promo) * 16 - piece_value(w, pos->board[move_from(m)]) / 16;
+        } else if (m == ss->killers[0]) {
+            scores[i] = (1 << 27) + 2;
+        } else if (m == ss->killers[1]) {
+            scores[i] = (1 << 27) + 1;
+        } else if (m == counter) {
+            scores[i] = 1 << 27;
+        } else {
+            scores[i] = history_of(w, m);
+        }
+    }
+}
+
+/* Moves the best-scored remaining move to position i. */
+static move_t pick_move(move_t *list, int *scores, int n, int i)
+{
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (scores[j] > scores[best])
+            best = j;
+    move_t m = list[best];
+    int s = scores[best];
+    list[best] = list[i];
+    scores[best] = scores[i];
+    list[i] = m;
+    scores[i] = s;
+    return m;
+}
+
+static inline void make(struct worker *w, int ply, move_t m)
+{
+    w->stack[ply].move = m;
+    w->stack[ply].moved = w->pos->board[move_from(m)];
+    position_make(w->pos, m);
+    w->nodes++;
+    atomic_store_explicit(&w->sh->thread_nodes[w->id], w->nodes, memory_order_relaxed);
+}
+
+static inline void update_pv(struct worker *w, int ply, move_t m)
+{
+    w->pv[ply][0] = m;
+    memcpy(w->pv[ply] + 1, w->pv[ply + 1], (size_t)w->pvlen[ply + 1] * sizeof(move_t));
+    w->pvlen[ply] = w->pvlen[ply + 1] + 1;
+}
+
+static bool is_draw(const struct position *pos)
+{
+    return pos->st[pos->ply].halfmove >= 100 || position_repetitions(pos) > 0;
+}
+
+static int qsearch(struct worker *w, int alpha, int beta, int ply)
+{
+    struct position *pos = w->pos;
+    w->pvlen[ply] = 0;
+    if (w->id == 0)
+        search_check_limits(w);
+    if (search_stopped(w))
+        return 0;
+    if (ply > w->seldepth)
+        w->seldepth = ply;
+    if (is_draw(pos))
+        return 0;
+    bool in_check = position_in_check(pos);
+    if (ply >= MAX_PLY)
+        return in_check ? 0 : evaluate(pos);
+    int best = -SCORE_INF, stand = SCORE_NONE;
+    move_t list[MAX_MOVES];
+    int scores[MAX_MOVES], n;
+    if (in_check) {
+        n = movegen_legal(pos, list);
+        if (!n)
+            return -SCORE_MATE + ply;
+    } else {
+        stand = evaluate(pos);
+        if (stand >= beta)
+            return stand;
+        if (stand > alpha)
+            alpha = stand;
+        best = stand;
+        n = movegen_noisy(pos, list);
+    }
+    score_moves(w, ply, list, scores, n, MOVE_NONE);
+    for (int i = 0; i < n; i++) {
+        move_t m = pick_move(list, scores, n, i);
+        /* Delta pruning: even winning the piece cannot lift the score to alpha. */
+        if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + 200 <= alpha
+            && !(m & MOVE_EP))
+            continue;
+        make(w, ply, m);
+        int score = -qsearch(w, -beta, -alpha, ply + 1);
+        position_unmake(pos, m);
+        if (search_stopped(w))
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                update_pv(w, ply, m);
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+/* True when the side to move has a piece other than pawns and its royal (null-move zugzwang guard). */
+static bool has_pieces(const struct position *pos)
+{
+    for (int t = 0; t < pos->v->ntypes; t++)
+        if (t != pos->royal && !pos->v->piece[t].pawn && !cs_is_empty(pos_pieces(pos, pos->side, t)))
+            return true;
+    return false;
+}
+
+static void update_quiet_stats(struct worker *w, int ply, move_t best, const move_t *quiets, int nquiets,
+                               int depth)
+{
+    struct stack *ss = &w->stack[ply];
+    int bonus = depth * depth * 16 < HISTORY_MAX / 2 ? depth * depth * 16 : HISTORY_MAX / 2;
+    if (ss->killers[0] != best) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = best;
+    }
+    history_update(w, best, bonus);
+    for (int i = 0; i < nquiets; i++)
+        if (quiets[i] != best)
+            history_update(w, quiets[i], -bonus);
+    if (ply > 0 && w->stack[ply - 1].move)
+        w->counter[w->stack[ply - 1].moved][move_to(w->stack[ply - 1].move)] = best;
+}
+
+static int search(struct worker *w, int alpha, int beta, int depth, int ply, bool null_ok)
+{
+    struct position *pos = w->pos;
+    struct search_shared *sh = w->sh;
+    const bool pv_node = beta - alpha > 1;
+    if (depth <= 0)
+        return qsearch(w, alpha, beta, ply);
+    w->pvlen[ply] = 0;
+    if (w->id == 0)
+        search_check_limits(w);
+    if (search_stopped(w))
+        return 0;
+    if (ply > w->seldepth)
+        w->seldepth = ply;
+    if (is_draw(pos))
+        return 0;
+    bool in_check = position_in_check(pos);
+    if (ply >= MAX_PLY)
+        return in_check ? 0 : evaluate(pos);
+    /* Mate distance pruning: no line here can beat a mate already found nearer the root. */
+    alpha = alpha > -SCORE_MATE + ply ? alpha : -SCORE_MATE + ply;
+    beta = beta < SCORE_MATE - ply - 1 ? beta : SCORE_MATE - ply - 1;
+    if (alpha >= beta)
+        return alpha;
+
+    uint64_t key = position_key(pos);
+    struct tt_hit hit;
+    move_t tt_move = MOVE_NONE;
+    if (tt_probe(sh->tt, key, &hit)) {
+        tt_move = hit.move;
+        int score = tt_score_from(hit.score, ply);
+        if (!pv_node && hit.depth >= depth
+            && (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && score >= beta)
+                || (hit.bound == BOUND_UPPER && score <= alpha)))
+            return score;
+    }
+
+    struct stack *ss = &w->stack[ply];
+    int eval = in_check ? SCORE_NONE : evaluate(pos);
+    ss->eval = eval;
+    w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
+    if (!pv_node && !in_check) {
+        /* Reverse futility: far above beta, a shallow search will not fall back. */
+        if (depth <= 7 && eval - 90 * depth >= beta && eval < SCORE_MATE_BOUND)
+            return eval;
+        /* Null move, not where zugzwang is likely (only pawns and the royal left). */
+        if (null_ok && depth >= 3 && eval >= beta && has_pieces(pos)) {
+            int r = 3 + depth / 4;
+            ss->move = MOVE_NONE;
+            ss->moved = 0;
+            position_make_null(pos);
+            int score = -search(w, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            position_unmake_null(pos);
+            if (search_stopped(w))
+                return 0;
+            if (score >= beta)
+                return score >= SCORE_MATE_BOUND ? beta : score;
+        }
+    }
+
+    move_t list[MAX_MOVES], quiets[64];
+    int scores[MAX_MOVES], nquiets = 0;
+    int n = movegen_legal(pos, list);
+    if (!n)
+        return in_check ? -SCORE_MATE + ply : stalemate_score(pos->v, ply);
+    score_moves(w, ply, list, scores, n, tt_move);
+    int best = -SCORE_INF, searched = 0;
+    move_t best_move = MOVE_NONE;
+    const int old_alpha = alpha;
+    const bool futile = !pv_node && !in_check && depth <= 6 && eval + 100 + 120 * depth <= alpha;
+    for (int i = 0; i < n; i++) {
+        move_t m = pick_move(list, scores, n, i);
+        bool quiet = is_quiet(pos, m);
+        if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
+            /* Late move pruning and futility pruning of quiet moves at shallow depth. */
+            if (searched >= 4 + depth * depth || futile) {
+                make(w, ply, m);
+                bool checks = position_in_check(pos);
+                position_unmake(pos, m);
+                if (!checks)
+                    continue;
+            }
+        }
+        int hist = quiet ? history_of(w, m) : 0;
+        make(w, ply, m);
+        bool gives_check = position_in_check(pos);
+        int ext = gives_check && ply < 2 * depth + 8 ? 1 : 0;
+        int new_depth = depth - 1 + ext, score;
+        if (searched == 0) {
+            score = -search(w, -beta, -alpha, new_depth, ply + 1, true);
+        } else {
+            /* Late move reductions for quiet moves that the ordering put late. */
+            int r = 0;
+            if (depth >= 3 && quiet && !in_check && !gives_check) {
+                r = reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
+                r += !pv_node;
+                r -= hist > 0 ? 1 : 0;
+                r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
+            }
+            score = -search(w, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+            if (score > alpha && r > 0)
+                score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, true);
+            if (score > alpha && score < beta)
+                score = -search(w, -beta, -alpha, new_depth, ply + 1, true);
+        }
+        position_unmake(pos, m);
+        if (search_stopped(w))
+            return 0;
+        searched++;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                alpha = score;
+                if (pv_node)
+                    update_pv(w, ply, m);
+                if (score >= beta) {
+                    if (quiet)
+                        update_quiet_stats(w, ply, m, quiets, nquiets, depth);
+                    break;
+                }
+            }
+        }
+        if (quiet && nquiets < 64)
+            quiets[nquiets++] = m;
+    }
+    int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(sh->tt, key, best_move, tt_score_to(best, ply), depth, bound);
+    return best;
+}
+
+static int root_compare(const void *a, const void *b)
+{
+    const struct root_move *x = a, *y = b;
+    return x->score != y->score ? (y->score > x->score ? 1 : -1) : (y->prev_score > x->prev_score) - (y->prev_score < x->prev_score);
+}
+
+static void report(struct worker *w, int depth, int multipv, const struct root_move *rm, int bound)
+{
+    struct search_shared *sh = w->sh;
+    struct search_report r = {
+        .depth = depth,
+        .seldepth = rm->seldepth,
+        .multipv = multipv,
+        .score = rm->score,
+        .bound = bound,
+        .nodes = search_total_nodes(sh),
+        .time_ms = search_now_ms() - sh->start_ms,
+        .hashfull = tt_hashfull(sh->tt),
+        .pvlen = rm->pvlen,
+    };
+    memcpy(r.pv, rm->pv, (size_t)rm->pvlen * sizeof(move_t));
+    sh->report(sh->report_ctx, &r);
+}
+
+/* One root search of the moves from pv_index on, within the window. */
+static int search_root(struct worker *w, int alpha, int beta, int depth)
+{
+    struct position *pos = w->pos;
+    int best = -SCORE_INF;
+    for (int i = w->pv_index; i < w->nroot; i++) {
+        struct root_move *rm = &w->root[i];
+        w->seldepth = 0;
+        make(w, 0, rm->move);
+        int ext = position_in_check(pos) ? 1 : 0, score;
+        if (i == w->pv_index) {
+            score = -search(w, -beta, -alpha, depth - 1 + ext, 1, true);
+        } else {
+            score = -search(w, -alpha - 1, -alpha, depth - 1 + ext, 1, true);
+            if (score > alpha && score < beta)
+                score = -search(w, -beta, -alpha, depth - 1 + ext, 1, true);
+        }
+        position_unmake(pos, rm->move);
+        if (search_stopped(w))
+            return best;
+        if (i == w->pv_index || score > alpha) {
+            rm->score = score;
+            rm->seldepth = w->seldepth;
+            rm->pv[0] = rm->move;
+            memcpy(rm->pv + 1, w->pv[1], (size_t)w->pvlen[1] * sizeof(move_t));
+            rm->pvlen = w->pvlen[1] + 1;
+        } else {
+            rm->score = -SCORE_INF;
+        }
+        if (score > best)
+            best = score;
+        if (score > alpha) {
+            alpha = score;
+            if (score >= beta)
+                break;
+        }
+    }
+    return best;
+}
+
+static bool mate_found(const struct search_shared *sh, int score)
+{
+    return sh->limits.mate && score >= SCORE_MATE - 2 * sh->limits.mate;
+}
+
+/* Iterative deepening with aspiration windows; the main worker reports and decides when to stop. */
+static void worker_search(struct worker *w, const struct position *root, struct search_shared *sh, int id)
+{
+    struct position *pos = w->pos;
+    memcpy(pos, root, sizeof *pos);
+    w->sh = sh;
+    w->id = id;
+    w->nodes = 0;
+    w->completed_depth = 0;
+    memset(w->stack, 0, sizeof w->stack);
+    move_t list[MAX_MOVES];
+    int n = movegen_legal(pos, list);
+    w->nroot = 0;
+    for (int i = 0; i < n; i++) {
+        bool wanted = !sh->limits.nsearchmoves;
+        for (int k = 0; k < sh->limits.nsearchmoves; k++)
+            wanted |= sh->limits.searchmoves[k] == list[i];
+        if (wanted)
+            w->root[w->nroot++] = (struct root_move){ .move = list[i], .score = -SCORE_INF, .prev_score = -SCORE_INF };
+    }
+    if (!w->nroot)
+        return;
+    int multipv = sh->multipv < w->nroot ? sh->multipv : w->nroot;
+    int max_depth = sh->limits.depth ? sh->limits.depth : MAX_PLY - 1;
+    /* Helper threads start one ply deeper every other thread, so they spread over depths. */
+    for (int depth = 1 + (id & 1); depth <= max_depth; depth++) {
+        /* Unsearched moves sort by the last iteration's scores, so a stopped iteration keeps its best. */
+        for (int i = 0; i < w->nroot; i++) {
+            w->root[i].prev_score = w->root[i].score;
+            w->root[i].score = -SCORE_INF;
+        }
+        for (w->pv_index = 0; w->pv_index < multipv; w->pv_index++) {
+            struct root_move *first = &w->root[w->pv_index];
+            int prev = first->prev_score, delta = 20, alpha = -SCORE_INF, beta = SCORE_INF;
+            if (depth >= 4 && prev > -SCORE_MATE_BOUND && prev < SCORE_MATE_BOUND) {
+                alpha = prev - delta;
+                beta = prev + delta;
+            }
+            for (;;) {
+                int score = search_root(w, alpha, beta, depth);
+                qsort(w->root + w->pv_index, (size_t)(w->nroot - w->pv_index), sizeof *w->root, root_compare);
+                if (search_stopped(w))
+                    break;
+                int bound = score <= alpha ? BOUND_UPPER : score >= beta ? BOUND_LOWER : BOUND_EXACT;
+                if (bound == BOUND_EXACT)
+                    break;
+                if (id == 0 && search_now_ms() - sh->start_ms > 3000)
+                    report(w, depth, w->pv_index + 1, &w->root[w->pv_index], bound);
+                if (bound == BOUND_UPPER) {
+                    beta = (alpha + beta) / 2;
+                    alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
+                } else {
+                    beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
+                }
+                delta += delta / 2;
+            }
+            if (search_stopped(w))
+                break;
+        }
+        if (search_stopped(w))
+            break;
+        w->completed_depth = depth;
+        if (id != 0)
+            continue;
+        for (int k = 0; k < multipv; k++)
+            report(w, depth, k + 1, &w->root[k], BOUND_EXACT);
+        int64_t elapsed = search_now_ms() - sh->start_ms;
+        bool stop = mate_found(sh, w->root[0].score) || (sh->soft_ms && !atomic_load(&sh->pondering) && elapsed >= sh->soft_ms);
+        if (stop && !atomic_load(&sh->pondering) && !sh->limits.infinite)
+            break;
+    }
+}
+
+static move_t worker_best(const struct worker *w, move_t *ponder, int *depth)
+{
+    if (!w->nroot)
+        return MOVE_NONE;
+    *ponder = w->root[0].pvlen > 1 ? w->root[0].pv[1] : MOVE_NONE;
+    *depth = w->completed_depth;
+    return w->root[0].move;
+}

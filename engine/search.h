@@ -1,0 +1,58 @@
+/* What a search is asked (limits) and what it shares between threads; the search itself is
+ * width-dependent (engine/search.c, compiled into each instance). */
+#ifndef SEARCH_H
+#define SEARCH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../movegen/move.h"
+#include "../movegen/variant.h"
+#include "score.h"
+#include "tt.h"
+
+enum { MAX_THREADS = 256, MAX_MULTIPV = 64, MAX_SEARCHMOVES = 256 };
+
+struct search_limits {
+    int64_t time[MAX_PLAYERS], inc[MAX_PLAYERS];   /* ms; time < 0: not given */
+    int movestogo;
+    int64_t movetime;
+    int depth;
+    uint64_t nodes;
+    int mate;                                      /* in moves */
+    bool infinite, ponder;
+    int nsearchmoves;
+    move_t searchmoves[MAX_SEARCHMOVES];
+};
+
+/* One line of output: a principal variation after an iteration, or a bound on the way. */
+struct search_report {
+    int depth, seldepth, multipv;
+    int score, bound;        /* BOUND_EXACT, or BOUND_LOWER/UPPER while a window fails */
+    uint64_t nodes;
+    int64_t time_ms;
+    int hashfull;
+    int pvlen;
+    move_t pv[MAX_PLY];
+};
+
+struct search_shared {
+    struct tt *tt;
+    struct search_limits limits;
+    int multipv;
+    int nthreads;
+    atomic_bool stop;        /* every thread stops at once when set */
+    atomic_bool pondering;   /* while set, the clock does not stop the search */
+    int64_t start_ms;        /* monotonic */
+    int64_t soft_ms, hard_ms;/* time budget from start; 0: none */
+    /* Node counts of every worker, so the main thread can report totals. */
+    _Atomic uint64_t thread_nodes[MAX_THREADS];
+    void (*report)(void *ctx, const struct search_report *r);
+    void *report_ctx;
+};
+
+int64_t search_now_ms(void);
+uint64_t search_total_nodes(struct search_shared *sh);
+
+#endif

@@ -1,0 +1,154 @@
+#include "threads.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "timeman.h"
+
+struct helper {
+    struct search_pool *pool;
+    int id;
+};
+
+static void free_workers(struct search_pool *p)
+{
+    for (int i = 0; i < p->nthreads; i++) {
+        if (p->workers[i])
+            p->ops->worker_free(p->workers[i]);
+        p->workers[i] = NULL;
+    }
+    p->tb = NULL;
+}
+
+/* Workers belong to one variant's tables: rebuilt when the game's tables change. */
+static bool ensure_workers(struct search_pool *p, const struct game *g)
+{
+    if (p->tb == g->tb && p->ops == g->ops && p->workers[0])
+        return true;
+    int n = p->nthreads;
+    free_workers(p);
+    p->ops = g->ops;
+    for (int i = 0; i < n; i++)
+        if (!(p->workers[i] = p->ops->worker_new(g->tb))) {
+            free_workers(p);
+            return false;
+        }
+    p->tb = g->tb;
+    return true;
+}
+
+bool pool_configure(struct search_pool *p, int threads, size_t hash_mb)
+{
+    if (threads < 1 || threads > MAX_THREADS)
+        return false;
+    if (p->tt.mb != hash_mb && !tt_resize(&p->tt, hash_mb))
+        return false;
+    if (threads != p->nthreads) {
+        free_workers(p);
+        p->nthreads = threads;
+    }
+    return true;
+}
+
+static void *helper_main(void *arg)
+{
+    struct helper *h = arg;
+    struct search_pool *p = h->pool;
+    p->ops->worker_search(p->workers[h->id], p->root, &p->sh, h->id);
+    return NULL;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+    nanosleep(&ts, NULL);
+}
+
+static void *main_thread(void *arg)
+{
+    struct search_pool *p = arg;
+    pthread_t tid[MAX_THREADS];
+    struct helper helpers[MAX_THREADS];
+    int started = 1;
+    for (int i = 1; i < p->nthreads; i++) {
+        helpers[i] = (struct helper){ p, i };
+        if (pthread_create(&tid[i], NULL, helper_main, &helpers[i]))
+            break;
+        started++;
+    }
+    p->ops->worker_search(p->workers[0], p->root, &p->sh, 0);
+    /* UCI: no bestmove before stop while pondering or searching infinitely. */
+    while (!atomic_load(&p->sh.stop) && (p->sh.limits.infinite || atomic_load(&p->sh.pondering)))
+        sleep_ms(1);
+    atomic_store(&p->sh.stop, true);
+    for (int i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    move_t ponder = MOVE_NONE;
+    int depth = 0;
+    move_t best = p->ops->worker_best(p->workers[0], &ponder, &depth);
+    p->done(p->done_ctx, best, ponder);
+    return NULL;
+}
+
+bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, int multipv,
+             int64_t move_overhead)
+{
+    if (!p->tt.entries && !tt_resize(&p->tt, TT_DEFAULT_MB))
+        return false;
+    if (!ensure_workers(p, g))
+        return false;
+    struct search_shared *sh = &p->sh;
+    sh->tt = &p->tt;
+    sh->limits = *l;
+    sh->multipv = multipv;
+    sh->nthreads = p->nthreads;
+    atomic_store(&sh->stop, false);
+    atomic_store(&sh->pondering, l->ponder);
+    for (int i = 0; i < p->nthreads; i++)
+        atomic_store(&sh->thread_nodes[i], 0);
+    sh->start_ms = search_now_ms();
+    timeman_init(sh, g->ops->position_side(g->pos), move_overhead);
+    tt_new_search(&p->tt);
+    p->root = g->pos;
+    if (pthread_create(&p->main, NULL, main_thread, p))
+        return false;
+    p->running = true;
+    return true;
+}
+
+void pool_stop(struct search_pool *p)
+{
+    atomic_store(&p->sh.stop, true);
+    pool_wait(p);
+}
+
+void pool_ponderhit(struct search_pool *p)
+{
+    /* The clock starts now: the time spent pondering was the opponent's. */
+    p->sh.start_ms = search_now_ms();
+    atomic_store(&p->sh.pondering, false);
+}
+
+void pool_wait(struct search_pool *p)
+{
+    if (p->running) {
+        pthread_join(p->main, NULL);
+        p->running = false;
+    }
+}
+
+void pool_clear(struct search_pool *p)
+{
+    if (p->tt.entries)
+        tt_clear(&p->tt);
+    for (int i = 0; i < p->nthreads && p->workers[i]; i++)
+        p->ops->worker_clear(p->workers[i]);
+}
+
+void pool_free(struct search_pool *p)
+{
+    pool_stop(p);
+    free_workers(p);
+    tt_free(&p->tt);
+}

@@ -1,0 +1,123 @@
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "score.h"
+
+/* Packed entry data: move 26 bits, score 16, depth 8, bound 2, age 6. */
+static uint64_t pack(move_t move, int score, int depth, int bound, unsigned age)
+{
+    uint64_t m = (move & 0x1fffff) | ((uint64_t)(move >> 24) & 0x1f) << 21;
+    return m | (uint64_t)(uint16_t)(int16_t)score << 26 | (uint64_t)(uint8_t)(depth + 1) << 42
+           | (uint64_t)bound << 50 | (uint64_t)(age & 63) << 52;
+}
+
+static move_t unpack_move(uint64_t d)
+{
+    return (move_t)(d & 0x1fffff) | (move_t)((d >> 21) & 0x1f) << 24;
+}
+
+static int unpack_depth(uint64_t d) { return (int)((d >> 42) & 0xff) - 1; }
+static int unpack_bound(uint64_t d) { return (int)((d >> 50) & 3); }
+static unsigned unpack_age(uint64_t d) { return (unsigned)((d >> 52) & 63); }
+
+bool tt_resize(struct tt *tt, size_t mb)
+{
+    if (mb < 1 || mb > TT_MAX_MB)
+        return false;
+    size_t bytes = mb << 20, nbuckets = bytes / (TT_BUCKET * sizeof(struct tt_entry));
+    struct tt_entry *e = NULL;
+    if (posix_memalign((void **)&e, 64, nbuckets * TT_BUCKET * sizeof *e))
+        return false;
+    free(tt->entries);
+    tt->entries = e;
+    tt->nbuckets = nbuckets;
+    tt->mb = mb;
+    tt_clear(tt);
+    return true;
+}
+
+void tt_free(struct tt *tt)
+{
+    free(tt->entries);
+    memset(tt, 0, sizeof *tt);
+}
+
+void tt_clear(struct tt *tt)
+{
+    memset(tt->entries, 0, tt->nbuckets * TT_BUCKET * sizeof *tt->entries);
+    tt->age = 0;
+}
+
+void tt_new_search(struct tt *tt)
+{
+    tt->age = (tt->age + 1) & 63;
+}
+
+static struct tt_entry *bucket_of(const struct tt *tt, uint64_t key)
+{
+    /* The high bits choose the bucket without a division. */
+    return tt->entries + (size_t)(((unsigned __int128)key * tt->nbuckets) >> 64) * TT_BUCKET;
+}
+
+bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit)
+{
+    const struct tt_entry *b = bucket_of(tt, key);
+    for (int i = 0; i < TT_BUCKET; i++) {
+        uint64_t data = b[i].data;
+        if ((b[i].check ^ data) != key || !data)
+            continue;
+        hit->move = unpack_move(data);
+        hit->score = (int16_t)(uint16_t)(data >> 26);
+        hit->depth = unpack_depth(data);
+        hit->bound = unpack_bound(data);
+        return true;
+    }
+    return false;
+}
+
+void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, int bound)
+{
+    struct tt_entry *b = bucket_of(tt, key), *victim = b;
+    int worst = 1 << 30;
+    for (int i = 0; i < TT_BUCKET; i++) {
+        uint64_t data = b[i].data;
+        if ((b[i].check ^ data) == key) {
+            victim = &b[i];
+            /* Keep the old move when the new search found none. */
+            if (!move)
+                move = unpack_move(data);
+            break;
+        }
+        /* Replace the shallowest entry, counting old searches' entries as shallower. */
+        int worth = unpack_depth(data) - 8 * (int)((tt->age - unpack_age(data)) & 63);
+        if (worth < worst) {
+            worst = worth;
+            victim = &b[i];
+        }
+    }
+    uint64_t data = pack(move, score, depth, bound, tt->age);
+    victim->data = data;
+    victim->check = key ^ data;
+}
+
+int tt_hashfull(const struct tt *tt)
+{
+    int used = 0, sampled = 0;
+    for (size_t i = 0; i < 1000 && i < tt->nbuckets * TT_BUCKET; i++, sampled++) {
+        uint64_t d = tt->entries[i].data;
+        used += d && unpack_age(d) == tt->age;
+    }
+    return sampled ? used * 1000 / sampled : 0;
+}
+
+int tt_score_to(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score + ply : score <= -SCORE_MATE_BOUND ? score - ply : score;
+}
+
+int tt_score_from(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply : score;
+}

@@ -1,0 +1,49 @@
+/* The transposition table shared by all search threads: buckets of four 16-byte entries written
+ * without locks; each entry's key is stored XORed with its data, so a torn write reads as a miss. */
+#ifndef TT_H
+#define TT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../movegen/move.h"
+
+enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
+
+struct tt_hit {
+    move_t move;
+    int score;       /* relative to the node: see tt_score_from */
+    int depth;
+    int bound;
+};
+
+struct tt_entry {
+    uint64_t check;  /* key ^ data */
+    uint64_t data;
+};
+
+struct tt {
+    struct tt_entry *entries;
+    size_t nbuckets;
+    size_t mb;
+    unsigned age;
+};
+
+enum { TT_BUCKET = 4, TT_DEFAULT_MB = 16, TT_MAX_MB = 1 << 20 };
+
+/* Resizes and clears; on failure keeps the old table and returns false. */
+bool tt_resize(struct tt *tt, size_t mb);
+void tt_free(struct tt *tt);
+void tt_clear(struct tt *tt);
+void tt_new_search(struct tt *tt);
+bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit);
+void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, int bound);
+/* Permille of sampled entries written in the current search. */
+int tt_hashfull(const struct tt *tt);
+
+/* Mate scores are stored relative to the node and restored relative to the root. */
+int tt_score_to(int score, int ply);
+int tt_score_from(int score, int ply);
+
+#endif

@@ -1,0 +1,254 @@
+/* Static evaluation: material, piece-cell tables generated from geometry, mobility, royal safety
+ * and pawn structure, blended between middlegame and endgame (included by engine/instance.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "values.h"
+
+/* Steps from each cell to the player's promotion zone along the pawn's moves (BFS on the empty board). */
+static void eval_pawn_distance(const struct tables *tb, int pl, int t, int *dist)
+{
+    const struct piece_tables *pt = &tb->pt[pl][t];
+    int queue[MAX_CELLS], head = 0, tail = 0;
+    for (int c = 0; c < tb->ncells; c++) {
+        dist[c] = -1;
+        if (cs_test(pt->promo_zone, c)) {
+            dist[c] = 0;
+            queue[tail++] = c;
+        }
+    }
+    /* Walk backwards: c is one step from x when x is a move target of c. */
+    while (head < tail) {
+        int x = queue[head++];
+        for (int c = 0; c < tb->ncells; c++) {
+            cellset moves = cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]);
+            if (dist[c] < 0 && cs_test(moves, x)) {
+                dist[c] = dist[x] + 1;
+                queue[tail++] = c;
+            }
+        }
+    }
+}
+
+/* Cells a pawn can still reach by moving. */
+static cellset eval_front(const struct tables *tb, int pl, int t, int cell)
+{
+    const struct piece_tables *pt = &tb->pt[pl][t];
+    cellset seen = cs_empty(), todo = cs_or(pt->leap[MODE_MOVE][cell], pt->leap[MODE_BOTH][cell]);
+    while (!cs_is_empty(todo)) {
+        int c = cs_pop_lsb(&todo);
+        if (cs_test(seen, c))
+            continue;
+        cs_set(&seen, c);
+        todo = cs_or(todo, cs_andnot(cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]), seen));
+    }
+    return seen;
+}
+
+/* Cells where an enemy pawn could block or take a pawn on `cell` on its way. */
+static cellset eval_passed_mask(const struct tables *tb, const struct eval_data *ev, int pl, int t, int cell)
+{
+    const struct variant *v = tb->v;
+    cellset path = cs_or(ev->front[pl][t][cell], tb->bit[cell]), mask = cs_empty();
+    for (int e = 0; e < v->nplayers; e++) {
+        for (int et = 0; e != pl && et < v->ntypes; et++) {
+            if (!v->piece[et].pawn)
+                continue;
+            const struct piece_tables *ept = &tb->pt[e][et];
+            for (int y = 0; y < tb->ncells; y++) {
+                cellset reach = cs_or(ev->front[e][et][y], tb->bit[y]), hits = cs_empty();
+                int c;
+                CS_FOR_EACH(c, reach)
+                    hits = cs_or(hits, cs_or(ept->leap[MODE_CAPTURE][c], ept->leap[MODE_BOTH][c]));
+                if (cs_intersects(reach, ev->front[pl][t][cell]) || cs_intersects(hits, path))
+                    cs_set(&mask, y);
+            }
+        }
+    }
+    return mask;
+}
+
+static void eval_pst(const struct tables *tb, struct eval_data *ev, int pl, int t)
+{
+    const struct variant *v = tb->v;
+    const struct geometry *g = &v->geo;
+    const struct eval_weights *w = &eval_weights;
+    const struct piece_def *pd = &v->piece[t];
+    int dist[MAX_CELLS], far = 0;
+    if (pd->pawn) {
+        eval_pawn_distance(tb, pl, t, dist);
+        for (int c = 0; c < tb->ncells; c++)
+            far = dist[c] > far ? dist[c] : far;
+    }
+    for (int c = 0; c < tb->ncells; c++) {
+        int rim = g->radius - geo_distance((struct vec){ g->q[c], g->r[c] }, (struct vec){ 0, 0 });
+        int mg, eg;
+        if (pd->pawn) {
+            int adv = dist[c] < 0 ? 0 : far - dist[c];
+            ev->advance[pl][t][c] = (int8_t)adv;
+            mg = adv * adv * w->advance.mg / 4;
+            eg = adv * adv * w->advance.eg / 4;
+        } else if (pd->royal) {
+            mg = rim * w->royal_centre.mg;
+            eg = rim * w->royal_centre.eg;
+        } else {
+            mg = rim * w->centre.mg;
+            eg = rim * w->centre.eg;
+        }
+        ev->pst[0][pl][t][c] = (int16_t)mg;
+        ev->pst[1][pl][t][c] = (int16_t)eg;
+    }
+}
+
+static struct eval_data *eval_data_new(const struct tables *tb)
+{
+    const struct variant *v = tb->v;
+    struct eval_data *ev = calloc(1, sizeof *ev);
+    if (!ev)
+        return NULL;
+    values_of(v, ev->value);
+    for (int t = 0; t < v->ntypes; t++) {
+        double leaps, lines;
+        values_mobility(v, t, &leaps, &lines);
+        /* A real position blocks about half of what the empty board offers. */
+        ev->mobility16[t] = (int)(8 * (leaps + lines));
+    }
+    for (int pl = 0; pl < v->nplayers; pl++)
+        for (int t = 0; t < v->ntypes; t++) {
+            eval_pst(tb, ev, pl, t);
+            for (int c = 0; v->piece[t].pawn && c < tb->ncells; c++)
+                ev->front[pl][t][c] = eval_front(tb, pl, t, c);
+        }
+    for (int pl = 0; pl < v->nplayers; pl++)
+        for (int t = 0; t < v->ntypes; t++)
+            for (int c = 0; v->piece[t].pawn && c < tb->ncells; c++)
+                ev->passed[pl][t][c] = eval_passed_mask(tb, ev, pl, t, c);
+    const struct geometry *g = &v->geo;
+    for (int a = 0; a < tb->ncells; a++)
+        for (int b = 0; b < tb->ncells; b++)
+            if (a != b && geo_distance((struct vec){ g->q[a], g->r[a] }, (struct vec){ g->q[b], g->r[b] }) <= 2)
+                cs_set(&ev->near[a], b);
+    struct setup s;
+    char err[256];
+    if (setup_from_fen(&s, v, v->start_fen, err, sizeof err))
+        for (int c = 0; c < tb->ncells; c++)
+            if (s.piece[c] && !v->piece[piece_type(s.piece[c])].pawn)
+                ev->start_phase += ev->value[piece_type(s.piece[c])];
+    if (ev->start_phase < 1)
+        ev->start_phase = 1;
+    return ev;
+}
+
+static inline void add(struct eval_trace *tr, int pl, int term, int mg, int eg)
+{
+    tr->term[pl][term][0] += mg;
+    tr->term[pl][term][1] += eg;
+}
+
+static void eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, struct eval_trace *tr)
+{
+    const struct eval_weights *w = &eval_weights;
+    cellset own = pos_pieces(pos, pl, t), enemy_pawns = cs_empty();
+    for (int e = 0; e < pos->v->nplayers; e++)
+        for (int et = 0; e != pl && et < pos->v->ntypes; et++)
+            if (pos->v->piece[et].pawn)
+                enemy_pawns = cs_or(enemy_pawns, pos_pieces(pos, e, et));
+    const struct piece_tables *pt = &pos->tb->pt[pl][t];
+    int c;
+    CS_FOR_EACH(c, own) {
+        int adv = ev->advance[pl][t][c];
+        if (!cs_intersects(ev->passed[pl][t][c], enemy_pawns))
+            add(tr, pl, TERM_PAWNS, adv * w->passed.mg, adv * w->passed.eg);
+        if (cs_intersects(ev->front[pl][t][c], own))
+            add(tr, pl, TERM_PAWNS, w->doubled.mg, w->doubled.eg);
+        if (!cs_intersects(ev->near[c], own))
+            add(tr, pl, TERM_PAWNS, w->isolated.mg, w->isolated.eg);
+        /* Protected: an own pawn could capture onto this cell. */
+        if (cs_intersects(pt->leap_from[c], own))
+            add(tr, pl, TERM_PAWNS, w->protected_pawn.mg, w->protected_pawn.eg);
+    }
+}
+
+/* Mobility of every piece, and the attacks they bring to the enemy royals' neighbourhoods. */
+static void eval_pieces(const struct position *pos, const struct eval_data *ev, int pl, struct eval_trace *tr,
+                        int *attack_units)
+{
+    const struct tables *tb = pos->tb;
+    const struct eval_weights *w = &eval_weights;
+    const struct variant *v = pos->v;
+    cellset own = pos->by_colour[pl], occ = pos->occ;
+    cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
+    for (int t = 0; t < v->ntypes; t++) {
+        if (v->piece[t].pawn || t == pos->royal)
+            continue;
+        const struct piece_tables *pt = &tb->pt[pl][t];
+        int from;
+        CS_FOR_EACH(from, pos_pieces(pos, pl, t)) {
+            cellset quiet, caps;
+            piece_targets(tb, pt, from, occ, empty, enemy, &quiet, &caps);
+            cellset reach = cs_or(quiet, caps);
+            int m = cs_popcount(reach) * 16 - ev->mobility16[t];
+            add(tr, pl, TERM_MOBILITY, m * w->mobility.mg / 16, m * w->mobility.eg / 16);
+            for (int e = 0; e < v->nplayers; e++) {
+                int k = pos_royal_cell(pos, e);
+                if (e != pl && k != CELL_NONE)
+                    attack_units[e] += cs_popcount(cs_and(reach, cs_or(ev->near[k], tb->bit[k])));
+            }
+        }
+    }
+}
+
+static void eval_royal(const struct position *pos, const struct eval_data *ev, int pl, int units,
+                       struct eval_trace *tr)
+{
+    const struct eval_weights *w = &eval_weights;
+    int k = pos_royal_cell(pos, pl);
+    if (k == CELL_NONE)
+        return;
+    int shield = cs_popcount(cs_and(cs_and(ev->near[k], pos->by_colour[pl]), pos->tb->pt[pl][pos->royal].leap[MODE_BOTH][k]));
+    units = units < 24 ? units : 24;
+    add(tr, pl, TERM_ROYAL, shield * w->shield - units * units * w->attack_unit / 16, 0);
+}
+
+/* The evaluation from the side to move's view; fills the trace when given one. */
+static int evaluate_full(const struct position *pos, struct eval_trace *tr)
+{
+    const struct eval_data *ev = pos->tb->eval;
+    const struct variant *v = pos->v;
+    memset(tr, 0, sizeof *tr);
+    int phase_material = 0, units[MAX_PLAYERS] = { 0 };
+    for (int pl = 0; pl < v->nplayers; pl++) {
+        for (int t = 0; t < v->ntypes; t++) {
+            cellset pcs = pos_pieces(pos, pl, t);
+            int n = cs_popcount(pcs), c;
+            add(tr, pl, TERM_MATERIAL, n * ev->value[t], n * ev->value[t]);
+            if (!v->piece[t].pawn)
+                phase_material += n * ev->value[t];
+            CS_FOR_EACH(c, pcs)
+                add(tr, pl, TERM_PST, ev->pst[0][pl][t][c], ev->pst[1][pl][t][c]);
+            if (v->piece[t].pawn && n)
+                eval_pawns(pos, ev, pl, t, tr);
+        }
+        eval_pieces(pos, ev, pl, tr, units);
+    }
+    for (int pl = 0; pl < v->nplayers; pl++)
+        eval_royal(pos, ev, pl, units[pl], tr);
+    int phase = phase_material * 256 / ev->start_phase;
+    tr->phase = phase > 256 ? 256 : phase;
+    int score[MAX_PLAYERS] = { 0 };
+    for (int pl = 0; pl < v->nplayers; pl++)
+        for (int term = 0; term < NUM_TERMS; term++)
+            score[pl] += (tr->term[pl][term][0] * tr->phase + tr->term[pl][term][1] * (256 - tr->phase)) / 256;
+    int others = 0;
+    for (int pl = 0; pl < v->nplayers; pl++)
+        others += pl == pos->side ? 0 : score[pl];
+    tr->total = score[pos->side] - others / (v->nplayers - 1) + eval_weights.tempo;
+    return tr->total;
+}
+
+static int evaluate(const struct position *pos)
+{
+    struct eval_trace tr;
+    return evaluate_full(pos, &tr);
+}

@@ -1,0 +1,29 @@
+/* Static evaluation (width-dependent: included by engine/instance.c after the move generator). */
+#ifndef EVAL_H
+#define EVAL_H
+
+#include "../movegen/position.h"
+#include "weights.h"
+
+/* Tables the evaluation derives once per variant from geometry and piece movement. */
+struct eval_data {
+    int value[MAX_TYPES];                          /* centipawns */
+    int mobility16[MAX_TYPES];                     /* expected reachable cells, x16 */
+    int start_phase;                               /* non-pawn material of the start position */
+    int16_t pst[2][MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* [mg, eg] piece-cell bonuses */
+    int8_t advance[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* pawns: steps made toward promotion */
+    cellset front[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];  /* pawns: cells still ahead */
+    cellset passed[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* pawns: cells where an enemy pawn can stop it */
+    cellset near[MAX_CELLS];                       /* cells within two steps */
+};
+
+enum { TERM_MATERIAL, TERM_PST, TERM_MOBILITY, TERM_ROYAL, TERM_PAWNS, NUM_TERMS };
+
+/* Per player and term, middlegame and endgame parts, for the `eval` command. */
+struct eval_trace {
+    int term[MAX_PLAYERS][NUM_TERMS][2];
+    int phase;   /* 0 (endgame) .. 256 (middlegame) */
+    int total;   /* from the side to move's view */
+};
+
+#endif

@@ -1,0 +1,47 @@
+#include "values.h"
+
+#include <math.h>
+
+#include "weights.h"
+
+void values_mobility(const struct variant *v, int type, double *leaps, double *lines)
+{
+    const struct geometry *g = &v->geo;
+    const struct piece_def *pd = &v->piece[type];
+    long leap = 0, line = 0;
+    for (int c = 0; c < g->ncells; c++) {
+        for (int i = 0; i < pd->nleaps; i++)
+            leap += geo_cell(g, g->q[c] + pd->leaps[i].dq, g->r[c] + pd->leaps[i].dr) != CELL_NONE;
+        for (int d = 0; d < NUM_STRAIGHT + NUM_ROOT7; d++) {
+            bool straight = d < NUM_STRAIGHT;
+            unsigned all = straight ? pd->slide[1] | pd->slide[2] | pd->slide[3] : pd->ride[1] | pd->ride[2] | pd->ride[3];
+            int bit = straight ? d : d - NUM_STRAIGHT;
+            if (!(all & (1u << bit)))
+                continue;
+            struct vec u = straight ? geo_straight(d) : geo_root7[bit];
+            for (int k = 1; geo_cell(g, g->q[c] + k * u.q, g->r[c] + k * u.r) != CELL_NONE; k++)
+                line++;
+        }
+    }
+    *leaps = (double)leap / g->ncells;
+    *lines = (double)line / g->ncells;
+}
+
+void values_of(const struct variant *v, int *value)
+{
+    const struct eval_weights *w = &eval_weights;
+    for (int t = 0; t < v->ntypes; t++) {
+        const struct piece_def *pd = &v->piece[t];
+        double pawns = pd->value;
+        if (pd->royal) {
+            pawns = 0;
+        } else if (pawns <= 0 && pd->pawn) {
+            pawns = 1;
+        } else if (pawns <= 0) {
+            double leaps, lines;
+            values_mobility(v, t, &leaps, &lines);
+            pawns = w->value_scale * pow(leaps + w->line_weight * lines, w->value_exponent);
+        }
+        value[t] = (int)lround(pawns * w->pawn_value);
+    }
+}

@@ -1,0 +1,21 @@
+#include "weights.h"
+
+/* Hand-set starting values; value_* were fitted to Pacey's Full House table (seed 001). */
+struct eval_weights eval_weights = {
+    .value_scale = 0.606,
+    .value_exponent = 0.894,
+    .line_weight = 0.56,
+    .pawn_value = 100,
+    .centre = { 4, 2 },
+    .royal_centre = { -6, 8 },
+    .advance = { 2, 5 },
+    .mobility = { 4, 5 },
+    .passed = { 6, 18 },
+    .doubled = { -10, -20 },
+    .isolated = { -8, -12 },
+    .protected_pawn = { 6, 10 },
+    .shield = 8,
+    .attack_unit = 5,
+    .tempo = 12,
+    .stalemate_scale = 2000,
+};

@@ -1,0 +1,31 @@
+/* Every evaluation weight in one table, so that a tuner can change them without touching code. */
+#ifndef WEIGHTS_H
+#define WEIGHTS_H
+
+/* A weight for the middlegame and one for the endgame; the evaluation blends them by phase. */
+struct phased {
+    int mg, eg;
+};
+
+struct eval_weights {
+    /* Piece values derived from mobility on the empty board, in pawns:
+     * value_scale * (leap_mobility + line_weight * line_mobility) ^ value_exponent. */
+    double value_scale, value_exponent, line_weight;
+    int pawn_value;              /* centipawns per pawn of value */
+    struct phased centre;        /* per cell of distance from the rim, non-royal pieces */
+    struct phased royal_centre;  /* the same for the royal piece */
+    struct phased advance;       /* pawns: per step advanced, squared / 4 */
+    struct phased mobility;      /* per reachable cell beyond the piece's average, in 1/16 pawn */
+    struct phased passed;        /* passed pawn, per step advanced */
+    struct phased doubled;       /* own pawn in front */
+    struct phased isolated;      /* no own pawn within two cells */
+    struct phased protected_pawn;
+    int shield;                  /* own piece next to the royal, middlegame */
+    int attack_unit;             /* enemy attacks on the royal's neighbourhood: penalty = units^2 * this / 16 */
+    int tempo;
+    int stalemate_scale;         /* centipawns of a whole point: a 3/4 stalemate is worth scale / 2 */
+};
+
+extern struct eval_weights eval_weights;
+
+#endif
