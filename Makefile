@@ -24,7 +24,9 @@ LDFLAGS := $(OPT)
 # Width-independent modules; engine/instance.c is compiled once per cell-set width.
 SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c movegen/registry.c \
         movegen/move.c engine/game.c engine/instance_select.c engine/tt.c engine/timeman.c engine/threads.c \
-        eval/weights.c eval/values.c protocol/uci.c protocol/diagram.c bench/perft_speed.c
+        eval/weights.c eval/values.c protocol/uci.c protocol/diagram.c bench/perft_speed.c bench/bench.c \
+        bench/text.c bench/stats.c bench/tc.c bench/proc.c bench/player.c bench/openings.c bench/play.c \
+        bench/pgn.c bench/match_args.c bench/match.c
 INSTANCE_DEPS := engine/instance.c $(wildcard */*.h) movegen/tables.c movegen/attack.c \
         movegen/position.c movegen/movegen.c movegen/perft.c eval/eval.c engine/search.c
 TEST_SRCS ?= $(wildcard tests/*.c)
@@ -56,6 +58,11 @@ $(BUILD)/sennight: $(OBJS) $(BUILD)/protocol/main.o
 $(BUILD)/run_tests: $(OBJS) $(TEST_OBJS)
 	@echo "  LD    $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+# A toy UCI engine that misbehaves on request: the match runner's tests play against it.
+$(BUILD)/toy_engine: $(OBJS) $(BUILD)/tests/fixtures/toy_engine.o
+	@echo "  LD    $@"
+	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
@@ -90,8 +97,8 @@ test: deps
 	@$(MAKE) --no-print-directory MODE=test test-run
 	@$(MAKE) --no-print-directory MODE=asan test-run
 
-test-run: $(BUILD)/run_tests $(BUILD)/sennight
-	SENNIGHT=$(BUILD)/sennight PERFT_DIR=tests/perft $(TEST_ENV) $(BUILD)/run_tests
+test-run: $(BUILD)/run_tests $(BUILD)/sennight $(BUILD)/toy_engine
+	SENNIGHT=$(BUILD)/sennight TOY_ENGINE=$(BUILD)/toy_engine PERFT_DIR=tests/perft $(TEST_ENV) $(BUILD)/run_tests
 
 # Every depth of every perft suite, outside CI.
 perft-deep: deps

@@ -9,6 +9,7 @@
 struct stack {
     move_t move;           /* the move that led to the next ply */
     int moved;             /* piece code that made it */
+    bool in_check;         /* the side to move at this ply is in check */
     int eval;
     move_t killers[2];
 };
@@ -22,6 +23,7 @@ struct root_move {
 };
 
 struct worker {
+    int root_depth;
     const struct tables *tb;
     struct position *pos;
     struct search_shared *sh;
@@ -125,6 +127,56 @@ static inline bool is_quiet(const struct position *pos, move_t m)
     return !is_capture(pos, m) && move_promo(m) < 0;
 }
 
+/* Static exchange evaluation: the material balance of the capture sequence on the target cell, each
+ * side capturing with its least valuable piece, either side free to stop. */
+static int see(const struct worker *w, move_t m)
+{
+    const struct position *pos = w->pos;
+    const struct eval_data *ev = w->tb->eval;
+    const struct tables *tb = w->tb;
+    int to = move_to(m), from = move_from(m), us = pos->side;
+    int gain[64], d = 0;
+    cellset occ = cs_xor(pos->occ, tb->bit[from]);
+    if (m & MOVE_EP) {
+        int victim = pos->st[pos->ply].ep_victim;
+        gain[0] = ev->value[piece_type(pos->board[victim])];
+        occ = cs_xor(occ, tb->bit[victim]);
+    } else {
+        gain[0] = piece_value(w, pos->board[to]);
+    }
+    int on_cell = move_promo(m) >= 0 ? ev->value[move_promo(m)] : piece_value(w, pos->board[from]);
+    if (move_promo(m) >= 0)
+        gain[0] += on_cell - ev->value[piece_type(pos->board[from])];
+    struct attackers att[MAX_PLAYERS];
+    for (int p = 0; p < pos->v->nplayers; p++)
+        attackers_init(&att[p], pos, p);
+    int side = pos_next_player(pos, us);
+    while (d < 63) {
+        cellset cands = cs_and(attackers_to(&att[side], to, occ, false), occ);
+        if (cs_is_empty(cands))
+            break;
+        int from2 = CELL_NONE, best_type = -1;
+        for (int k = 0; k < pos->v->ntypes && from2 == CELL_NONE; k++) {
+            cellset c = cs_and(cands, pos->by_type[ev->by_value[k]]);
+            if (!cs_is_empty(c)) {
+                from2 = cs_lsb(c);
+                best_type = ev->by_value[k];
+            }
+        }
+        d++;
+        gain[d] = on_cell - gain[d - 1];
+        /* Neither side goes on when it loses even if it is not recaptured. */
+        if ((gain[d] > -gain[d - 1] ? gain[d] : -gain[d - 1]) < 0)
+            break;
+        on_cell = best_type == pos->royal ? 100000 : ev->value[best_type];
+        occ = cs_xor(occ, tb->bit[from2]);
+        side = pos_next_player(pos, side);
+    }
+    while (--d > 0)
+        gain[d - 1] = -(-gain[d - 1] > gain[d] ? -gain[d - 1] : gain[d]);
+    return gain[0];
+}
+
 static inline int history_of(const struct worker *w, move_t m)
 {
     return w->history[w->pos->side][move_from(m)][move_to(m)];
@@ -154,7 +206,12 @@ static void score_moves(struct worker *w, int ply, const move_t *list, int *scor
             int victim = m & MOVE_EP ? w->tb->eval->value[piece_type(pos->board[move_from(m)])]
                                      : piece_value(w, pos->board[move_to(m)]);
             int promo = move_promo(m) >= 0 ? w->tb->eval->value[move_promo(m)] : 0;
-            scores[i] = (1 << 28) + (victim + promo) * 16 - piece_value(w, pos->board[move_from(m)]) / 16;
+            int attacker = piece_value(w, pos->board[move_from(m)]);
+            int mvv = (victim + promo) * 16 - attacker / 16;
+            /* Captures that lose material wait until after the quiet moves; taking a piece worth at
+             * least the taker's value cannot lose. */
+            bool good = victim + promo >= attacker || see(w, m) >= 0;
+            scores[i] = good ? (1 << 28) + mvv : -(1 << 24) + mvv;
         } else if (m == ss->killers[0]) {
             scores[i] = (1 << 27) + 2;
         } else if (m == ss->killers[1]) {
@@ -183,13 +240,17 @@ static move_t pick_move(move_t *list, int *scores, int n, int i)
     return m;
 }
 
-static inline void make(struct worker *w, int ply, move_t m)
+/* Makes a move and finds whether it gives check, once for the parent and the child. */
+static inline bool make(struct worker *w, int ply, move_t m)
 {
     w->stack[ply].move = m;
     w->stack[ply].moved = w->pos->board[move_from(m)];
     position_make(w->pos, m);
+    bool check = position_in_check(w->pos);
+    w->stack[ply + 1].in_check = check;
     w->nodes++;
     atomic_store_explicit(&w->sh->thread_nodes[w->id], w->nodes, memory_order_relaxed);
+    return check;
 }
 
 static inline void update_pv(struct worker *w, int ply, move_t m)
@@ -216,32 +277,46 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         w->seldepth = ply;
     if (is_draw(pos))
         return 0;
-    bool in_check = position_in_check(pos);
+    bool in_check = w->stack[ply].in_check;
     if (ply >= MAX_PLY)
         return in_check ? 0 : evaluate(pos);
+    /* Capture sequences transpose into each other all the time: the table cuts them short. */
+    uint64_t key = position_key(pos);
+    struct tt_hit hit;
+    move_t tt_move = MOVE_NONE;
+    if (tt_probe(w->sh->tt, key, &hit)) {
+        int score = tt_score_from(hit.score, ply);
+        tt_move = hit.move;
+        if (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && score >= beta)
+            || (hit.bound == BOUND_UPPER && score <= alpha))
+            return score;
+    }
+    const int old_alpha = alpha;
     int best = -SCORE_INF, stand = SCORE_NONE;
-    move_t list[MAX_MOVES];
-    int scores[MAX_MOVES], n;
-    if (in_check) {
-        n = movegen_legal(pos, list);
-        if (!n)
-            return -SCORE_MATE + ply;
-    } else {
+    if (!in_check) {
         stand = evaluate(pos);
-        if (stand >= beta)
+        if (stand >= beta) {
+            tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER);
             return stand;
+        }
         if (stand > alpha)
             alpha = stand;
         best = stand;
-        n = movegen_noisy(pos, list);
     }
-    score_moves(w, ply, list, scores, n, MOVE_NONE);
+    move_t list[MAX_MOVES], best_move = MOVE_NONE;
+    int scores[MAX_MOVES];
+    int n = in_check ? movegen_legal(pos, list) : movegen_noisy(pos, list);
+    if (!n)
+        return in_check ? -SCORE_MATE + ply : best;
+    score_moves(w, ply, list, scores, n, tt_move);
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(list, scores, n, i);
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
         if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + 200 <= alpha
             && !(m & MOVE_EP))
             continue;
+        if (!in_check && scores[i] < 0)
+            break;
         make(w, ply, m);
         int score = -qsearch(w, -beta, -alpha, ply + 1);
         position_unmake(pos, m);
@@ -251,12 +326,15 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
             best = score;
             if (score > alpha) {
                 alpha = score;
+                best_move = m;
                 update_pv(w, ply, m);
                 if (score >= beta)
                     break;
             }
         }
     }
+    int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), 0, bound);
     return best;
 }
 
@@ -302,7 +380,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         w->seldepth = ply;
     if (is_draw(pos))
         return 0;
-    bool in_check = position_in_check(pos);
+    bool in_check = w->stack[ply].in_check;
     if (ply >= MAX_PLY)
         return in_check ? 0 : evaluate(pos);
     /* Mate distance pruning: no line here can beat a mate already found nearer the root. */
@@ -336,6 +414,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             int r = 3 + depth / 4;
             ss->move = MOVE_NONE;
             ss->moved = 0;
+            w->stack[ply + 1].in_check = false;
             position_make_null(pos);
             int score = -search(w, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
             position_unmake_null(pos);
@@ -362,17 +441,16 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
             /* Late move pruning and futility pruning of quiet moves at shallow depth. */
             if (searched >= 4 + depth * depth || futile) {
-                make(w, ply, m);
-                bool checks = position_in_check(pos);
+                bool checks = make(w, ply, m);
                 position_unmake(pos, m);
                 if (!checks)
                     continue;
             }
         }
         int hist = quiet ? history_of(w, m) : 0;
-        make(w, ply, m);
-        bool gives_check = position_in_check(pos);
-        int ext = gives_check && ply < 2 * depth + 8 ? 1 : 0;
+        bool gives_check = make(w, ply, m);
+        /* Check extension, at most doubling the iteration's depth along a line. */
+        int ext = gives_check && ply < w->root_depth ? 1 : 0;
         int new_depth = depth - 1 + ext, score;
         if (searched == 0) {
             score = -search(w, -beta, -alpha, new_depth, ply + 1, true);
@@ -449,8 +527,7 @@ static int search_root(struct worker *w, int alpha, int beta, int depth)
     for (int i = w->pv_index; i < w->nroot; i++) {
         struct root_move *rm = &w->root[i];
         w->seldepth = 0;
-        make(w, 0, rm->move);
-        int ext = position_in_check(pos) ? 1 : 0, score;
+        int ext = make(w, 0, rm->move) ? 1 : 0, score;
         if (i == w->pv_index) {
             score = -search(w, -beta, -alpha, depth - 1 + ext, 1, true);
         } else {
@@ -496,6 +573,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     w->nodes = 0;
     w->completed_depth = 0;
     memset(w->stack, 0, sizeof w->stack);
+    w->stack[0].in_check = position_in_check(pos);
     move_t list[MAX_MOVES];
     int n = movegen_legal(pos, list);
     w->nroot = 0;
@@ -512,6 +590,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     int max_depth = sh->limits.depth ? sh->limits.depth : MAX_PLY - 1;
     /* Helper threads start one ply deeper every other thread, so they spread over depths. */
     for (int depth = 1 + (id & 1); depth <= max_depth; depth++) {
+        w->root_depth = depth;
         /* Unsearched moves sort by the last iteration's scores, so a stopped iteration keeps its best. */
         for (int i = 0; i < w->nroot; i++) {
             w->root[i].prev_score = w->root[i].score;

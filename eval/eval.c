@@ -109,6 +109,13 @@ static struct eval_data *eval_data_new(const struct tables *tb)
         return NULL;
     values_of(v, ev->value);
     for (int t = 0; t < v->ntypes; t++) {
+        int k = t;
+        for (; k > 0 && (t == variant_royal_type(v) ? 1 << 30 : ev->value[t])
+                            < (ev->by_value[k - 1] == variant_royal_type(v) ? 1 << 30 : ev->value[ev->by_value[k - 1]]); k--)
+            ev->by_value[k] = ev->by_value[k - 1];
+        ev->by_value[k] = t;
+    }
+    for (int t = 0; t < v->ntypes; t++) {
         double leaps, lines;
         values_mobility(v, t, &leaps, &lines);
         /* A real position blocks about half of what the empty board offers. */
@@ -179,6 +186,12 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
     const struct variant *v = pos->v;
     cellset own = pos->by_colour[pl], occ = pos->occ;
     cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
+    cellset zone[MAX_PLAYERS];
+    for (int e = 0; e < v->nplayers; e++) {
+        int k = pos_royal_cell(pos, e);
+        zone[e] = e == pl || k == CELL_NONE ? cs_empty() : cs_or(ev->near[k], tb->bit[k]);
+    }
+    int mobility = 0;
     for (int t = 0; t < v->ntypes; t++) {
         if (v->piece[t].pawn || t == pos->royal)
             continue;
@@ -188,15 +201,12 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
             cellset quiet, caps;
             piece_targets(tb, pt, from, occ, empty, enemy, &quiet, &caps);
             cellset reach = cs_or(quiet, caps);
-            int m = cs_popcount(reach) * 16 - ev->mobility16[t];
-            add(tr, pl, TERM_MOBILITY, m * w->mobility.mg / 16, m * w->mobility.eg / 16);
-            for (int e = 0; e < v->nplayers; e++) {
-                int k = pos_royal_cell(pos, e);
-                if (e != pl && k != CELL_NONE)
-                    attack_units[e] += cs_popcount(cs_and(reach, cs_or(ev->near[k], tb->bit[k])));
-            }
+            mobility += cs_popcount(reach) * 16 - ev->mobility16[t];
+            for (int e = 0; e < v->nplayers; e++)
+                attack_units[e] += cs_popcount(cs_and(reach, zone[e]));
         }
     }
+    add(tr, pl, TERM_MOBILITY, mobility * w->mobility.mg / 16, mobility * w->mobility.eg / 16);
 }
 
 static void eval_royal(const struct position *pos, const struct eval_data *ev, int pl, int units,

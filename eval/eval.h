@@ -8,6 +8,7 @@
 /* Tables the evaluation derives once per variant from geometry and piece movement. */
 struct eval_data {
     int value[MAX_TYPES];                          /* centipawns */
+    int by_value[MAX_TYPES];                       /* types from least to most valuable, royal last */
     int mobility16[MAX_TYPES];                     /* expected reachable cells, x16 */
     int start_phase;                               /* non-pawn material of the start position */
     int16_t pst[2][MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* [mg, eg] piece-cell bonuses */

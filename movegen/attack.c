@@ -124,7 +124,10 @@ static inline cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned u
         int d = __builtin_ctz(dirs);
         if (!cs_intersects(lines[cell][d], pcs))
             continue;
+        /* pcs may hold pieces already gone from occ (exchange evaluation). */
         cellset blockers = cs_and(lines[cell][d], occ);
+        if (cs_is_empty(blockers))
+            continue;
         int b = up & (1u << d) ? cs_lsb(blockers) : cs_msb(blockers);
         if (cs_test(pcs, b))
             cs_set(&found, b);

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../bench/bench.h"
+#include "../bench/match.h"
 #include "../bench/perft_speed.h"
 #include "../engine/game.h"
 #include "../movegen/registry.h"
@@ -11,6 +13,10 @@ int main(int argc, char **argv)
 {
     char err[4096];
     registry_set_validator(game_validate_variant);
+    if (argc > 1 && !strcmp(argv[1], "bench"))
+        return bench_main(argc - 2, argv + 2);
+    if (argc > 1 && !strcmp(argv[1], "match"))
+        return match_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "perft-speed"))
         return perft_speed(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "check")) {
@@ -27,7 +33,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 1) {
-        fprintf(stderr, "usage: sennight [perft-speed [seconds] | check <file>]\n");
+        fprintf(stderr, "usage: sennight [bench [depth] [threads] [hash] | match <arguments> | perft-speed [seconds] | "
+                        "check <file>]\n");
         return 2;
     }
     return uci_loop(stdin);

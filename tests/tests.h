@@ -13,6 +13,8 @@ Suite *suite_perft(void);
 Suite *suite_game(void);
 Suite *suite_reference(void);
 Suite *suite_protocol(void);
+Suite *suite_stats(void);
+Suite *suite_match(void);
 
 /* Helpers shared by the suites (tests/test_util.c). */
 const struct variant *test_variant(const char *name);

@@ -1,0 +1,109 @@
+#include "bench.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../engine/threads.h"
+#include "../movegen/registry.h"
+
+/* Start positions and middlegames of every variant, some from the perft suites. */
+static const char *const positions[][2] = {
+    { "glinski", NULL },
+    { "glinski", "6/2PN2p/1P3p1r/1R2P1pb1/Q2P2p1k1/1BB2Ppr1qb/KBNP1P4/1R4p2/1P3np1/P3pn1/6 w - - 5 16" },
+    { "glinski", "6/b5p/nP1p3r/N4p3/3P1bp1n1/q2RPp5/BBKPp1N1rk/R1P1Q4/1P1bB1p1/2P2p1/6 w - - 4 26" },
+    { "glinski", "6/K6/8/8r/8P1/9P1/9n/7P1/8/6k/6 w - - 0 1" },
+    { "mccooey", NULL },
+    { "mccooey", "6/7/2P2p2/N2P1p2n/1R1P2p2q/BB1P3pbkb/K1P4p2/RQ1Pn1p1b/1P6/7/6 w - - 3 21" },
+    { "haynie", NULL },
+    { "haynie", "2p1fb/2ppp1r/P4pw1/Pq2ppp1k/FPPP1pppwr/BQP4p2b/W3P2ppf/R1PPP3p/KW1n3p/R1PF1pN/B1P1P1 w - - 2 21" },
+    { "full-house", NULL },
+    { "full-house", "1H4/P1p4/RPbE2pr/N2P1Bp2/QT1P1p1bhq/1KB1P1ptk2/UM1P1epsmn/N1P3uy1/RP2B1pr/1P3np/Y1S3 w - - 0 21" },
+};
+
+static void quiet_report(void *ctx, const struct search_report *r)
+{
+    (void)ctx, (void)r;
+}
+
+static void keep_best(void *ctx, move_t best, move_t ponder)
+{
+    (void)ponder;
+    *(move_t *)ctx = best;
+}
+
+int bench_run(int depth, int threads, size_t hash_mb, void (*say)(const char *fmt, ...), struct bench_result *out)
+{
+    struct search_pool pool = { 0 };
+    struct game g = { 0 };
+    char err[512];
+    int n = (int)(sizeof positions / sizeof *positions);
+    *out = (struct bench_result){ 0, 0 };
+    if (!registry_init(err, sizeof err) || !pool_configure(&pool, threads, hash_mb)) {
+        say("info string error: bench: cannot set up (%s)", err);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        const struct variant *v = registry_find(positions[i][0]);
+        if (!v || !game_init(&g, v, false, err, sizeof err)
+            || !game_set_position(&g, positions[i][1], NULL, 0, err, sizeof err)) {
+            say("info string error: bench position %d: %s", i + 1, err);
+            continue;
+        }
+        struct search_limits l = { .depth = depth };
+        for (int p = 0; p < MAX_PLAYERS; p++)
+            l.time[p] = l.inc[p] = -1;
+        move_t best = MOVE_NONE;
+        pool.done = keep_best;
+        pool.done_ctx = &best;
+        pool.sh.report = quiet_report;
+        /* Every position starts from nothing learned, so the count does not depend on the order. */
+        pool_clear(&pool);
+        int64_t t0 = search_now_ms();
+        if (!pool_go(&pool, &g, &l, 1, 0)) {
+            say("info string error: bench: cannot start the search");
+            break;
+        }
+        pool_wait(&pool);
+        int64_t ms = search_now_ms() - t0;
+        uint64_t nodes = search_total_nodes(&pool.sh);
+        char text[16] = "(none)";
+        if (best)
+            move_to_text(g.v, best, text);
+        say("Position %2d/%d %-11s %12llu nodes %6lld ms  bestmove %s", i + 1, n, v->name, (unsigned long long)nodes,
+            (long long)ms, text);
+        out->nodes += nodes;
+        out->ms += ms;
+    }
+    pool_free(&pool);
+    game_free(&g);
+    say("");
+    say("Nodes searched: %llu", (unsigned long long)out->nodes);
+    say("Nodes/second: %llu", (unsigned long long)(out->ms > 0 ? out->nodes * 1000 / (uint64_t)out->ms : out->nodes));
+    return 1;
+}
+
+static void print_line(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+int bench_main(int argc, char **argv)
+{
+    long arg[3] = { BENCH_DEPTH, 1, 16 }, lo[3] = { 1, 1, 1 }, hi[3] = { 64, MAX_THREADS, 65536 };
+    for (int i = 0; i < argc && i < 3; i++) {
+        char *end;
+        arg[i] = strtol(argv[i], &end, 10);
+        if (*end || end == argv[i] || arg[i] < lo[i] || arg[i] > hi[i]) {
+            fprintf(stderr, "usage: sennight bench [depth 1..64] [threads 1..%d] [hash MB]\n", MAX_THREADS);
+            return 2;
+        }
+    }
+    struct bench_result r;
+    return bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], print_line, &r) ? 0 : 1;
+}

@@ -1,0 +1,21 @@
+/* bench: a fixed list of positions from every variant searched to a fixed depth. With one thread
+ * the node count is deterministic: it is the build's signature (commit messages end "Bench: N"). */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { BENCH_DEPTH = 7 };
+
+struct bench_result {
+    uint64_t nodes;
+    int64_t ms;
+};
+
+/* Prints one line per position through `say` and returns the totals; false if it could not run. */
+int bench_run(int depth, int threads, size_t hash_mb, void (*say)(const char *fmt, ...), struct bench_result *out);
+/* `sennight bench [depth] [threads] [hash]` */
+int bench_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,297 @@
+/* The runner's command line (cutechess-cli style, docs/match.md) into a struct match_conf. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../engine/game.h"
+#include "../movegen/registry.h"
+#include "match.h"
+
+enum { MAX_ARGS = 256, DEFAULT_TIMEOUT = 60 };
+
+/* key=value arguments of one flag (-engine, -each, -openings, ...). */
+struct pairs {
+    char *arg[MAX_ARGS];
+    int n;
+};
+
+static bool parse_long(const char *text, long long min, long long max, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long n = strtoll(text, &end, 10);
+    if (end == text || *end || errno || n < min || n > max)
+        return false;
+    *out = n;
+    return true;
+}
+
+static bool parse_int(const char *text, int min, int max, int *out)
+{
+    long long n;
+    if (!parse_long(text, min, max, &n))
+        return false;
+    *out = (int)n;
+    return true;
+}
+
+static bool parse_double(const char *text, double *out)
+{
+    char *end;
+    *out = strtod(text, &end);
+    return end != text && !*end;
+}
+
+static bool copy(char *dst, size_t len, const char *src)
+{
+    return (size_t)snprintf(dst, len, "%s", src) < len;
+}
+
+/* Copies "key=value" into buf and splits it there; false if there is no '=' or it is too long. */
+static bool split_pair(const char *arg, char *buf, size_t len, const char **key, const char **value)
+{
+    char *eq = copy(buf, len, arg) ? strchr(buf, '=') : NULL;
+    if (!eq)
+        return false;
+    *eq = 0;
+    *key = buf;
+    *value = eq + 1;
+    return true;
+}
+
+static bool engine_setting(struct engine_conf *e, const char *key, const char *value)
+{
+    struct limits *l = &e->limits;
+    long long ms;
+    if (!strcmp(key, "cmd"))
+        return copy(e->cmd, sizeof e->cmd, value);
+    if (!strcmp(key, "name"))
+        return copy(e->name, sizeof e->name, value);
+    if (!strncmp(key, "option.", 7)) {
+        if (e->noptions == MAX_ENGINE_OPTIONS)
+            return false;
+        e->noptions++;
+        return copy(e->option[e->noptions - 1].name, sizeof e->option[0].name, key + 7)
+               && copy(e->option[e->noptions - 1].value, sizeof e->option[0].value, value);
+    }
+    if (!strcmp(key, "tc"))
+        return tc_parse(value, l);
+    if (!strcmp(key, "st"))
+        return tc_parse_seconds(value, &l->movetime) && l->movetime > 0;
+    if (!strcmp(key, "nodes"))
+        return parse_long(value, 1, (long long)1e15, &l->nodes);
+    if (!strcmp(key, "depth"))
+        return parse_int(value, 1, 1000, &l->depth);
+    if (!strcmp(key, "timemargin") && parse_long(value, 0, (long long)1e9, &ms)) {
+        l->margin = ms * 1000;
+        return true;
+    }
+    if (!strcmp(key, "timeout"))
+        return tc_parse_seconds(value, &e->timeout) && e->timeout > 0;
+    return false;
+}
+
+/* -each first, then the engine's own settings, so that these win. */
+static bool engine_conf(struct engine_conf *e, int number, struct pairs *each, struct pairs *own, char *err,
+                        size_t errlen)
+{
+    *e = (struct engine_conf){ .timeout = DEFAULT_TIMEOUT * 1000000LL };
+    for (int list = 0; list < 2; list++) {
+        struct pairs *p = list ? own : each;
+        for (int i = 0; i < p->n; i++) {
+            char buf[2048];
+            const char *key, *value;
+            if (!split_pair(p->arg[i], buf, sizeof buf, &key, &value) || !engine_setting(e, key, value)) {
+                snprintf(err, errlen, "bad engine setting '%s'", p->arg[i]);
+                return false;
+            }
+        }
+    }
+    const struct limits *l = &e->limits;
+    if (!e->cmd[0])
+        snprintf(err, errlen, "engine %d has no cmd=", number);
+    else if (l->base && l->movetime)
+        snprintf(err, errlen, "engine %d: tc= and st= cannot be combined", number);
+    else if (!l->base && !l->movetime && !l->nodes && !l->depth)
+        snprintf(err, errlen, "engine %d has no limit: give tc=, st=, nodes= or depth=", number);
+    else
+        err[0] = 0;
+    /* The default name is the program's file name. */
+    const char *program = e->cmd;
+    size_t len = strcspn(program, " ");
+    for (size_t i = 0; i < len; i++)
+        if (e->cmd[i] == '/')
+            program = e->cmd + i + 1;
+    if (!e->name[0])
+        snprintf(e->name, sizeof e->name, "%.*s", (int)(e->cmd + len - program), program);
+    return !err[0];
+}
+
+/* The flags followed by key=value settings other than -engine and -each. */
+enum group { GROUP_OPENINGS, GROUP_DRAW, GROUP_RESIGN, GROUP_SPRT, NGROUPS };
+static const char *const group_flag[NGROUPS] = { "-openings", "-draw", "-resign", "-sprt" };
+
+static bool group_setting(struct match_conf *c, enum group g, const char *key, const char *value)
+{
+    struct adjudication *a = &c->adj;
+    struct sprt *s = &c->sprt;
+    bool draw = g == GROUP_DRAW;
+    switch (g) {
+    case GROUP_OPENINGS:
+        if (!strcmp(key, "file"))
+            return copy(c->openings, sizeof c->openings, value);
+        c->random_order = !strcmp(value, "random");
+        return !strcmp(key, "order") && (c->random_order || !strcmp(value, "sequential"));
+    case GROUP_DRAW:
+    case GROUP_RESIGN:
+        if (draw && !strcmp(key, "movenumber"))
+            return parse_int(value, 0, 100000, &a->draw_movenumber);
+        if (!strcmp(key, "movecount"))
+            return parse_int(value, 1, 100000, draw ? &a->draw_movecount : &a->resign_movecount);
+        return !strcmp(key, "score") && parse_int(value, 0, MATE_SCORE, draw ? &a->draw_score : &a->resign_score);
+    default: {
+        double *field = !strcmp(key, "elo0") ? &s->elo0
+                        : !strcmp(key, "elo1") ? &s->elo1
+                        : !strcmp(key, "alpha") ? &s->alpha
+                        : !strcmp(key, "beta") ? &s->beta : NULL;
+        return field && parse_double(value, field);
+    }
+    }
+}
+
+static bool group_apply(struct match_conf *c, enum group g, const struct pairs *p, char *err, size_t errlen)
+{
+    for (int i = 0; i < p->n; i++) {
+        char buf[2048];
+        const char *key, *value;
+        if (!split_pair(p->arg[i], buf, sizeof buf, &key, &value) || !group_setting(c, g, key, value)) {
+            snprintf(err, errlen, "bad setting '%s' after %s", p->arg[i], group_flag[g]);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The key=value arguments that follow flag i; returns the index of the last one. */
+static int collect(int argc, char **argv, int i, struct pairs *p)
+{
+    while (i + 1 < argc && argv[i + 1][0] != '-' && p->n < MAX_ARGS)
+        p->arg[p->n++] = argv[++i];
+    return i;
+}
+
+struct single_values {
+    const char *variant;
+    int games, rounds;
+};
+
+/* A flag with one value. */
+static bool single(struct match_conf *c, const char *flag, const char *value, struct single_values *sv, char *err,
+                   size_t errlen)
+{
+    long long seed = 0;
+    bool ok = true;
+    if (!strcmp(flag, "-variant")) {
+        sv->variant = value;
+    } else if (!strcmp(flag, "-games")) {
+        ok = parse_int(value, 1, 1000000, &sv->games);
+    } else if (!strcmp(flag, "-rounds")) {
+        ok = parse_int(value, 1, 1000000, &sv->rounds);
+    } else if (!strcmp(flag, "-concurrency")) {
+        ok = parse_int(value, 1, MAX_CONCURRENCY, &c->concurrency);
+    } else if (!strcmp(flag, "-pgnout")) {
+        ok = copy(c->pgn, sizeof c->pgn, value);
+    } else if (!strcmp(flag, "-event")) {
+        ok = copy(c->event, sizeof c->event, value);
+    } else if (!strcmp(flag, "-ratinginterval")) {
+        ok = parse_int(value, 0, 1000000, &c->rating_interval);
+    } else if (!strcmp(flag, "-seed")) {
+        ok = parse_long(value, 0, LLONG_MAX, &seed);
+        c->seed = (unsigned long long)seed;
+    } else if (!strcmp(flag, "-variantfile")) {
+        return registry_add_file(value, false, err, errlen) >= 0;
+    } else {
+        snprintf(err, errlen, "unknown argument '%s'", flag);
+        return false;
+    }
+    if (!ok)
+        snprintf(err, errlen, "bad value '%s' for %s", value, flag);
+    return ok;
+}
+
+static bool check_conf(struct match_conf *c, const struct pairs *group, const struct single_values *sv, char *err,
+                       size_t errlen)
+{
+    const struct sprt *s = &c->sprt;
+    c->games = sv->games * sv->rounds;
+    c->v = registry_find(sv->variant);
+    if (group[GROUP_OPENINGS].n && !c->openings[0])
+        snprintf(err, errlen, "-openings needs file=");
+    else if ((group[GROUP_DRAW].n && !c->adj.draw_movecount) || (group[GROUP_RESIGN].n && !c->adj.resign_movecount))
+        snprintf(err, errlen, "-draw and -resign need movecount=");
+    else if (c->use_sprt && !(s->alpha > 0 && s->beta > 0 && s->alpha + s->beta < 1 && s->elo0 < s->elo1))
+        snprintf(err, errlen, "-sprt needs elo0 < elo1, and alpha, beta > 0 with alpha + beta < 1");
+    else if (!c->v)
+        snprintf(err, errlen, "unknown variant '%s'", sv->variant);
+    else if (c->v->nplayers != 2)
+        snprintf(err, errlen, "variant '%s' has %d players: only two-player matches are supported", sv->variant,
+                 c->v->nplayers);
+    else
+        return true;
+    return false;
+}
+
+bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t errlen)
+{
+    struct pairs each = { 0 }, own[2] = { 0 }, group[NGROUPS] = { 0 };
+    struct single_values sv = { .variant = "glinski", .games = 2, .rounds = 1 };
+    int nengines = 0;
+    *c = (struct match_conf){ .concurrency = 1, .repeat = true, .rating_interval = 10,
+                              .seed = (unsigned long long)time(NULL) };
+    snprintf(c->event, sizeof c->event, "Sennight match");
+    registry_set_validator(game_validate_variant);
+    if (!registry_init(err, errlen))
+        return false;
+    for (int i = 0; i < argc; i++) {
+        const char *flag = argv[i];
+        int g = 0;
+        while (g < NGROUPS && strcmp(flag, group_flag[g]))
+            g++;
+        if (g < NGROUPS) {
+            c->use_sprt |= g == GROUP_SPRT;
+            i = collect(argc, argv, i, &group[g]);
+        } else if (!strcmp(flag, "-engine") && nengines < 2) {
+            i = collect(argc, argv, i, &own[nengines++]);
+        } else if (!strcmp(flag, "-each")) {
+            i = collect(argc, argv, i, &each);
+        } else if (!strcmp(flag, "-repeat") || !strcmp(flag, "-norepeat")) {
+            c->repeat = !strcmp(flag, "-repeat");
+        } else if (i + 1 >= argc || !single(c, flag, argv[i + 1], &sv, err, errlen)) {
+            if (i + 1 >= argc)
+                snprintf(err, errlen, "%s needs a value", flag);
+            return false;
+        } else {
+            i++;
+        }
+    }
+    if (nengines != 2) {
+        snprintf(err, errlen, "a match needs two -engine arguments");
+        return false;
+    }
+    for (int g = 0; g < NGROUPS; g++)
+        if (!group_apply(c, g, &group[g], err, errlen))
+            return false;
+    if (!engine_conf(&c->engine[0], 1, &each, &own[0], err, errlen)
+        || !engine_conf(&c->engine[1], 2, &each, &own[1], err, errlen))
+        return false;
+    /* Reports name the engines: two of the same name would be told apart by nothing. */
+    if (!strcmp(c->engine[0].name, c->engine[1].name)) {
+        char name[sizeof c->engine[1].name];
+        snprintf(name, sizeof name, "%.*s-2", (int)sizeof name - 3, c->engine[1].name);
+        copy(c->engine[1].name, sizeof name, name);
+    }
+    return check_conf(c, group, &sv, err, errlen);
+}

@@ -1,0 +1,100 @@
+#include "openings.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/game.h"
+
+/* The FEN part of a line: the four position fields, then the two counters if they are numbers
+ * (EPD puts operations such as 'bm f5f6;' there instead). */
+static void fen_of_line(const char *line, char *fen, size_t len)
+{
+    char copy[4096], *save;
+    size_t n = 0;
+    int field = 0;
+    snprintf(copy, sizeof copy, "%s", line);
+    fen[0] = 0;
+    for (char *t = strtok_r(copy, " \t\r\n", &save); t && field < 6 && n < len;
+         t = strtok_r(NULL, " \t\r\n", &save), field++) {
+        if (field >= 4 && strspn(t, "0123456789") != strlen(t))
+            break;
+        n += (size_t)snprintf(fen + n, len - n, "%s%s", field ? " " : "", t);
+    }
+}
+
+static bool add(struct openings *o, const char *fen)
+{
+    char **grown = realloc(o->fen, (size_t)(o->n + 1) * sizeof *o->fen);
+    if (!grown)
+        return false;
+    o->fen = grown;
+    if (!(o->fen[o->n] = strdup(fen)))
+        return false;
+    o->n++;
+    return true;
+}
+
+bool openings_load(struct openings *o, const char *path, const struct variant *v, char *err, size_t errlen)
+{
+    *o = (struct openings){ 0 };
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot open the openings file '%s'", path);
+        return false;
+    }
+    struct game g = { 0 };
+    char line[4096], fen[4096], why[512];
+    bool ok = game_init(&g, v, false, why, sizeof why);
+    if (!ok)
+        snprintf(err, errlen, "%s", why);
+    for (int number = 1; ok && fgets(line, sizeof line, f); number++) {
+        const char *p = line + strspn(line, " \t");
+        if (!*p || *p == '#' || *p == '\n' || *p == '\r')
+            continue;
+        fen_of_line(p, fen, sizeof fen);
+        if (!game_set_position(&g, fen, NULL, 0, why, sizeof why)) {
+            snprintf(err, errlen, "%s:%d: %s", path, number, why);
+            ok = false;
+        } else if (!add(o, fen)) {
+            snprintf(err, errlen, "out of memory");
+            ok = false;
+        }
+    }
+    fclose(f);
+    game_free(&g);
+    if (ok && !o->n) {
+        snprintf(err, errlen, "no positions in the openings file '%s'", path);
+        ok = false;
+    }
+    if (!ok)
+        openings_free(o);
+    return ok;
+}
+
+/* splitmix64: a small generator good enough to order positions reproducibly. */
+static unsigned long long next_random(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void openings_shuffle(struct openings *o, unsigned long long seed)
+{
+    for (int i = o->n - 1; i > 0; i--) {
+        int j = (int)(next_random(&seed) % (unsigned long long)(i + 1));
+        char *t = o->fen[i];
+        o->fen[i] = o->fen[j];
+        o->fen[j] = t;
+    }
+}
+
+void openings_free(struct openings *o)
+{
+    for (int i = 0; i < o->n; i++)
+        free(o->fen[i]);
+    free(o->fen);
+    *o = (struct openings){ 0 };
+}

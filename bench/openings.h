@@ -1,0 +1,23 @@
+/* Opening positions for a match: a FEN or EPD file, one position per line, each checked against the
+ * variant when it is loaded. */
+#ifndef OPENINGS_H
+#define OPENINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../movegen/variant.h"
+
+struct openings {
+    char **fen;
+    int n;
+};
+
+/* Reads the file: blank lines and lines starting with '#' are skipped; an EPD line's operations
+ * (after the four position fields) are ignored. All or nothing, with the first bad line in err. */
+bool openings_load(struct openings *o, const char *path, const struct variant *v, char *err, size_t errlen);
+/* Puts the positions in a random order drawn from the seed. */
+void openings_shuffle(struct openings *o, unsigned long long seed);
+void openings_free(struct openings *o);
+
+#endif

@@ -1,0 +1,116 @@
+#include "pgn.h"
+
+#include <string.h>
+
+enum { LINE_WIDTH = 79 };
+
+static int gcd(int a, int b)
+{
+    return b ? gcd(b, a % b) : a;
+}
+
+/* A score as a reduced fraction: "1", "0", "1/2", "3/4". */
+static void score_text(int num, int den, char *out, size_t len)
+{
+    int d = gcd(num, den);
+    num /= d, den /= d;
+    if (den == 1)
+        snprintf(out, len, "%d", num);
+    else
+        snprintf(out, len, "%d/%d", num, den);
+}
+
+void pgn_result(const struct game_record *r, char *out, size_t len)
+{
+    char white[16], black[16];
+    if (!game_record_scored(r)) {
+        snprintf(out, len, "*");
+        return;
+    }
+    score_text(r->num[0], r->den, white, sizeof white);
+    score_text(r->num[1], r->den, black, sizeof black);
+    snprintf(out, len, "%s-%s", white, black);
+}
+
+const char *pgn_termination(enum termination term)
+{
+    static const char *const names[TERM_COUNT] = {
+        [TERM_CHECKMATE] = "checkmate",         [TERM_STALEMATE] = "stalemate",
+        [TERM_REPETITION] = "repetition",       [TERM_FIFTY_MOVES] = "100-ply rule",
+        [TERM_ADJUDICATED_DRAW] = "adjudication", [TERM_RESIGNATION] = "adjudication",
+        [TERM_TIME] = "time forfeit",           [TERM_ILLEGAL] = "illegal move",
+        [TERM_CRASH] = "engine crash",          [TERM_STALL] = "stalled connection",
+        [TERM_ABANDONED] = "abandoned",         [TERM_FATAL] = "abandoned",
+    };
+    return names[term];
+}
+
+/* Appends one movetext token, wrapping lines at LINE_WIDTH. */
+static void put_token(FILE *f, const char *token, int *column)
+{
+    int n = (int)strlen(token);
+    if (*column && *column + 1 + n > LINE_WIDTH) {
+        fputc('\n', f);
+        *column = 0;
+    }
+    *column += fprintf(f, "%s%s", *column ? " " : "", token);
+}
+
+/* A tag pair, with quotes and backslashes in the value escaped as PGN asks. */
+static void put_tag(FILE *f, const char *name, const char *value)
+{
+    fprintf(f, "[%s \"", name);
+    for (const char *c = value; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fputc('\\', f);
+        fputc(*c, f);
+    }
+    fputs("\"]\n", f);
+}
+
+void pgn_write(FILE *f, const struct pgn_tags *tags, const struct game_record *r)
+{
+    char result[32], number[32], token[sizeof r->reason + 2];
+    pgn_result(r, result, sizeof result);
+    snprintf(number, sizeof number, "%d", tags->round);
+    put_tag(f, "Event", tags->event);
+    put_tag(f, "Site", "?");
+    put_tag(f, "Date", tags->date);
+    put_tag(f, "Round", number);
+    put_tag(f, "White", tags->player[0]);
+    put_tag(f, "Black", tags->player[1]);
+    put_tag(f, "Result", result);
+    put_tag(f, "Variant", tags->variant);
+    put_tag(f, "FEN", r->fen);
+    put_tag(f, "SetUp", "1");
+    put_tag(f, "TimeControl", tags->time_control);
+    snprintf(number, sizeof number, "%d", r->nmoves);
+    put_tag(f, "PlyCount", number);
+    put_tag(f, "Termination", pgn_termination(r->term));
+    fputc('\n', f);
+    int column = 0, side = r->first_side, fullmove = r->first_fullmove;
+    const char *moves = text_str(&r->moves);
+    for (int i = 0; i < r->nmoves; i++) {
+        int n = (int)strcspn(moves, " ");
+        if (side == 0)
+            snprintf(token, sizeof token, "%d. %.*s", fullmove, n, moves);
+        else if (i == 0)
+            snprintf(token, sizeof token, "%d... %.*s", fullmove, n, moves);
+        else
+            snprintf(token, sizeof token, "%.*s", n, moves);
+        put_token(f, token, &column);
+        moves += n + (moves[n] == ' ');
+        fullmove += side;
+        side ^= 1;
+    }
+    if (r->reason[0]) {
+        /* The reason quotes engine output, which must not close the comment early. */
+        snprintf(token, sizeof token, "{%s}", r->reason);
+        for (char *c = token + 1; c[1]; c++)
+            if (*c == '{' || *c == '}')
+                *c = '|';
+        put_token(f, token, &column);
+    }
+    put_token(f, result, &column);
+    fputs("\n\n", f);
+}

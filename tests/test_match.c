@@ -1,0 +1,453 @@
+/* The match runner (bench/match.c) playing short matches between toy engines
+ * (tests/fixtures/toy_engine.c, path in $TOY_ENGINE) that mate, stalemate, crash, hang, play
+ * illegal moves, think too long, never answer uci, or report scores for adjudication. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../bench/match.h"
+#include "tests.h"
+
+/* Black to move stalemates White with b6b4 (Glinski: 3/4 to Black), or mates with d2b1. */
+#define STALEMATE_IN_ONE "K5/5q1/6r1/9/10/11/10/9/8/7/5k b - - 0 1"
+#define MATE_IN_ONE "K5/4r2/8/1q7/10/11/10/9/8/7/5k b - - 0 1"
+
+enum { MAX_RUN_ARGS = 64 };
+
+struct run {
+    struct match_result r;
+    int status;
+    char out[1 << 16];
+    double seconds;
+};
+
+static const char *toy_path(void)
+{
+    const char *path = getenv("TOY_ENGINE");
+    return path && *path ? path : "build/test/toy_engine";
+}
+
+/* "cmd=<toy> <arguments>" in a buffer that lives as long as the test. */
+static const char *toy(const char *arguments)
+{
+    static char cmds[8][1024];
+    static int next;
+    char *cmd = cmds[next++ % 8];
+    snprintf(cmd, sizeof cmds[0], "cmd=%s%s%s", toy_path(), *arguments ? " " : "", arguments);
+    return cmd;
+}
+
+/* "<key>=<seconds × TEST_TIME_SCALE>". */
+static const char *scaled(const char *key, double seconds)
+{
+    static char texts[8][64];
+    static int next;
+    char *text = texts[next++ % 8];
+    snprintf(text, sizeof texts[0], "%s=%g", key, test_timeout(seconds));
+    return text;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int open_descriptors(void)
+{
+    int n = 0;
+    for (int fd = 0; fd < 1024; fd++)
+        n += fcntl(fd, F_GETFD) != -1;
+    return n;
+}
+
+/* Parses and runs a match from the NULL-terminated arguments; its output goes to run->out. The
+ * runner must leave the descriptors of its process as it found them. */
+static void run_match(struct run *run, ...)
+{
+    char *argv[MAX_RUN_ARGS], err[512];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, run);
+    for (char *a = va_arg(ap, char *); a && argc < MAX_RUN_ARGS; a = va_arg(ap, char *))
+        argv[argc++] = a;
+    va_end(ap);
+    static struct match_conf c;
+    ck_assert_msg(match_parse(argc, argv, &c, err, sizeof err), "%s", err);
+    int descriptors = open_descriptors();
+    FILE *out = tmpfile();
+    ck_assert(out != NULL);
+    double start = now();
+    run->status = match_run(&c, &run->r, out);
+    run->seconds = now() - start;
+    rewind(out);
+    size_t n = fread(run->out, 1, sizeof run->out - 1, out);
+    run->out[n] = 0;
+    fclose(out);
+    ck_assert_int_eq(open_descriptors(), descriptors);
+}
+
+static void assert_output_has(const struct run *run, const char *text)
+{
+    ck_assert_msg(strstr(run->out, text) != NULL, "no '%s' in:\n%s", text, run->out);
+}
+
+/* Every engine process has been reaped: the runner leaves no child behind. */
+static void assert_no_children(void)
+{
+    ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+    ck_assert_int_eq(errno, ECHILD);
+}
+
+static int count(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+static void temp_path(char *path, size_t len, const char *contents)
+{
+    snprintf(path, len, "/tmp/sennight-match-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert(f != NULL);
+    fputs(contents, f);
+    fclose(f);
+}
+
+static char *read_file(const char *path)
+{
+    static char text[1 << 16];
+    FILE *f = fopen(path, "r");
+    ck_assert(f != NULL);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    return text;
+}
+
+START_TEST(test_results_and_record)
+{
+    struct run run;
+    char book[64], pgn[64];
+    /* An EPD line with operations, a comment, a blank line and a FEN. */
+    temp_path(book, sizeof book, "# test book\n" STALEMATE_IN_ONE "\n\n" MATE_IN_ONE " bm d2b1; id \"mate\";\n");
+    temp_path(pgn, sizeof pgn, "");
+    char file[80];
+    snprintf(file, sizeof file, "file=%s", book);
+    run_match(&run, "-engine", toy(""), "name=first", "-engine", toy(""), "name=second", "-each", "depth=1",
+              "-games", "4", "-concurrency", "2", "-openings", file, "-pgnout", pgn, NULL);
+    ck_assert_msg(run.status == 0, "%s", run.out);
+    /* Pair 1 (stalemate): first as White is stalemated (1/4), then stalemates (3/4). Pair 2 (mate):
+     * first is mated, then mates. */
+    const struct tally *t = &run.r.tally[0];
+    ck_assert_int_eq(run.r.games, 4);
+    ck_assert_int_eq(t->games, 4);
+    ck_assert_int_eq(t->wins, 1);
+    ck_assert_int_eq(t->losses, 1);
+    ck_assert_int_eq(t->draws, 0);
+    ck_assert_int_eq(t->stalemates_given, 1);
+    ck_assert_int_eq(t->stalemates_received, 1);
+    ck_assert(t->sum == 2.0 && t->sum_sq == 1 + 0.5625 + 0.0625);
+    ck_assert_int_eq(run.r.tally[1].stalemates_given, 1);
+    ck_assert(run.r.tally[1].sum == 2.0);
+    ck_assert_int_eq(run.r.terminations[TERM_STALEMATE], 2);
+    ck_assert_int_eq(run.r.terminations[TERM_CHECKMATE], 2);
+    assert_output_has(&run, "1/4-3/4 {White is stalemated}");
+    assert_output_has(&run, "Score of first vs second: 1 - 1 - 0, stalemates 1 - 1 [0.500] 4");
+    assert_output_has(&run, "Terminations: checkmate 2, stalemate 2");
+    assert_output_has(&run, "Engine failures: none");
+    const char *record = read_file(pgn);
+    ck_assert_int_eq(count(record, "[Event \"Sennight match\"]"), 4);
+    ck_assert_int_eq(count(record, "[Variant \"glinski\"]"), 4);
+    ck_assert_int_eq(count(record, "[SetUp \"1\"]"), 4);
+    ck_assert_int_eq(count(record, "[FEN \"" STALEMATE_IN_ONE "\"]"), 2);
+    ck_assert_int_eq(count(record, "[FEN \"" MATE_IN_ONE "\"]"), 2);
+    ck_assert_int_eq(count(record, "[Result \"1/4-3/4\"]"), 2);
+    ck_assert_int_eq(count(record, "[Result \"0-1\"]"), 2);
+    ck_assert_int_eq(count(record, "[Termination \"stalemate\"]"), 2);
+    ck_assert_int_eq(count(record, "1... b6b4 {White is stalemated} 1/4-3/4"), 2);
+    ck_assert_int_eq(count(record, "1... d2b1 {Black mates} 0-1"), 2);
+    ck_assert_int_eq(count(record, "[White \"first\"]\n[Black \"second\"]"), 2);
+    unlink(pgn);
+    unlink(book);
+    assert_no_children();
+}
+END_TEST
+
+/* The second engine fails in every game; it is restarted for the next one and loses each. */
+static void assert_second_fails(const struct run *run, enum termination term, int games)
+{
+    ck_assert_msg(run->status == 0, "%s", run->out);
+    ck_assert_int_eq(run->r.games, games);
+    ck_assert_int_eq(run->r.tally[0].wins, games);
+    ck_assert_int_eq(run->r.tally[1].losses, games);
+    ck_assert_int_eq(run->r.terminations[term], games);
+    ck_assert_int_eq(run->r.faults[1][term], games);
+    ck_assert_int_eq(run->r.faults[0][term], 0);
+    assert_no_children();
+}
+
+START_TEST(test_crash)
+{
+    struct run run;
+    run_match(&run, "-engine", toy(""), "name=good", "-engine", toy("crash=2"), "name=bad", "-each", "depth=1",
+              "-games", "4", NULL);
+    assert_second_fails(&run, TERM_CRASH, 4);
+    assert_output_has(&run, "(bad) crashed while thinking (exited with status 3)");
+    assert_output_has(&run, "Engine failures: bad: engine crash 4\n");
+}
+END_TEST
+
+START_TEST(test_hang)
+{
+    struct run run;
+    run_match(&run, "-engine", toy(""), "name=good", "-engine", toy("hang=1"), "name=bad", scaled("timeout", 0.1),
+              "-each", "nodes=1000", "-games", "2", "-concurrency", "2", NULL);
+    assert_second_fails(&run, TERM_STALL, 2);
+    assert_output_has(&run, "(bad) gave no answer within");
+    ck_assert_msg(run.seconds < test_timeout(2), "took %.2f s", run.seconds);
+}
+END_TEST
+
+START_TEST(test_illegal_move)
+{
+    struct run run;
+    run_match(&run, "-engine", toy(""), "name=good", "-engine", toy("illegal=2"), "name=bad", "-each", "depth=1",
+              "-games", "2", NULL);
+    assert_second_fails(&run, TERM_ILLEGAL, 2);
+    assert_output_has(&run, "(bad) makes an illegal move: 'a1a9'");
+}
+END_TEST
+
+START_TEST(test_time_losses)
+{
+    struct run run;
+    /* A fixed time per move, then a clock: the slow engine oversteps both on its first move (it waits
+     * 150 ms before answering, however fast the build). */
+    run_match(&run, "-engine", toy(""), "name=good", "depth=1", "-engine", toy("slow=150"), "name=bad", "st=0.05",
+              "-games", "1", NULL);
+    assert_second_fails(&run, TERM_TIME, 1);
+    assert_output_has(&run, "(bad) loses on time: 15");
+    assert_output_has(&run, "allowed 50 ms");
+    run_match(&run, "-engine", toy(""), "name=good", "depth=1", "-engine", toy("slow=150"), "name=bad",
+              "tc=40/0.1+0", "-games", "1", NULL);
+    assert_second_fails(&run, TERM_TIME, 1);
+}
+END_TEST
+
+START_TEST(test_no_uciok)
+{
+    struct run run;
+    run_match(&run, "-engine", toy(""), "name=good", "-engine", toy("nouci"), "name=bad", scaled("timeout", 0.1),
+              "-each", "depth=1", "-games", "1", NULL);
+    assert_second_fails(&run, TERM_STALL, 1);
+    assert_output_has(&run, "(bad) gave no answer within");
+    assert_output_has(&run, "while waiting for uciok");
+}
+END_TEST
+
+START_TEST(test_adjudication)
+{
+    struct run run;
+    /* The second engine thinks it is lost: it resigns on its third such move. */
+    run_match(&run, "-engine", toy("score=0"), "name=good", "-engine", toy("score=-700"), "name=bad", "-each",
+              "depth=1", "-resign", "movecount=3", "score=600", "-games", "2", NULL);
+    ck_assert_msg(run.status == 0, "%s", run.out);
+    ck_assert_int_eq(run.r.terminations[TERM_RESIGNATION], 2);
+    ck_assert(run.r.tally[0].sum == 2);
+    assert_output_has(&run, "resigns (adjudication)");
+    /* Both think it is level: a draw once 3 full moves are played with 2 moves each within 10 cp. */
+    run_match(&run, "-engine", toy("score=5"), "-engine", toy("score=-10"), "-each", "depth=1", "-draw",
+              "movenumber=3", "movecount=2", "score=10", "-games", "2", NULL);
+    ck_assert_int_eq(run.r.terminations[TERM_ADJUDICATED_DRAW], 2);
+    ck_assert_int_eq(run.r.tally[0].draws, 2);
+    assert_output_has(&run, "Draw by adjudication");
+    assert_no_children();
+}
+END_TEST
+
+START_TEST(test_sprt_stops_the_match)
+{
+    struct run run;
+    char book[64], file[80];
+    temp_path(book, sizeof book, MATE_IN_ONE "\n");
+    snprintf(file, sizeof file, "file=%s", book);
+    /* Black mates at once: the first engine scores 0, 1, 0, ... After three games the mean is 1/3,
+     * the variance 2/9, and with s1 = 10/11 the LLR is 0.40909 × (2 - 3 × 1.40909) / (4/9) = -2.0501,
+     * below ln(0.2 / 0.8) = -1.3863: H0 is accepted and the 97 other games are never played. */
+    run_match(&run, "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-openings", file, "-games", "100",
+              "-sprt", "elo0=0", "elo1=400", "alpha=0.2", "beta=0.2", NULL);
+    ck_assert_msg(run.status == 0, "%s", run.out);
+    ck_assert_int_eq(run.r.games, 3);
+    ck_assert_int_eq(run.r.verdict, SPRT_ACCEPT_H0);
+    ck_assert_msg(run.r.llr > -2.0502 && run.r.llr < -2.0500, "llr %f", run.r.llr);
+    assert_output_has(&run, "SPRT: llr -2.050, lbound -1.386, ubound 1.386, elo0 0, elo1 400 - H0 was accepted");
+    unlink(book);
+    assert_no_children();
+}
+END_TEST
+
+static void *interrupt_soon(void *arg)
+{
+    (void)arg;
+    struct timespec wait = { 0, 300000000 };
+    nanosleep(&wait, NULL);
+    kill(getpid(), SIGINT);
+    return NULL;
+}
+
+START_TEST(test_interrupt)
+{
+    struct run run;
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, interrupt_soon, NULL), 0);
+    run_match(&run, "-engine", toy("hang=1"), "-engine", toy("hang=1"), "-each", "depth=1", "timeout=60", "-games",
+              "10", "-concurrency", "3", NULL);
+    pthread_join(thread, NULL);
+    ck_assert_int_eq(run.status, 130);
+    ck_assert(run.r.interrupted);
+    ck_assert_int_eq(run.r.games, 0);
+    assert_output_has(&run, "Interrupted");
+    ck_assert_msg(run.seconds < test_timeout(2), "took %.2f s", run.seconds);
+    assert_no_children();
+}
+END_TEST
+
+static void assert_refused(const char *expected, ...)
+{
+    char *argv[MAX_RUN_ARGS], err[512];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, expected);
+    for (char *a = va_arg(ap, char *); a && argc < MAX_RUN_ARGS; a = va_arg(ap, char *))
+        argv[argc++] = a;
+    va_end(ap);
+    static struct match_conf c;
+    ck_assert_msg(!match_parse(argc, argv, &c, err, sizeof err), "accepted; expected '%s'", expected);
+    ck_assert_msg(strstr(err, expected) != NULL, "'%s' is not '%s'", err, expected);
+}
+
+START_TEST(test_bad_arguments)
+{
+    assert_refused("two -engine", "-engine", toy(""), "-each", "depth=1", NULL);
+    assert_refused("no cmd=", "-engine", "name=x", "-engine", toy(""), "-each", "depth=1", NULL);
+    assert_refused("has no limit", "-engine", toy(""), "-engine", toy(""), NULL);
+    assert_refused("tc= and st=", "-engine", toy(""), "-engine", toy(""), "-each", "tc=10", "st=1", NULL);
+    assert_refused("bad engine setting 'tc=40/'", "-engine", toy(""), "-engine", toy(""), "-each", "tc=40/", NULL);
+    assert_refused("bad engine setting 'depth=0'", "-engine", toy(""), "-engine", toy(""), "-each", "depth=0", NULL);
+    assert_refused("unknown variant 'chess'", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-variant",
+                   "chess", NULL);
+    assert_refused("-sprt needs", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-sprt", "elo0=5",
+                   "elo1=0", "alpha=0.05", "beta=0.05", NULL);
+    assert_refused("bad value 'x' for -games", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games",
+                   "x", NULL);
+    assert_refused("unknown argument '-frobnicate'", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1",
+                   "-frobnicate", "1", NULL);
+    assert_refused("-draw and -resign need", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-resign",
+                   "score=5", NULL);
+}
+END_TEST
+
+START_TEST(test_match_cannot_start)
+{
+    struct run run;
+    char book[64], file[80];
+    run_match(&run, "-engine", "cmd=/nonexistent/engine", "-engine", toy(""), "-each", "depth=1", "-games", "4", NULL);
+    ck_assert_int_eq(run.status, 1);
+    ck_assert_int_eq(run.r.games, 0);
+    assert_output_has(&run, "Error: White (engine) cannot run '/nonexistent/engine'");
+    temp_path(book, sizeof book, MATE_IN_ONE "\nK5/4r2/8/1q7/10/11/10/9/8/7/5 b - - 0 1\n");
+    snprintf(file, sizeof file, "file=%s", book);
+    run_match(&run, "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-openings", file, NULL);
+    ck_assert_int_eq(run.status, 1);
+    assert_output_has(&run, ":2: bad FEN");
+    unlink(book);
+    /* A variant the runner loaded but the engines do not list in UCI_Variant. */
+    run_match(&run, "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-variantfile",
+              "docs/examples/hex5-marshal.ini", "-variant", "hex5-marshal", NULL);
+    ck_assert_int_eq(run.status, 1);
+    assert_output_has(&run, "does not play the variant 'hex5-marshal'");
+    assert_no_children();
+}
+END_TEST
+
+START_TEST(test_time_control)
+{
+    struct limits l = { 0 }, two = { 0 };
+    struct text text = { 0 };
+    ck_assert(tc_parse("40/60+0.6", &l));
+    ck_assert(l.moves == 40 && l.base == 60000000 && l.inc == 600000);
+    ck_assert(tc_parse("1:30", &two) && two.moves == 0 && two.base == 90000000 && two.inc == 0);
+    const char *bad[] = { "", "x", "0", "-1", "40/", "/60", "0/60", "60+", "60+x", "1:60", "1.5:30", "60s" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        ck_assert_msg(!tc_parse(bad[i], &two), "accepted '%s'", bad[i]);
+    tc_format(&l, &text);
+    ck_assert_str_eq(text_str(&text), "40/60+0.6");
+    /* Two moves in 1 s, 0.1 s increment: 1 - 0.4 + 0.1 = 0.7 s; 0.7 - 0.5 + 0.1 = 0.3 s, and the
+     * second move of the period adds the base: 1.3 s. Taking longer than that loses. */
+    struct clock c[2];
+    ck_assert(tc_parse("2/1+0.1", &two));
+    clock_start(&c[1], &two);
+    ck_assert_int_eq(clock_allowance(&c[1], &two), 1000000);
+    ck_assert(clock_charge(&c[1], &two, 400000) && c[1].left == 700000 && c[1].moves == 1);
+    ck_assert(clock_charge(&c[1], &two, 500000) && c[1].left == 1300000 && c[1].moves == 0);
+    clock_start(&c[0], &l);
+    const struct limits *both[2] = { &l, &two };
+    text_clear(&text);
+    clock_go_args(both, c, 1, &text);
+    ck_assert_str_eq(text_str(&text), " wtime 60000 btime 1300 winc 600 binc 100 movestogo 2");
+    struct clock saved = c[1];
+    ck_assert(!clock_charge(&c[1], &two, 1300001));
+    /* A 20 ms margin forgives the overstep; the clock is then empty but for the increment. */
+    two.margin = 20000;
+    c[1] = saved;
+    ck_assert(clock_charge(&c[1], &two, 1310000) && c[1].left == 100000);
+    /* A fixed time per move, with nodes and depth. */
+    struct limits st = { .movetime = 50000, .nodes = 2000, .depth = 4 };
+    clock_start(&c[0], &st);
+    ck_assert_int_eq(clock_allowance(&c[0], &st), 50000);
+    ck_assert(clock_charge(&c[0], &st, 50000) && !clock_charge(&c[0], &st, 50001));
+    const struct limits *fixed[2] = { &st, &st };
+    text_clear(&text);
+    clock_go_args(fixed, c, 0, &text);
+    ck_assert_str_eq(text_str(&text), " movetime 50 nodes 2000 depth 4");
+    text_clear(&text);
+    tc_format(&st, &text);
+    ck_assert_str_eq(text_str(&text), "st=0.05 nodes=2000 depth=4");
+    ck_assert_int_eq(clock_allowance(&c[0], &(struct limits){ .depth = 3 }), -1);
+    text_free(&text);
+}
+END_TEST
+
+Suite *suite_match(void)
+{
+    Suite *s = suite_create("match");
+    TCase *tc = tcase_create("match");
+    tcase_set_timeout(tc, test_timeout(20));
+    tcase_add_test(tc, test_results_and_record);
+    tcase_add_test(tc, test_crash);
+    tcase_add_test(tc, test_hang);
+    tcase_add_test(tc, test_illegal_move);
+    tcase_add_test(tc, test_time_losses);
+    tcase_add_test(tc, test_no_uciok);
+    tcase_add_test(tc, test_adjudication);
+    tcase_add_test(tc, test_sprt_stops_the_match);
+    tcase_add_test(tc, test_interrupt);
+    tcase_add_test(tc, test_bad_arguments);
+    tcase_add_test(tc, test_match_cannot_start);
+    tcase_add_test(tc, test_time_control);
+    suite_add_tcase(s, tc);
+    return s;
+}
