@@ -191,7 +191,19 @@ static void history_update(struct worker *w, move_t m, int bonus)
 
 /* Move order: hash move, captures and promotions by victim then attacker, killers, the counter
  * move, then quiet moves by history. */
-static void score_moves(struct worker *w, int ply, const move_t *list, int *scores, int n, move_t tt_move)
+/* Capturing a piece worth at least the taker's value cannot lose material; otherwise ask SEE. */
+static bool capture_is_good(const struct worker *w, move_t m)
+{
+    const struct position *pos = w->pos;
+    int victim = m & MOVE_EP ? piece_value(w, pos->board[move_from(m)]) : piece_value(w, pos->board[move_to(m)]);
+    int promo = move_promo(m) >= 0 ? w->tb->eval->value[move_promo(m)] : 0;
+    return victim + promo >= piece_value(w, pos->board[move_from(m)]) || see(w, m) >= 0;
+}
+
+/* use_see: losing captures go after the quiet moves (main search); the quiescence search asks
+ * capture_is_good only of the captures it reaches. */
+static void score_moves(struct worker *w, int ply, const move_t *list, int *scores, int n, move_t tt_move,
+                        bool use_see)
 {
     const struct position *pos = w->pos;
     const struct stack *ss = &w->stack[ply];
@@ -206,12 +218,8 @@ static void score_moves(struct worker *w, int ply, const move_t *list, int *scor
             int victim = m & MOVE_EP ? w->tb->eval->value[piece_type(pos->board[move_from(m)])]
                                      : piece_value(w, pos->board[move_to(m)]);
             int promo = move_promo(m) >= 0 ? w->tb->eval->value[move_promo(m)] : 0;
-            int attacker = piece_value(w, pos->board[move_from(m)]);
-            int mvv = (victim + promo) * 16 - attacker / 16;
-            /* Captures that lose material wait until after the quiet moves; taking a piece worth at
-             * least the taker's value cannot lose. */
-            bool good = victim + promo >= attacker || see(w, m) >= 0;
-            scores[i] = good ? (1 << 28) + mvv : -(1 << 24) + mvv;
+            int mvv = (victim + promo) * 16 - piece_value(w, pos->board[move_from(m)]) / 16;
+            scores[i] = !use_see || capture_is_good(w, m) ? (1 << 28) + mvv : -(1 << 24) + mvv;
         } else if (m == ss->killers[0]) {
             scores[i] = (1 << 27) + 2;
         } else if (m == ss->killers[1]) {
@@ -279,7 +287,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         return 0;
     bool in_check = w->stack[ply].in_check;
     if (ply >= MAX_PLY)
-        return in_check ? 0 : evaluate(pos);
+        return in_check ? 0 : evaluate(pos, -SCORE_INF, SCORE_INF);
     /* Capture sequences transpose into each other all the time: the table cuts them short. */
     uint64_t key = position_key(pos);
     struct tt_hit hit;
@@ -294,7 +302,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     const int old_alpha = alpha;
     int best = -SCORE_INF, stand = SCORE_NONE;
     if (!in_check) {
-        stand = evaluate(pos);
+        stand = evaluate(pos, alpha, beta);
         if (stand >= beta) {
             tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER);
             return stand;
@@ -308,15 +316,15 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     int n = in_check ? movegen_legal(pos, list) : movegen_noisy(pos, list);
     if (!n)
         return in_check ? -SCORE_MATE + ply : best;
-    score_moves(w, ply, list, scores, n, tt_move);
+    score_moves(w, ply, list, scores, n, tt_move, false);
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(list, scores, n, i);
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
         if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + 200 <= alpha
             && !(m & MOVE_EP))
             continue;
-        if (!in_check && scores[i] < 0)
-            break;
+        if (!in_check && !capture_is_good(w, m))
+            continue;
         make(w, ply, m);
         int score = -qsearch(w, -beta, -alpha, ply + 1);
         position_unmake(pos, m);
@@ -382,7 +390,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         return 0;
     bool in_check = w->stack[ply].in_check;
     if (ply >= MAX_PLY)
-        return in_check ? 0 : evaluate(pos);
+        return in_check ? 0 : evaluate(pos, -SCORE_INF, SCORE_INF);
     /* Mate distance pruning: no line here can beat a mate already found nearer the root. */
     alpha = alpha > -SCORE_MATE + ply ? alpha : -SCORE_MATE + ply;
     beta = beta < SCORE_MATE - ply - 1 ? beta : SCORE_MATE - ply - 1;
@@ -402,7 +410,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     }
 
     struct stack *ss = &w->stack[ply];
-    int eval = in_check ? SCORE_NONE : evaluate(pos);
+    int eval = in_check ? SCORE_NONE : evaluate(pos, -SCORE_INF, SCORE_INF);
     ss->eval = eval;
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     if (!pv_node && !in_check) {
@@ -430,7 +438,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     int n = movegen_legal(pos, list);
     if (!n)
         return in_check ? -SCORE_MATE + ply : stalemate_score(pos->v, ply);
-    score_moves(w, ply, list, scores, n, tt_move);
+    score_moves(w, ply, list, scores, n, tt_move, true);
     int best = -SCORE_INF, searched = 0;
     move_t best_move = MOVE_NONE;
     const int old_alpha = alpha;

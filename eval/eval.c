@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/score.h"
 #include "eval.h"
 #include "values.h"
 
@@ -221,12 +222,29 @@ static void eval_royal(const struct position *pos, const struct eval_data *ev, i
     add(tr, pl, TERM_ROYAL, shield * w->shield - units * units * w->attack_unit / 16, 0);
 }
 
-/* The evaluation from the side to move's view; fills the trace when given one. */
-static int evaluate_full(const struct position *pos, struct eval_trace *tr)
+/* Blends every term by phase into the side to move's view. */
+static int eval_blend(const struct position *pos, struct eval_trace *tr)
+{
+    const struct variant *v = pos->v;
+    int score[MAX_PLAYERS] = { 0 }, others = 0;
+    for (int pl = 0; pl < v->nplayers; pl++)
+        for (int term = 0; term < NUM_TERMS; term++)
+            score[pl] += (tr->term[pl][term][0] * tr->phase + tr->term[pl][term][1] * (256 - tr->phase)) / 256;
+    for (int pl = 0; pl < v->nplayers; pl++)
+        others += pl == pos->side ? 0 : score[pl];
+    tr->total = score[pos->side] - others / (v->nplayers - 1) + (tr->material_only ? 0 : eval_weights.tempo);
+    return tr->total;
+}
+
+/* The evaluation from the side to move's view, with every term in the trace. Lazy: when material,
+ * piece-cell tables and pawns already put the score far outside (alpha, beta), mobility and royal
+ * safety are not worth computing. */
+static int evaluate_lazy(const struct position *pos, struct eval_trace *tr, int alpha, int beta)
 {
     const struct eval_data *ev = pos->tb->eval;
     const struct variant *v = pos->v;
     memset(tr, 0, sizeof *tr);
+    tr->material_only = eval_weights.material_only;
     int phase_material = 0, units[MAX_PLAYERS] = { 0 };
     for (int pl = 0; pl < v->nplayers; pl++) {
         for (int t = 0; t < v->ntypes; t++) {
@@ -235,30 +253,33 @@ static int evaluate_full(const struct position *pos, struct eval_trace *tr)
             add(tr, pl, TERM_MATERIAL, n * ev->value[t], n * ev->value[t]);
             if (!v->piece[t].pawn)
                 phase_material += n * ev->value[t];
+            if (tr->material_only)
+                continue;
             CS_FOR_EACH(c, pcs)
                 add(tr, pl, TERM_PST, ev->pst[0][pl][t][c], ev->pst[1][pl][t][c]);
             if (v->piece[t].pawn && n)
                 eval_pawns(pos, ev, pl, t, tr);
         }
-        eval_pieces(pos, ev, pl, tr, units);
     }
-    for (int pl = 0; pl < v->nplayers; pl++)
-        eval_royal(pos, ev, pl, units[pl], tr);
     int phase = phase_material * 256 / ev->start_phase;
     tr->phase = phase > 256 ? 256 : phase;
-    int score[MAX_PLAYERS] = { 0 };
+    int early = eval_blend(pos, tr), margin = eval_weights.lazy_margin;
+    if (tr->material_only || early - margin >= beta || early + margin <= alpha)
+        return early;
     for (int pl = 0; pl < v->nplayers; pl++)
-        for (int term = 0; term < NUM_TERMS; term++)
-            score[pl] += (tr->term[pl][term][0] * tr->phase + tr->term[pl][term][1] * (256 - tr->phase)) / 256;
-    int others = 0;
+        eval_pieces(pos, ev, pl, tr, units);
     for (int pl = 0; pl < v->nplayers; pl++)
-        others += pl == pos->side ? 0 : score[pl];
-    tr->total = score[pos->side] - others / (v->nplayers - 1) + eval_weights.tempo;
-    return tr->total;
+        eval_royal(pos, ev, pl, units[pl], tr);
+    return eval_blend(pos, tr);
 }
 
-static int evaluate(const struct position *pos)
+static int evaluate_full(const struct position *pos, struct eval_trace *tr)
+{
+    return evaluate_lazy(pos, tr, -SCORE_INF, SCORE_INF);
+}
+
+static int evaluate(const struct position *pos, int alpha, int beta)
 {
     struct eval_trace tr;
-    return evaluate_full(pos, &tr);
+    return evaluate_lazy(pos, &tr, alpha, beta);
 }

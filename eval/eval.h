@@ -3,6 +3,7 @@
 #define EVAL_H
 
 #include "../movegen/position.h"
+#include "trace.h"
 #include "weights.h"
 
 /* Tables the evaluation derives once per variant from geometry and piece movement. */
@@ -16,15 +17,6 @@ struct eval_data {
     cellset front[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];  /* pawns: cells still ahead */
     cellset passed[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* pawns: cells where an enemy pawn can stop it */
     cellset near[MAX_CELLS];                       /* cells within two steps */
-};
-
-enum { TERM_MATERIAL, TERM_PST, TERM_MOBILITY, TERM_ROYAL, TERM_PAWNS, NUM_TERMS };
-
-/* Per player and term, middlegame and endgame parts, for the `eval` command. */
-struct eval_trace {
-    int term[MAX_PLAYERS][NUM_TERMS][2];
-    int phase;   /* 0 (endgame) .. 256 (middlegame) */
-    int total;   /* from the side to move's view */
 };
 
 #endif

@@ -1,5 +1,9 @@
 #include "weights.h"
 
+#include "trace.h"
+
+const char *const eval_term_names[NUM_TERMS] = { "material", "piece-cell", "mobility", "royal safety", "pawns" };
+
 /* Hand-set starting values; value_* were fitted to Pacey's Full House table (seed 001). */
 struct eval_weights eval_weights = {
     .value_scale = 0.606,
@@ -17,5 +21,6 @@ struct eval_weights eval_weights = {
     .shield = 8,
     .attack_unit = 5,
     .tempo = 12,
+    .lazy_margin = 400,
     .stalemate_scale = 2000,
 };

@@ -23,7 +23,9 @@ struct eval_weights {
     int shield;                  /* own piece next to the royal, middlegame */
     int attack_unit;             /* enemy attacks on the royal's neighbourhood: penalty = units^2 * this / 16 */
     int tempo;
+    int lazy_margin;             /* skip mobility and royal safety this far outside the window */
     int stalemate_scale;         /* centipawns of a whole point: a 3/4 stalemate is worth scale / 2 */
+    int material_only;           /* 1: material alone, for weak baselines in matches (option Evaluation) */
 };
 
 extern struct eval_weights eval_weights;

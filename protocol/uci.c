@@ -8,8 +8,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../bench/bench.h"
 #include "../engine/game.h"
 #include "../engine/threads.h"
+#include "../eval/trace.h"
+#include "../eval/weights.h"
 #include "../movegen/registry.h"
 #include "diagram.h"
 
@@ -116,6 +119,7 @@ static void cmd_uci(struct uci *u, char **tok, int n)
     say("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
     say("option name Ponder type check default false");
     say("option name Move Overhead type spin default 10 min 0 max %d", MAX_OVERHEAD);
+    say("option name Evaluation type combo default full var full var material");
     (void)u;
     say("uciok");
 }
@@ -223,6 +227,11 @@ static void cmd_setoption(struct uci *u, char **tok, int n)
             say_error("Move Overhead: a number of ms from 0 to 5000 is expected");
         else
             u->move_overhead = x;
+    } else if (!strcasecmp(name, "Evaluation")) {
+        if (strcmp(value, "full") && strcmp(value, "material"))
+            say_error("Evaluation: full or material is expected");
+        else
+            eval_weights.material_only = !strcmp(value, "material");
     } else if (!strcasecmp(name, "Ponder")) {
         if (strcmp(value, "true") && strcmp(value, "false"))
             say_error("Ponder: true or false is expected");
@@ -469,6 +478,32 @@ static void cmd_d(struct uci *u, char **tok, int n)
         say("Result: %s", result);
 }
 
+/* eval: every term for every army, middlegame and endgame parts, then the blend. */
+static void cmd_eval(struct uci *u, char **tok, int n)
+{
+    (void)tok, (void)n;
+    const struct variant *v = u->game.v;
+    struct eval_trace tr;
+    if (u->game.ops->position_in_check(u->game.pos)) {
+        say("info string eval: the side to move is in check; the search does not evaluate such positions");
+        return;
+    }
+    u->game.ops->evaluate(u->game.pos, &tr);
+    char head[128] = "term         ";
+    for (int p = 0; p < v->nplayers; p++)
+        snprintf(head + strlen(head), sizeof head - strlen(head), " |   %c mg    %c eg", v->colour_letter[p], v->colour_letter[p]);
+    say("%s", head);
+    for (int t = 0; t < NUM_TERMS; t++) {
+        char line[128];
+        int len = snprintf(line, sizeof line, "%-13s", eval_term_names[t]);
+        for (int p = 0; p < v->nplayers; p++)
+            len += snprintf(line + len, sizeof line - (size_t)len, " | %6d %6d", tr.term[p][t][0], tr.term[p][t][1]);
+        say("%s", line);
+    }
+    say("phase %d/256 (256: middlegame)%s", tr.phase, tr.material_only ? ", Evaluation is material only" : "");
+    say("Final evaluation: %d cp (side to move %c)", tr.total, v->colour_letter[u->game.ops->position_side(u->game.pos)]);
+}
+
 static void cmd_variants(struct uci *u, char **tok, int n)
 {
     (void)u, (void)tok, (void)n;
@@ -493,6 +528,20 @@ static void cmd_check(struct uci *u, char **tok, int n)
         say("info string %s: %d variant%s, no errors", tok[1], count, count == 1 ? "" : "s");
 }
 
+/* bench [depth] [threads] [hash], as `sennight bench`. */
+static void cmd_bench(struct uci *u, char **tok, int n)
+{
+    (void)u;
+    long arg[3] = { BENCH_DEPTH, 1, 16 }, hi[3] = { 64, MAX_THREADS, TT_MAX_MB };
+    for (int i = 1; i < n && i <= 3; i++)
+        if (n > 4 || !parse_int(tok[i], 1, hi[i - 1], &arg[i - 1])) {
+            say_error("usage: bench [depth 1..64] [threads] [hash MB]");
+            return;
+        }
+    struct bench_result r;
+    bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], say, &r);
+}
+
 struct command {
     const char *name;
     void (*run)(struct uci *u, char **tok, int n);
@@ -507,6 +556,7 @@ static const struct command commands[] = {
     { "ponderhit", cmd_ponderhit, true },       { "variant", cmd_variant, false },
     { "d", cmd_d, false },             { "variants", cmd_variants, false },
     { "check", cmd_check, false },     { "quit", NULL, true },
+    { "eval", cmd_eval, false },       { "bench", cmd_bench, false },
 };
 
 /* Runs one line of len bytes; returns false on quit. */
