@@ -257,7 +257,7 @@ static inline bool make(struct worker *w, int ply, move_t m)
     bool check = position_in_check(w->pos);
     w->stack[ply + 1].in_check = check;
     w->nodes++;
-    atomic_store_explicit(&w->sh->thread_nodes[w->id], w->nodes, memory_order_relaxed);
+    atomic_store_explicit(&w->sh->thread_nodes[w->id].n, w->nodes, memory_order_relaxed);
     return check;
 }
 

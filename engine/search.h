@@ -46,8 +46,12 @@ struct search_shared {
     atomic_bool pondering;   /* while set, the clock does not stop the search */
     int64_t start_ms;        /* monotonic */
     int64_t soft_ms, hard_ms;/* time budget from start; 0: none */
-    /* Node counts of every worker, so the main thread can report totals. */
-    _Atomic uint64_t thread_nodes[MAX_THREADS];
+    /* Node counts of every worker, so the main thread can report totals; one cache line each, as
+     * every worker writes its own at every node. */
+    struct {
+        _Atomic uint64_t n;
+        char pad[56];
+    } thread_nodes[MAX_THREADS];
     void (*report)(void *ctx, const struct search_report *r);
     void *report_ctx;
 };

@@ -106,7 +106,7 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
     atomic_store(&sh->stop, false);
     atomic_store(&sh->pondering, l->ponder);
     for (int i = 0; i < p->nthreads; i++)
-        atomic_store(&sh->thread_nodes[i], 0);
+        atomic_store(&sh->thread_nodes[i].n, 0);
     sh->start_ms = search_now_ms();
     timeman_init(sh, g->ops->position_side(g->pos), move_overhead);
     tt_new_search(&p->tt);

@@ -13,7 +13,7 @@ uint64_t search_total_nodes(struct search_shared *sh)
 {
     uint64_t n = 0;
     for (int i = 0; i < sh->nthreads; i++)
-        n += atomic_load_explicit(&sh->thread_nodes[i], memory_order_relaxed);
+        n += atomic_load_explicit(&sh->thread_nodes[i].n, memory_order_relaxed);
     return n;
 }
 
