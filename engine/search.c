@@ -107,7 +107,7 @@ static void search_check_limits(struct worker *w)
     struct search_shared *sh = w->sh;
     if (sh->limits.nodes && (sh->nthreads == 1 ? w->nodes : search_total_nodes(sh)) >= sh->limits.nodes)
         atomic_store(&sh->stop, true);
-    if ((w->nodes & 1023) == 0 && sh->hard_ms && !atomic_load(&sh->pondering)
+    if ((w->nodes & 255) == 0 && sh->hard_ms && !atomic_load(&sh->pondering)
         && search_now_ms() - sh->start_ms >= sh->hard_ms)
         atomic_store(&sh->stop, true);
 }
@@ -273,21 +273,31 @@ static bool is_draw(const struct position *pos)
     return pos->st[pos->ply].halfmove >= 100 || position_repetitions(pos) > 0;
 }
 
-static int qsearch(struct worker *w, int alpha, int beta, int ply)
+/* The start of every node: limits, draws and the ply cap. True, with the score, if the node ends. */
+static bool node_ends(struct worker *w, int ply, int *score)
 {
-    struct position *pos = w->pos;
     w->pvlen[ply] = 0;
     if (w->id == 0)
         search_check_limits(w);
-    if (search_stopped(w))
-        return 0;
+    *score = 0;
+    if (search_stopped(w) || is_draw(w->pos))
+        return true;
     if (ply > w->seldepth)
         w->seldepth = ply;
-    if (is_draw(pos))
-        return 0;
+    if (ply < MAX_PLY)
+        return false;
+    if (!w->stack[ply].in_check)
+        *score = evaluate(w->pos, -SCORE_INF, SCORE_INF);
+    return true;
+}
+
+static int qsearch(struct worker *w, int alpha, int beta, int ply)
+{
+    struct position *pos = w->pos;
+    int early;
+    if (node_ends(w, ply, &early))
+        return early;
     bool in_check = w->stack[ply].in_check;
-    if (ply >= MAX_PLY)
-        return in_check ? 0 : evaluate(pos, -SCORE_INF, SCORE_INF);
     /* Capture sequences transpose into each other all the time: the table cuts them short. */
     uint64_t key = position_key(pos);
     struct tt_hit hit;
@@ -379,18 +389,10 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     const bool pv_node = beta - alpha > 1;
     if (depth <= 0)
         return qsearch(w, alpha, beta, ply);
-    w->pvlen[ply] = 0;
-    if (w->id == 0)
-        search_check_limits(w);
-    if (search_stopped(w))
-        return 0;
-    if (ply > w->seldepth)
-        w->seldepth = ply;
-    if (is_draw(pos))
-        return 0;
+    int early;
+    if (node_ends(w, ply, &early))
+        return early;
     bool in_check = w->stack[ply].in_check;
-    if (ply >= MAX_PLY)
-        return in_check ? 0 : evaluate(pos, -SCORE_INF, SCORE_INF);
     /* Mate distance pruning: no line here can beat a mate already found nearer the root. */
     alpha = alpha > -SCORE_MATE + ply ? alpha : -SCORE_MATE + ply;
     beta = beta < SCORE_MATE - ply - 1 ? beta : SCORE_MATE - ply - 1;
