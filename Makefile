@@ -1,4 +1,4 @@
-# Sennight: `make` builds ./sennight; `make play` (for now `make demo`) and `make test` do all set-up.
+# Sennight: `make` builds ./sennight; `make play` and `make test` do all set-up.
 MODE ?= release
 BUILD ?= build/$(MODE)
 CC ?= cc
@@ -24,9 +24,9 @@ LDFLAGS := $(OPT)
 # Width-independent modules; engine/instance.c is compiled once per cell-set width.
 SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c movegen/registry.c \
         movegen/move.c engine/game.c engine/instance_select.c engine/tt.c engine/timeman.c engine/threads.c \
-        eval/weights.c eval/values.c protocol/uci.c protocol/diagram.c bench/perft_speed.c bench/bench.c \
-        bench/text.c bench/stats.c bench/tc.c bench/proc.c bench/player.c bench/openings.c bench/play.c \
-        bench/pgn.c bench/match_args.c bench/match.c
+        eval/weights.c eval/values.c protocol/uci.c protocol/diagram.c protocol/play.c bench/perft_speed.c \
+        bench/bench.c bench/text.c bench/stats.c bench/tc.c bench/proc.c bench/player.c bench/openings.c \
+        bench/play.c bench/pgn.c bench/match_args.c bench/match.c
 INSTANCE_DEPS := engine/instance.c $(wildcard */*.h) movegen/tables.c movegen/attack.c \
         movegen/position.c movegen/movegen.c movegen/perft.c eval/eval.c engine/search.c
 TEST_SRCS ?= $(wildcard tests/*.c)
@@ -90,7 +90,10 @@ $(BUILD)/variants_ini.o: $(BUILD)/variants_ini.c
 demo: all
 	@printf 'uci\nvariants\nd\ngo perft 2\nquit\n' | ./sennight | grep -v '^option\|^id '
 
-play: demo
+# A game against the engine in the terminal: `make play`, `VARIANT=mccooey make play`.
+VARIANT ?= glinski
+play: all
+	@./sennight play --variant $(VARIANT)
 
 # The whole suite, then again under address and undefined-behaviour sanitizers.
 test: deps

@@ -10,4 +10,10 @@ enum {
     SCORE_NONE = -32002,
 };
 
+/* Moves to the mate of a mate score (|score| >= SCORE_MATE_BOUND); negative when being mated. */
+static inline int score_mate_moves(int score)
+{
+    return score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2;
+}
+
 #endif

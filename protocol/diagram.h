@@ -1,11 +1,20 @@
-/* Text diagrams of a position as seen by the first player (board.md, Diagrams). */
+/* Text diagrams of a position as seen by the first player (board.md, Diagrams): plain for `d`,
+ * optionally with marked cells or in ANSI colours for terminal play. */
 #ifndef DIAGRAM_H
 #define DIAGRAM_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../movegen/setup.h"
 
+struct diagram_style {
+    bool colour;          /* shaded cells by geo_colour_of, coloured armies, ANSI escapes */
+    int mark[2];          /* cells to mark (the last move), CELL_NONE for none */
+};
+
+/* The plain diagram, no marks. */
 void diagram_print(FILE *out, const struct variant *v, const struct setup *s);
+void diagram_draw(FILE *out, const struct variant *v, const struct setup *s, const struct diagram_style *st);
 
 #endif

@@ -7,6 +7,7 @@
 #include "../bench/perft_speed.h"
 #include "../engine/game.h"
 #include "../movegen/registry.h"
+#include "play.h"
 #include "uci.h"
 
 int main(int argc, char **argv)
@@ -17,6 +18,8 @@ int main(int argc, char **argv)
         return bench_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "match"))
         return match_main(argc - 2, argv + 2);
+    if (argc > 1 && !strcmp(argv[1], "play"))
+        return play_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "perft-speed"))
         return perft_speed(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "check")) {
@@ -33,8 +36,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 1) {
-        fprintf(stderr, "usage: sennight [bench [depth] [threads] [hash] | match <arguments> | perft-speed [seconds] | "
-                        "check <file>]\n");
+        fprintf(stderr, "usage: sennight [play [options] | bench [depth] [threads] [hash] | match <arguments> | "
+                        "perft-speed [seconds] | check <file>]\n");
         return 2;
     }
     return uci_loop(stdin);

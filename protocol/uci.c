@@ -304,10 +304,8 @@ static void cmd_position(struct uci *u, char **tok, int n)
 
 static void format_score(char *out, size_t len, int score)
 {
-    if (score >= SCORE_MATE_BOUND)
-        snprintf(out, len, "mate %d", (SCORE_MATE - score + 1) / 2);
-    else if (score <= -SCORE_MATE_BOUND)
-        snprintf(out, len, "mate -%d", (SCORE_MATE + score) / 2);
+    if (score >= SCORE_MATE_BOUND || score <= -SCORE_MATE_BOUND)
+        snprintf(out, len, "mate %d", score_mate_moves(score));
     else
         snprintf(out, len, "cp %d", score);
 }

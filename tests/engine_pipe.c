@@ -71,20 +71,35 @@ static bool pipe_pair(int fds[2])
     return true;
 }
 
-static void child_exec(const char *path, int in, int out)
+static void child_exec(char *const *argv, int in, int out)
 {
     dup2(in, STDIN_FILENO);
     dup2(out, STDOUT_FILENO);
     signal(SIGPIPE, SIG_DFL);
-    execl(path, path, (char *)NULL);
+    execv(argv[0], argv);
     _exit(127);
 }
 
 bool pipe_start(struct engine_pipe *p)
 {
+    return pipe_start_args(p, NULL);
+}
+
+bool pipe_start_args(struct engine_pipe *p, const char *const *args)
+{
     const char *path = pipe_engine_path();
-    int in[2], out[2];
+    /* Built before the fork: the child only execs. */
+    char *argv[PIPE_MAX_ARGS + 2] = { (char *)path };
+    int in[2], out[2], n = 0;
     *p = (struct engine_pipe){ .to_engine = -1, .from_engine = -1 };
+    while (args && args[n] && n < PIPE_MAX_ARGS) {
+        argv[n + 1] = (char *)args[n];
+        n++;
+    }
+    if (args && args[n]) {
+        errno = E2BIG;
+        return false;
+    }
     if (access(path, X_OK) || !pipe_pair(in))
         return false;
     if (!pipe_pair(out)) {
@@ -95,7 +110,7 @@ bool pipe_start(struct engine_pipe *p)
     signal(SIGPIPE, SIG_IGN);
     p->pid = fork();
     if (p->pid == 0)
-        child_exec(path, in[0], out[1]);
+        child_exec(argv, in[0], out[1]);
     close(in[0]), close(out[1]);
     p->to_engine = in[1];
     p->from_engine = out[0];

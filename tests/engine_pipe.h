@@ -27,6 +27,9 @@ struct pipe_exit {
 const char *pipe_engine_path(void);
 /* Starts the engine; false (errno set) if it cannot be run. */
 bool pipe_start(struct engine_pipe *p);
+/* The same with command-line arguments (a NULL-terminated list of at most PIPE_MAX_ARGS). */
+enum { PIPE_MAX_ARGS = 32 };
+bool pipe_start_args(struct engine_pipe *p, const char *const *args);
 /* Writes raw bytes (NUL and newlines included), reading the engine's output meanwhile so that
  * neither side can block the other; false on timeout or if the engine closed its input. */
 bool pipe_write(struct engine_pipe *p, const char *data, size_t len, int timeout_ms);

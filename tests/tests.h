@@ -15,6 +15,7 @@ Suite *suite_reference(void);
 Suite *suite_protocol(void);
 Suite *suite_stats(void);
 Suite *suite_match(void);
+Suite *suite_play(void);
 
 /* Helpers shared by the suites (tests/test_util.c). */
 const struct variant *test_variant(const char *name);
