@@ -97,8 +97,8 @@ static void eval_pst(const struct tables *tb, struct eval_data *ev, int pl, int 
             mg = rim * w->centre.mg;
             eg = rim * w->centre.eg;
         }
-        ev->pst[0][pl][t][c] = (int16_t)mg;
-        ev->pst[1][pl][t][c] = (int16_t)eg;
+        ev->pst[pl][t][c][0] = (int16_t)mg;
+        ev->pst[pl][t][c][1] = (int16_t)eg;
     }
 }
 
@@ -256,7 +256,7 @@ static int evaluate_lazy(const struct position *pos, struct eval_trace *tr, int 
             if (tr->material_only)
                 continue;
             CS_FOR_EACH(c, pcs)
-                add(tr, pl, TERM_PST, ev->pst[0][pl][t][c], ev->pst[1][pl][t][c]);
+                add(tr, pl, TERM_PST, ev->pst[pl][t][c][0], ev->pst[pl][t][c][1]);
             if (v->piece[t].pawn && n)
                 eval_pawns(pos, ev, pl, t, tr);
         }

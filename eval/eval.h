@@ -12,7 +12,7 @@ struct eval_data {
     int by_value[MAX_TYPES];                       /* types from least to most valuable, royal last */
     int mobility16[MAX_TYPES];                     /* expected reachable cells, x16 */
     int start_phase;                               /* non-pawn material of the start position */
-    int16_t pst[2][MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* [mg, eg] piece-cell bonuses */
+    int16_t pst[MAX_PLAYERS][MAX_TYPES][MAX_CELLS][2]; /* piece-cell bonuses, [mg, eg] side by side */
     int8_t advance[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* pawns: steps made toward promotion */
     cellset front[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];  /* pawns: cells still ahead */
     cellset passed[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* pawns: cells where an enemy pawn can stop it */
