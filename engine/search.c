@@ -597,7 +597,9 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     if (!w->nroot)
         return;
     int multipv = sh->multipv < w->nroot ? sh->multipv : w->nroot;
-    int max_depth = sh->limits.depth ? sh->limits.depth : MAX_PLY - 1;
+    /* Helpers keep going past the depth limit until the main thread stops them: their table
+     * entries are what speeds the main thread up. */
+    int max_depth = sh->limits.depth && id == 0 ? sh->limits.depth : MAX_PLY - 1;
     /* Helper threads start one ply deeper every other thread, so they spread over depths. */
     for (int depth = 1 + (id & 1); depth <= max_depth; depth++) {
         w->root_depth = depth;
