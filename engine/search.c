@@ -91,7 +91,7 @@ static void worker_clear(struct worker *w)
 static int stalemate_score(const struct variant *v, int ply)
 {
     int num = v->stalemate_den - v->stalemate_num;
-    int score = (2 * num - v->stalemate_den) * eval_weights.stalemate_scale / (2 * v->stalemate_den);
+    int score = (2 * num - v->stalemate_den) * eval_weights.stalemate_scale / v->stalemate_den;
     /* Like mates: suffer it as late, and deliver it as soon, as possible. */
     return score < 0 ? score + ply : score > 0 ? score - ply : 0;
 }
@@ -415,9 +415,13 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     int eval = in_check ? SCORE_NONE : evaluate(pos, -SCORE_INF, SCORE_INF);
     ss->eval = eval;
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
-    if (!pv_node && !in_check) {
+    /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
+     * stalemate: a side left with pawns and its royal may have no move at all. */
+    const bool may_shortcut = beta > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND
+                              && (pos->v->stalemate_num * 2 == pos->v->stalemate_den || has_pieces(pos));
+    if (!pv_node && !in_check && may_shortcut) {
         /* Reverse futility: far above beta, a shallow search will not fall back. */
-        if (depth <= 7 && eval - 90 * depth >= beta && eval < SCORE_MATE_BOUND)
+        if (depth <= 7 && eval - 90 * depth >= beta)
             return eval;
         /* Null move, not where zugzwang is likely (only pawns and the royal left). */
         if (null_ok && depth >= 3 && eval >= beta && has_pieces(pos)) {
@@ -635,6 +639,12 @@ static void worker_search(struct worker *w, const struct position *root, struct 
             }
             if (search_stopped(w))
                 break;
+            /* A later line may score above an earlier one: keep the lines in order. */
+            for (int k = w->pv_index; k > 0 && w->root[k].score > w->root[k - 1].score; k--) {
+                struct root_move t = w->root[k];
+                w->root[k] = w->root[k - 1];
+                w->root[k - 1] = t;
+            }
         }
         if (search_stopped(w))
             break;

@@ -44,7 +44,7 @@ struct search_shared {
     int nthreads;
     atomic_bool stop;        /* every thread stops at once when set */
     atomic_bool pondering;   /* while set, the clock does not stop the search */
-    int64_t start_ms;        /* monotonic */
+    _Atomic int64_t start_ms;/* monotonic; ponderhit moves it while the threads read it */
     int64_t soft_ms, hard_ms;/* time budget from start; 0: none */
     /* Node counts of every worker, so the main thread can report totals; one cache line each, as
      * every worker writes its own at every node. */

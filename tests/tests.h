@@ -16,6 +16,8 @@ Suite *suite_protocol(void);
 Suite *suite_stats(void);
 Suite *suite_match(void);
 Suite *suite_play(void);
+Suite *suite_tt(void);
+Suite *suite_search(void);
 
 /* Helpers shared by the suites (tests/test_util.c). */
 const struct variant *test_variant(const char *name);

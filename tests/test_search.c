@@ -1,0 +1,846 @@
+/* The search: mates in every variant, proved by an exhaustive solver; stalemate sought or avoided as
+ * each variant scores it; and, through the real executable ($SENNIGHT) as a GUI drives it, the go
+ * limits, stop, ponder, quit, MultiPV, threads, option errors and determinism. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../engine/threads.h"
+#include "../eval/weights.h"
+#include "engine_pipe.h"
+#include "tests.h"
+
+/* A Glinski middlegame (from the bench list): long searches, many legal moves. */
+#define MIDDLEGAME "6/2PN2p/1P3p1r/1R2P1pb1/Q2P2p1k1/1BB2Ppr1qb/KBNP1P4/1R4p2/1P3np1/P3pn1/6 w - - 5 16"
+/* Glinski after f5f6: Black to move. */
+#define GLINSKI_F5F6 "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB2Pp1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 b - - 0 1"
+
+/* Queen and rook against the king on b7: only h2e7 mates in 2. */
+#define QUEEN_ROOK_MATE "6/6k/4K3/9/10/11/10/RQ7/8/7/6 w - - 0 1"
+
+struct mate_position {
+    const char *variant, *fen;
+    int moves;                 /* the side to move mates in this many moves (at least 2), not fewer */
+};
+
+/* Each has one mating first move only, as the exhaustive solver below found. */
+static const struct mate_position mates[] = {
+    { "glinski", QUEEN_ROOK_MATE, 2 },
+    /* Black promotes first, b2b1q, and mates with queen and rook. */
+    { "glinski", "6/1p1k3/8/9/10/11/9K/9/8/7/3r2 b - - 0 1", 3 },
+    /* Black queen and bishop: b2e8. */
+    { "mccooey", "6/1q5/8/4P4/10/11/1b7K/6k2/8/7/6 b - - 0 1", 2 },
+    /* Queen and knight: h6f4. */
+    { "mccooey", "6/7/6K1/9/10/2k8/10/5Q3/2N5/7/6 w - - 0 1", 3 },
+    /* Wellisch orientation, Black to move: the quiet king move d3f4, although i3h3 mates in 3. */
+    { "haynie", "6/f6/8/2k6/10/7P3/10/K8/2q5/7/6 b - - 0 1", 2 },
+    /* Rook and firzan: the king steps aside, e9d7. */
+    { "haynie", "5k/7/8/4R4/8K1/11/4F5/9/8/7/6 w - - 0 1", 3 },
+    /* Sailor and Pacey's unicorn: k7b3, although k7e6 mates in 3. */
+    { "full-house", "6/7/8/9/1k8/7U3/K9/9/8/6S/6 w - - 0 1", 2 },
+    /* Sailor and unicorn again: h4e6. */
+    { "full-house", "6/7/8/6k2/1K8/11/8U1/3S5/8/7/6 w - - 0 1", 3 },
+};
+
+enum { MOVE_TEXT = 16, PV_MAX = MAX_PLY };
+
+/* ------------------------------------------------------------------------------------------- */
+/* An exhaustive mate solver on the engine's move generator, independent of the search. */
+
+static bool defender_mated(struct game *g, int n);
+
+/* Whether the side to move mates within n (>= 1) of its moves whatever the defence. */
+static bool mates_within(struct game *g, int n)
+{
+    move_t list[MAX_MOVES];
+    int count = g->ops->movegen_legal(g->pos, list);
+    bool found = false;
+    for (int i = 0; i < count && !found; i++) {
+        g->ops->position_make(g->pos, list[i]);
+        found = defender_mated(g, n - 1);
+        g->ops->position_unmake(g->pos, list[i]);
+    }
+    return found;
+}
+
+/* Whether the side to move is checkmated now or, whatever it plays, within n more enemy moves. */
+static bool defender_mated(struct game *g, int n)
+{
+    move_t list[MAX_MOVES];
+    int count = g->ops->movegen_legal(g->pos, list);
+    if (!count)
+        return g->ops->position_in_check(g->pos);
+    bool mated = n > 0;
+    for (int i = 0; i < count && mated; i++) {
+        g->ops->position_make(g->pos, list[i]);
+        mated = mates_within(g, n);
+        g->ops->position_unmake(g->pos, list[i]);
+    }
+    return mated;
+}
+
+static move_t parse_move(struct game *g, const char *text)
+{
+    char err[256];
+    move_t m = MOVE_NONE;
+    ck_assert_msg(game_parse_move(g, text, &m, err, sizeof err), "%s", err);
+    return m;
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Searches through the pool, as bench.c drives it. */
+
+struct pool_result {
+    move_t best;
+    int score, depth;
+};
+
+static void keep_report(void *ctx, const struct search_report *r)
+{
+    struct pool_result *res = ctx;
+    if (r->multipv == 1 && r->bound == BOUND_EXACT) {
+        res->score = r->score;
+        res->depth = r->depth;
+    }
+}
+
+static void keep_best(void *ctx, move_t best, move_t ponder)
+{
+    (void)ponder;
+    ((struct pool_result *)ctx)->best = best;
+}
+
+/* One search of the game's position to the depth, with a fresh table; only: the one root move
+ * searched, or MOVE_NONE for all. */
+static struct pool_result pool_search(struct game *g, int depth, move_t only)
+{
+    struct search_pool pool = { 0 };
+    struct pool_result res = { MOVE_NONE, SCORE_NONE, 0 };
+    struct search_limits l = { .depth = depth, .nsearchmoves = only != MOVE_NONE, .searchmoves = { only } };
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        l.time[p] = l.inc[p] = -1;
+    ck_assert(pool_configure(&pool, 1, 1));
+    pool.done = keep_best;
+    pool.done_ctx = &res;
+    pool.sh.report = keep_report;
+    pool.sh.report_ctx = &res;
+    ck_assert(pool_go(&pool, g, &l, 1, 0));
+    pool_wait(&pool);
+    pool_free(&pool);
+    ck_assert_msg(res.depth == depth, "the search reported depth %d of %d", res.depth, depth);
+    return res;
+}
+
+/* What a stalemate is worth to the side that delivers it: the two sides' scores differ by
+ * num/den - (den-num)/den of a point, and a whole point is stalemate_scale (eval/weights.h). */
+static int stalemate_worth(const struct variant *v)
+{
+    return eval_weights.stalemate_scale * (2 * v->stalemate_num - v->stalemate_den) / v->stalemate_den;
+}
+
+/* The score of a stalemate delivered within a few plies, allowing for a preference for the nearest. */
+static bool near(int score, int target)
+{
+    return abs(score - target) <= 10;
+}
+
+/* Whether playing the move leaves the opponent stalemated. */
+static bool stalemates(struct game *g, move_t m)
+{
+    g->ops->position_make(g->pos, m);
+    bool stalemate = game_status(g).outcome == GAME_STALEMATE;
+    g->ops->position_unmake(g->pos, m);
+    return stalemate;
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* The executable: what one command printed up to its bestmove (or up to readyok). */
+
+/* An info line of a finished iteration. */
+struct info {
+    int depth, multipv, score, hashfull, pvlen;
+    bool mate;                     /* score mate N, not cp N */
+    unsigned long long nodes;
+    char pv[PV_MAX][MOVE_TEXT];
+};
+
+/* Bounds from a failed aspiration window are only in the transcript. */
+struct search_out {
+    struct info *info;
+    int ninfo;
+    int lines, errors, bestmoves;  /* every line, info string error lines, bestmove lines */
+    char bestmove[MOVE_TEXT], ponder[MOVE_TEXT];
+    long long ms;                  /* from the command to the (first) bestmove */
+    char transcript[1 << 16];      /* every line without time and nps, which vary run to run */
+    size_t len;
+};
+
+/* How long anything may take before the engine counts as hung. */
+static int hang_ms(void)
+{
+    return (int)(test_timeout(10.0) * 1000);
+}
+
+/* Slack on top of a time limit: scheduling, pipes and, under the sanitizers, slower code. */
+static long long slack_ms(void)
+{
+    return (long long)(test_timeout(0.25) * 1000);
+}
+
+static void pause_ms(long ms)
+{
+    struct timespec t = { ms / 1000, ms % 1000 * 1000000 };
+    while (nanosleep(&t, &t) && errno == EINTR)
+        continue;
+}
+
+static void engine_start(struct engine_pipe *p)
+{
+    ck_assert_msg(pipe_start(p), "cannot run the engine '%s' (set SENNIGHT): %s", pipe_engine_path(), strerror(errno));
+}
+
+static void engine_send(struct engine_pipe *p, const char *text)
+{
+    ck_assert_msg(pipe_send(p, text, hang_ms()), "the engine does not take '%s'", text);
+}
+
+static const char *next_word(char **save)
+{
+    const char *t = strtok_r(NULL, " ", save);
+    return t ? t : "";
+}
+
+static struct info parse_info(const char *line)
+{
+    char buf[8192], *save, *t;
+    struct info in = { 0 };
+    snprintf(buf, sizeof buf, "%s", line);
+    strtok_r(buf, " ", &save);
+    while ((t = strtok_r(NULL, " ", &save)) && strcmp(t, "pv")) {
+        if (!strcmp(t, "depth"))
+            in.depth = atoi(next_word(&save));
+        else if (!strcmp(t, "multipv"))
+            in.multipv = atoi(next_word(&save));
+        else if (!strcmp(t, "hashfull"))
+            in.hashfull = atoi(next_word(&save));
+        else if (!strcmp(t, "nodes"))
+            in.nodes = strtoull(next_word(&save), NULL, 10);
+        else if (!strcmp(t, "cp") || !strcmp(t, "mate")) {
+            in.mate = t[0] == 'm';
+            in.score = atoi(next_word(&save));
+        }
+    }
+    while ((t = strtok_r(NULL, " ", &save)) && in.pvlen < PV_MAX)
+        snprintf(in.pv[in.pvlen++], MOVE_TEXT, "%s", t);
+    return in;
+}
+
+/* Appends a word and a separator to the transcript, cutting it short when full. */
+static void transcript_add(struct search_out *out, const char *word, const char *sep)
+{
+    size_t room = sizeof out->transcript - out->len;
+    size_t n = (size_t)snprintf(out->transcript + out->len, room, "%s%s", word, sep);
+    out->len += n < room ? n : room - 1;
+}
+
+/* Adds the line to the transcript without its time and nps fields. */
+static void transcribe(struct search_out *out, const char *line)
+{
+    char buf[8192], *save;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        if (!strcmp(t, "time") || !strcmp(t, "nps"))
+            strtok_r(NULL, " ", &save);
+        else
+            transcript_add(out, t, " ");
+    }
+    transcript_add(out, "", "| ");
+}
+
+static void take_line(struct search_out *out, const char *line, long long t0)
+{
+    out->lines++;
+    transcribe(out, line);
+    if (!strncmp(line, "info depth ", 11) && !strstr(line, "lowerbound") && !strstr(line, "upperbound")) {
+        out->info = realloc(out->info, (size_t)(out->ninfo + 1) * sizeof *out->info);
+        ck_assert(out->info != NULL);
+        out->info[out->ninfo++] = parse_info(line);
+    } else if (!strncmp(line, "info string error", 17)) {
+        out->errors++;
+    } else if (!strncmp(line, "bestmove ", 9) && !out->bestmoves++) {
+        out->ms = search_now_ms() - t0;
+        sscanf(line, "bestmove %15s ponder %15s", out->bestmove, out->ponder);
+    }
+}
+
+static void out_free(struct search_out *out)
+{
+    free(out->info);
+    free(out);
+}
+
+/* Reads lines up to the first that starts with the prefix, which ends the reading. */
+static struct search_out *read_until(struct engine_pipe *p, const char *prefix, long long t0)
+{
+    struct search_out *out = calloc(1, sizeof *out);
+    ck_assert(out != NULL);
+    const char *line;
+    while ((line = pipe_read_line(p, hang_ms())) != NULL) {
+        take_line(out, line, t0);
+        if (!strncmp(line, prefix, strlen(prefix)))
+            return out;
+    }
+    struct pipe_exit e = pipe_wait(p, 200);
+    ck_abort_msg("waiting for %s: the engine %s (status %d, signal %d) after: %s", prefix, e.killed ? "hung" : "ended",
+                 e.code, e.signal, out->transcript);
+}
+
+/* Sends the command and reads up to its bestmove. */
+static struct search_out *until_bestmove(struct engine_pipe *p, const char *cmd)
+{
+    long long t0 = search_now_ms();
+    engine_send(p, cmd);
+    return read_until(p, "bestmove", t0);
+}
+
+/* isready: what the engine printed before its readyok, which is not counted. */
+static struct search_out *engine_sync(struct engine_pipe *p)
+{
+    long long t0 = search_now_ms();
+    engine_send(p, "isready");
+    struct search_out *out = read_until(p, "readyok", t0);
+    out->lines--;
+    return out;
+}
+
+/* Sends the command; it must print nothing. */
+static void engine_silent(struct engine_pipe *p, const char *cmd)
+{
+    engine_send(p, cmd);
+    struct search_out *out = engine_sync(p);
+    ck_assert_msg(out->lines == 0, "'%s' printed: %s", cmd, out->transcript);
+    out_free(out);
+}
+
+static const struct info *last_info(const struct search_out *out)
+{
+    ck_assert_msg(out->ninfo > 0, "no info depth line: %s", out->transcript);
+    return &out->info[out->ninfo - 1];
+}
+
+static void engine_quit(struct engine_pipe *p)
+{
+    engine_send(p, "quit");
+    struct pipe_exit e = pipe_wait(p, hang_ms());
+    ck_assert_msg(!e.killed && e.exited && e.code == 0, "quit: status %d, signal %d%s", e.code, e.signal,
+                  e.killed ? ", hung" : "");
+    pipe_free(p);
+}
+
+/* The bestmove, and its ponder move after it, are legal in the Glinski position (NULL: start). */
+static void assert_legal(const char *fen, const struct search_out *out)
+{
+    struct game g;
+    test_game(&g, "glinski", fen, false);
+    ck_assert_msg(strcmp(out->bestmove, "(none)"), "bestmove (none) with legal moves: %s", out->transcript);
+    g.ops->position_make(g.pos, parse_move(&g, out->bestmove));
+    if (out->ponder[0])
+        parse_move(&g, out->ponder);
+    game_free(&g);
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Mates. */
+
+START_TEST(test_mate)
+{
+    const struct mate_position *mp = &mates[_i];
+    struct engine_pipe p;
+    char cmd[512];
+    engine_start(&p);
+    snprintf(cmd, sizeof cmd, "setoption name UCI_Variant value %s\nposition fen %s", mp->variant, mp->fen);
+    engine_silent(&p, cmd);
+    snprintf(cmd, sizeof cmd, "go depth %d", 2 * mp->moves + 1);
+    struct search_out *out = until_bestmove(&p, cmd);
+    const struct info *in = last_info(out);
+    ck_assert_msg(in->mate && in->score == mp->moves && !strcmp(in->pv[0], out->bestmove),
+                  "%s %s: expected score mate %d: %s", mp->variant, mp->fen, mp->moves, out->transcript);
+    /* The principal variation ends in checkmate... */
+    struct game g;
+    char err[256], *pv[PV_MAX];
+    test_game(&g, mp->variant, mp->fen, false);
+    ck_assert_int_eq(in->pvlen, 2 * mp->moves - 1);
+    for (int i = 0; i < in->pvlen; i++)
+        pv[i] = (char *)in->pv[i];
+    ck_assert_msg(game_set_position(&g, mp->fen, pv, in->pvlen, err, sizeof err), "%s", err);
+    ck_assert_int_eq(game_status(&g).outcome, GAME_CHECKMATE);
+    /* ... the first move mates against every defence, and there is no quicker mate. */
+    ck_assert(game_set_position(&g, mp->fen, NULL, 0, err, sizeof err));
+    ck_assert_msg(!mates_within(&g, mp->moves - 1), "a quicker mate exists");
+    g.ops->position_make(g.pos, parse_move(&g, out->bestmove));
+    ck_assert_msg(defender_mated(&g, mp->moves - 1), "%s does not force mate in %d", out->bestmove, mp->moves);
+    game_free(&g);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_go_mate)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    engine_silent(&p, "position fen " QUEEN_ROOK_MATE);
+    /* It stops by itself once the mate is found. */
+    struct search_out *out = until_bestmove(&p, "go mate 2");
+    const struct info *in = last_info(out);
+    ck_assert_msg(in->mate && in->score == 2 && !strcmp(out->bestmove, "h2e7"), "%s", out->transcript);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------- */
+/* Stalemate: Glinski scores it 3/4 to the stalemating side, McCooey a draw. */
+
+/* King and bishop cannot mate; d5c3 leaves the king on a1 without a move. */
+#define BISHOP_STALEMATE "k5/7/8/4K4/10/11/5B4/9/8/7/6 w - - 0 1"
+
+START_TEST(test_glinski_seeks_stalemate)
+{
+    struct game g;
+    test_game(&g, "glinski", BISHOP_STALEMATE, false);
+    move_t stalemate = parse_move(&g, "d5c3");
+    ck_assert(stalemates(&g, stalemate));
+    struct pool_result r = pool_search(&g, 6, MOVE_NONE);
+    ck_assert_uint_eq(r.best, stalemate);
+    ck_assert_msg(near(r.score, stalemate_worth(g.v)), "score %d, a 3/4 stalemate is worth %d", r.score,
+                  stalemate_worth(g.v));
+    game_free(&g);
+}
+END_TEST
+
+START_TEST(test_mccooey_keeps_the_bishop)
+{
+    struct game g;
+    test_game(&g, "mccooey", BISHOP_STALEMATE, false);
+    move_t stalemate = parse_move(&g, "d5c3");
+    ck_assert(stalemates(&g, stalemate));
+    ck_assert_int_eq(stalemate_worth(g.v), 0);
+    struct pool_result r = pool_search(&g, 6, MOVE_NONE);
+    ck_assert_uint_ne(r.best, stalemate);
+    ck_assert_int_gt(r.score, 0);
+    game_free(&g);
+}
+END_TEST
+
+/* The engine plays both sides; returns the final status after at most max_plies. */
+static struct game_status play_out(struct game *g, int depth, int max_plies)
+{
+    struct game_status st = game_status(g);
+    for (int ply = 0; ply < max_plies && st.outcome == GAME_ONGOING; ply++) {
+        g->ops->position_make(g->pos, pool_search(g, depth, MOVE_NONE).best);
+        st = game_status(g);
+    }
+    return st;
+}
+
+/* Queen against king, g1c6 stalemates: the winning side plays on to mate, in both variants. */
+START_TEST(test_queen_mates_rather_than_stalemates)
+{
+    static const char *const variants[] = { "mccooey", "glinski" };
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        struct game g;
+        test_game(&g, variants[i], "2k3/7/1K6/9/10/11/Q9/9/8/7/6 w - - 0 1", false);
+        ck_assert(stalemates(&g, parse_move(&g, "g1c6")));
+        struct game_status st = play_out(&g, 6, 40);
+        ck_assert_msg(st.outcome == GAME_CHECKMATE && g.ops->position_side(g.pos) == 1,
+                      "%s: the game ended with outcome %d, %c to move", variants[i], st.outcome,
+                      g.v->colour_letter[g.ops->position_side(g.pos)]);
+        game_free(&g);
+    }
+}
+END_TEST
+
+/* Taking the knight, i7l6, walks into k4i6 and a stalemate that scores White 1/4. */
+START_TEST(test_glinski_avoids_being_stalemated)
+{
+    const char *fen = "6/7/8/9/10/11/10/9/4P1K1/3k3/5n w - - 0 1";
+    struct game g;
+    char err[256], *trap[] = { "i7l6", "k4i6" };
+    test_game(&g, "glinski", fen, false);
+    ck_assert_msg(game_set_position(&g, fen, trap, 2, err, sizeof err), "%s", err);
+    ck_assert_int_eq(game_status(&g).outcome, GAME_STALEMATE);
+    ck_assert(game_set_position(&g, fen, NULL, 0, err, sizeof err));
+    move_t careless = parse_move(&g, "i7l6");
+    struct pool_result r = pool_search(&g, 6, careless);
+    ck_assert_msg(near(r.score, -stalemate_worth(g.v)), "i7l6 scores %d, being stalemated is worth %d", r.score,
+                  -stalemate_worth(g.v));
+    r = pool_search(&g, 6, MOVE_NONE);
+    ck_assert_uint_ne(r.best, careless);
+    ck_assert_int_gt(r.score, -stalemate_worth(g.v));
+    game_free(&g);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------- */
+/* go limits through the executable. */
+
+START_TEST(test_go_depth)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    struct search_out *out = until_bestmove(&p, "go depth 5");
+    for (int i = 0; i < out->ninfo; i++)
+        ck_assert_msg(out->info[i].depth == i + 1, "depths out of order: %s", out->transcript);
+    ck_assert_int_eq(last_info(out)->depth, 5);
+    ck_assert_str_eq(last_info(out)->pv[0], out->bestmove);
+    assert_legal(NULL, out);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+enum { NODE_LIMIT = 20000, NODE_SLACK = 256 };
+
+/* go nodes in a fresh engine; the transcript of the search. */
+static struct search_out *search_nodes(void)
+{
+    struct engine_pipe p;
+    char cmd[64];
+    engine_start(&p);
+    engine_silent(&p, "position fen " MIDDLEGAME);
+    snprintf(cmd, sizeof cmd, "go nodes %d", NODE_LIMIT);
+    struct search_out *out = until_bestmove(&p, cmd);
+    engine_quit(&p);
+    return out;
+}
+
+START_TEST(test_go_nodes)
+{
+    struct search_out *a = search_nodes(), *b = search_nodes();
+    for (int i = 0; i < a->ninfo; i++)
+        ck_assert_uint_le(a->info[i].nodes, NODE_LIMIT + NODE_SLACK);
+    assert_legal(MIDDLEGAME, a);
+    ck_assert_str_eq(a->transcript, b->transcript);
+    out_free(a);
+    out_free(b);
+}
+END_TEST
+
+START_TEST(test_go_movetime)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    engine_silent(&p, "position fen " MIDDLEGAME);
+    struct search_out *out = until_bestmove(&p, "go movetime 200");
+    ck_assert_msg(out->ms >= 100 && out->ms <= 200 + slack_ms(), "movetime 200 answered in %lld ms", out->ms);
+    assert_legal(MIDDLEGAME, out);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+/* A third of a clock is the most the engine may spend on one move (engine/timeman.c). */
+START_TEST(test_go_clock)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    struct search_out *out = until_bestmove(&p, "go wtime 1000 btime 1000 winc 10 binc 10");
+    ck_assert_msg(out->ms <= 1000 / 3 + slack_ms(), "a 1 s clock answered in %lld ms", out->ms);
+    assert_legal(NULL, out);
+    out_free(out);
+    /* Black reads its own clock, not White's. */
+    engine_silent(&p, "position fen " GLINSKI_F5F6);
+    out = until_bestmove(&p, "go wtime 100000 btime 1000 winc 0 binc 10");
+    ck_assert_msg(out->ms <= 1000 / 3 + slack_ms(), "a 1 s clock for Black answered in %lld ms", out->ms);
+    assert_legal(GLINSKI_F5F6, out);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+/* After the command the engine stays responsive, and for ms after it no bestmove comes. */
+static void assert_thinking(struct engine_pipe *p, const char *cmd, long ms)
+{
+    engine_send(p, cmd);
+    for (int i = 0; i < 2; i++) {
+        pause_ms(i * ms);
+        struct search_out *out = engine_sync(p);
+        ck_assert_msg(out->bestmoves == 0, "'%s' answered before stop: %s", cmd, out->transcript);
+        out_free(out);
+    }
+}
+
+/* Stop: exactly one bestmove, at once. */
+static struct search_out *stop_search(struct engine_pipe *p)
+{
+    struct search_out *out = until_bestmove(p, "stop");
+    ck_assert_msg(out->ms <= slack_ms(), "stop answered in %lld ms", out->ms);
+    struct search_out *after = engine_sync(p);
+    ck_assert_msg(after->bestmoves == 0, "a second bestmove: %s", after->transcript);
+    out_free(after);
+    return out;
+}
+
+START_TEST(test_go_infinite)
+{
+    /* A bare go is infinite too; the mate in 2 runs out of depths at once and still waits. */
+    static const struct {
+        const char *fen, *go;
+    } cases[] = { { NULL, "go infinite" }, { NULL, "go" }, { QUEEN_ROOK_MATE, "go infinite" } };
+    struct engine_pipe p;
+    char cmd[512];
+    engine_start(&p);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(cmd, sizeof cmd, "position %s%s", cases[i].fen ? "fen " : "startpos", cases[i].fen ? cases[i].fen : "");
+        engine_silent(&p, cmd);
+        assert_thinking(&p, cases[i].go, 100);
+        struct search_out *out = stop_search(&p);
+        assert_legal(cases[i].fen, out);
+        out_free(out);
+    }
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_ponder)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    /* Pondering outlasts the engine's whole share of the clock without answering. */
+    assert_thinking(&p, "go ponder wtime 1000 btime 1000", 1000 / 3 + 50);
+    struct search_out *out = until_bestmove(&p, "ponderhit");
+    ck_assert_msg(out->ms <= 1000 / 3 + slack_ms(), "ponderhit answered in %lld ms", out->ms);
+    assert_legal(NULL, out);
+    out_free(out);
+    assert_thinking(&p, "go ponder wtime 1000 btime 1000", 50);
+    out = stop_search(&p);
+    assert_legal(NULL, out);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_searchmoves)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    struct search_out *out = until_bestmove(&p, "go depth 4 searchmoves b1b2 k1k2");
+    for (int i = 0; i < out->ninfo; i++)
+        ck_assert_msg(!strcmp(out->info[i].pv[0], "b1b2") || !strcmp(out->info[i].pv[0], "k1k2"), "%s",
+                      out->transcript);
+    ck_assert_msg(!strcmp(out->bestmove, "b1b2") || !strcmp(out->bestmove, "k1k2"), "%s", out->bestmove);
+    out_free(out);
+    out = until_bestmove(&p, "go depth 3 searchmoves k1k3");
+    ck_assert_str_eq(out->bestmove, "k1k3");
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_multipv)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    engine_silent(&p, "setoption name MultiPV value 3");
+    struct search_out *out = until_bestmove(&p, "go depth 4");
+    ck_assert_msg(out->ninfo == 12, "expected 3 lines for each of 4 depths: %s", out->transcript);
+    for (int i = 0; i < out->ninfo; i++) {
+        const struct info *in = &out->info[i], *first = &out->info[i - i % 3];
+        ck_assert_msg(in->depth == i / 3 + 1 && in->multipv == i % 3 + 1, "line %d: %s", i, out->transcript);
+        for (const struct info *other = first; other < in; other++)
+            ck_assert_msg(strcmp(other->pv[0], in->pv[0]), "%s twice at depth %d", in->pv[0], in->depth);
+        ck_assert_msg(in == first || in[-1].score >= in->score, "depth %d: multipv %d scores more than multipv %d: %s",
+                      in->depth, in->multipv, in->multipv - 1, out->transcript);
+    }
+    ck_assert_str_eq(out->info[9].pv[0], out->bestmove);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+/* Checkmated, then stalemated (tests/test_game.c): every kind of go says so. */
+START_TEST(test_no_legal_move)
+{
+    static const char *const fens[] = { "K5/1q2r2/8/9/10/11/10/9/8/7/5k w - - 0 1",
+                                        "K5/3q3/6r1/9/10/11/10/9/8/7/5k w - - 0 1" };
+    struct engine_pipe p;
+    char cmd[512];
+    engine_start(&p);
+    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
+        snprintf(cmd, sizeof cmd, "position fen %s", fens[i]);
+        engine_silent(&p, cmd);
+        struct search_out *out = until_bestmove(&p, "go depth 5");
+        ck_assert_str_eq(out->bestmove, "(none)");
+        out_free(out);
+        out = until_bestmove(&p, "go movetime 50");
+        ck_assert_str_eq(out->bestmove, "(none)");
+        out_free(out);
+        assert_thinking(&p, "go infinite", 10);
+        out = stop_search(&p);
+        ck_assert_str_eq(out->bestmove, "(none)");
+        out_free(out);
+    }
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_stop_during_long_search)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    engine_silent(&p, "position fen " MIDDLEGAME);
+    assert_thinking(&p, "go depth 60", 100);
+    struct search_out *out = stop_search(&p);
+    assert_legal(MIDDLEGAME, out);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_quit_during_infinite)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    assert_thinking(&p, "go infinite", 50);
+    engine_send(&p, "quit");
+    struct pipe_exit e = pipe_wait(&p, (int)slack_ms());
+    ck_assert_msg(!e.killed && e.exited && e.code == 0, "quit during go infinite: status %d, signal %d%s", e.code,
+                  e.signal, e.killed ? ", still running" : "");
+    pipe_free(&p);
+}
+END_TEST
+
+START_TEST(test_two_threads)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    engine_silent(&p, "setoption name Threads value 2\nposition fen " MIDDLEGAME);
+    struct search_out *out = until_bestmove(&p, "go depth 5");
+    ck_assert_int_eq(last_info(out)->depth, 5);
+    assert_legal(MIDDLEGAME, out);
+    out_free(out);
+    out = until_bestmove(&p, "go nodes 30000");
+    assert_legal(MIDDLEGAME, out);
+    out_free(out);
+    assert_thinking(&p, "go infinite", 100);
+    out = stop_search(&p);
+    assert_legal(MIDDLEGAME, out);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+/* Each bad value prints one error line and changes nothing. */
+START_TEST(test_bad_option_values)
+{
+    static const char *const bad[] = {
+        "Hash value 0",        "Hash value -1",     "Hash value abc",     "Hash value 1048577", "Hash",
+        "Threads value 0",     "Threads value 257", "Threads value two",  "Threads value -1",
+        "MultiPV value 0",     "MultiPV value 65",  "MultiPV value x",    "Move Overhead value -1",
+        "Move Overhead value 5001", "Move Overhead value 1e3",
+    };
+    struct engine_pipe p;
+    char cmd[128];
+    engine_start(&p);
+    engine_silent(&p, "setoption name Hash value 1\nsetoption name MultiPV value 2\n"
+                      "setoption name Move Overhead value 5000");
+    struct search_out *before = until_bestmove(&p, "go depth 5");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(cmd, sizeof cmd, "setoption name %s", bad[i]);
+        engine_send(&p, cmd);
+        struct search_out *out = engine_sync(&p);
+        ck_assert_msg(out->lines == 1 && out->errors == 1, "'%s': %s", cmd, out->transcript);
+        out_free(out);
+    }
+    /* The same table size (hashfull), MultiPV and one thread (the very same search)... */
+    engine_silent(&p, "ucinewgame");
+    struct search_out *after = until_bestmove(&p, "go depth 5");
+    ck_assert_int_eq(last_info(after)->multipv, 2);
+    ck_assert_str_eq(before->transcript, after->transcript);
+    out_free(before);
+    out_free(after);
+    /* ... and the 5 s overhead leaves 100 ms of this movetime. */
+    after = until_bestmove(&p, "go movetime 5100");
+    ck_assert_msg(after->ms <= 100 + slack_ms(), "movetime 5100 with 5000 overhead took %lld ms", after->ms);
+    out_free(after);
+    engine_quit(&p);
+}
+END_TEST
+
+START_TEST(test_deterministic)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    engine_silent(&p, "position fen " MIDDLEGAME);
+    struct search_out *first = until_bestmove(&p, "go depth 6");
+    engine_silent(&p, "ucinewgame\nposition fen " MIDDLEGAME);
+    struct search_out *second = until_bestmove(&p, "go depth 6");
+    ck_assert_str_eq(first->transcript, second->transcript);
+    out_free(first);
+    out_free(second);
+    engine_quit(&p);
+}
+END_TEST
+
+/* The bench signature: the same node count every time. */
+static unsigned long long bench_nodes(struct engine_pipe *p)
+{
+    long long t0 = search_now_ms();
+    engine_send(p, "bench 2");
+    struct search_out *out = read_until(p, "Nodes/second", t0);
+    const char *at = strstr(out->transcript, "Nodes searched: ");
+    ck_assert_msg(at != NULL, "%s", out->transcript);
+    unsigned long long nodes = strtoull(at + 16, NULL, 10);
+    out_free(out);
+    return nodes;
+}
+
+START_TEST(test_bench_deterministic)
+{
+    struct engine_pipe p;
+    engine_start(&p);
+    unsigned long long first = bench_nodes(&p);
+    ck_assert_uint_gt(first, 0);
+    ck_assert_uint_eq(bench_nodes(&p), first);
+    engine_quit(&p);
+}
+END_TEST
+
+Suite *suite_search(void)
+{
+    Suite *s = suite_create("search");
+    TCase *tc = tcase_create("mates");
+    tcase_set_timeout(tc, test_timeout(10));
+    tcase_add_loop_test(tc, test_mate, 0, (int)(sizeof mates / sizeof *mates));
+    tcase_add_test(tc, test_go_mate);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("stalemate");
+    tcase_set_timeout(tc, test_timeout(20));
+    tcase_add_test(tc, test_glinski_seeks_stalemate);
+    tcase_add_test(tc, test_mccooey_keeps_the_bishop);
+    tcase_add_test(tc, test_queen_mates_rather_than_stalemates);
+    tcase_add_test(tc, test_glinski_avoids_being_stalemated);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("limits");
+    tcase_set_timeout(tc, test_timeout(20));
+    tcase_add_test(tc, test_go_depth);
+    tcase_add_test(tc, test_go_nodes);
+    tcase_add_test(tc, test_go_movetime);
+    tcase_add_test(tc, test_go_clock);
+    tcase_add_test(tc, test_go_infinite);
+    tcase_add_test(tc, test_ponder);
+    tcase_add_test(tc, test_searchmoves);
+    tcase_add_test(tc, test_multipv);
+    tcase_add_test(tc, test_no_legal_move);
+    tcase_add_test(tc, test_stop_during_long_search);
+    tcase_add_test(tc, test_quit_during_infinite);
+    tcase_add_test(tc, test_two_threads);
+    tcase_add_test(tc, test_bad_option_values);
+    tcase_add_test(tc, test_deterministic);
+    tcase_add_test(tc, test_bench_deterministic);
+    suite_add_tcase(s, tc);
+    return s;
+}
