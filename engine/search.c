@@ -417,14 +417,14 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
      * stalemate: a side left with pawns and its royal may have no move at all. */
-    const bool may_shortcut = beta > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND
-                              && (pos->v->stalemate_num * 2 == pos->v->stalemate_den || has_pieces(pos));
-    if (!pv_node && !in_check && may_shortcut) {
+    if (!pv_node && !in_check && beta > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND) {
+        const bool pieces = has_pieces(pos);
+        const bool stalemate_drawn = pos->v->stalemate_num * 2 == pos->v->stalemate_den;
         /* Reverse futility: far above beta, a shallow search will not fall back. */
-        if (depth <= 7 && eval - 90 * depth >= beta)
+        if (depth <= 7 && eval - 90 * depth >= beta && (pieces || stalemate_drawn))
             return eval;
         /* Null move, not where zugzwang is likely (only pawns and the royal left). */
-        if (null_ok && depth >= 3 && eval >= beta && has_pieces(pos)) {
+        if (null_ok && depth >= 3 && eval >= beta && pieces) {
             int r = 3 + depth / 4;
             ss->move = MOVE_NONE;
             ss->moved = 0;
