@@ -117,9 +117,11 @@ static inline int piece_value(const struct worker *w, int piece)
     return piece ? w->tb->eval->value[piece_type(piece)] : 0;
 }
 
+/* A move onto an own piece is a fusion, not a capture. */
 static inline bool is_capture(const struct position *pos, move_t m)
 {
-    return pos->board[move_to(m)] || (m & MOVE_EP);
+    int p = pos->board[move_to(m)];
+    return (p && piece_colour(p) != pos->side) || (m & MOVE_EP);
 }
 
 static inline bool is_quiet(const struct position *pos, move_t m)

@@ -4,6 +4,28 @@
 
 #include "weights.h"
 
+/* Distinct cells a piece's curved paths reach from the cell on the empty board (paths and their
+ * mirrors share targets, and straight moves may reach some too: those count twice, as for R + W). */
+static int curved_reach(const struct variant *v, int type, int cell)
+{
+    const struct piece_def *pd = &v->piece[type];
+    unsigned dirs = pd->curved[MODE_MOVE] | pd->curved[MODE_CAPTURE] | pd->curved[MODE_BOTH];
+    bool seen[MAX_CELLS] = { false };
+    int cells[CURVED_MAX_STEPS], n = 0;
+    for (int d = 0; d < NUM_STRAIGHT; d++) {
+        if (!(dirs >> d & 1))
+            continue;
+        for (int sense = -1; sense <= 1; sense += 2) {
+            int len = geo_curved_path(&v->geo, cell, d, sense, cells), limit = pd->curved_steps[d >= DIR_DIAG];
+            for (int k = 0; k < len && k < limit; k++) {
+                n += !seen[cells[k]];
+                seen[cells[k]] = true;
+            }
+        }
+    }
+    return n;
+}
+
 void values_mobility(const struct variant *v, int type, double *leaps, double *lines)
 {
     const struct geometry *g = &v->geo;
@@ -22,6 +44,7 @@ void values_mobility(const struct variant *v, int type, double *leaps, double *l
             for (int k = 1; geo_cell(g, g->q[c] + k * u.q, g->r[c] + k * u.r) != CELL_NONE; k++)
                 line++;
         }
+        line += curved_reach(v, type, c);
     }
     *leaps = (double)leap / g->ncells;
     *lines = (double)line / g->ncells;

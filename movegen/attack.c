@@ -63,14 +63,65 @@ static inline __attribute__((always_inline)) cellset line_targets(const struct t
     return out;
 }
 
+/* Cells reached along curved paths from the cell, including the first piece met on each path. A
+ * path clear of pieces is taken whole; only a blocked one is walked. Both turn senses share the
+ * first step, so a piece there ends both. */
+static inline cellset curved_targets(const struct tables *tb, unsigned dirs, const unsigned char *steps, int from,
+                                     cellset occ)
+{
+    cellset out = cs_empty();
+    for (; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs), limit = steps[d >= DIR_DIAG];
+        const struct curved_ray *cr = tb->curved[from][d];
+        if (!cr[0].len)
+            continue;
+        if (cs_test(occ, cr[0].cell[0])) {
+            out = cs_or(out, cr[0].prefix[0]);
+            continue;
+        }
+        for (int s = 0; s < 2; s++) {
+            int n = cr[s].len < limit ? cr[s].len : limit;
+            if (!cs_intersects(cr[s].prefix[n - 1], occ)) {
+                out = cs_or(out, cr[s].prefix[n - 1]);
+                continue;
+            }
+            int k = 1;
+            while (!cs_test(occ, cr[s].cell[k]))
+                k++;
+            out = cs_or(out, cr[s].prefix[k]);
+        }
+    }
+    return out;
+}
+
+/* The first piece beyond the first piece (the screen) along each direction: hopping captures. */
+static inline cellset hop_targets(const struct tables *tb, unsigned dirs, int from, cellset occ)
+{
+    cellset out = cs_empty();
+    for (; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs);
+        bool up = tb->straight_up >> d & 1;
+        cellset on_line = cs_and(tb->ray[from][d], occ);
+        if (cs_is_empty(on_line))
+            continue;
+        int screen = up ? cs_lsb(on_line) : cs_msb(on_line);
+        cellset beyond = cs_and(tb->ray[screen][d], occ);
+        if (!cs_is_empty(beyond))
+            cs_set(&out, up ? cs_lsb(beyond) : cs_msb(beyond));
+    }
+    return out;
+}
+
 /* One player's attacking pieces, gathered once per node: per leaping type and per line group. */
 struct attackers {
     const struct tables *tb;
-    int nleap, nslide, nride;
+    int nleap, nslide, nride, ncurved, nhop;
     const cellset *leap_from[MAX_TYPES];
     cellset leap_pcs[MAX_TYPES];
-    const struct line_group *slide[NUM_STRAIGHT], *ride[NUM_ROOT7];
-    cellset slide_pcs[NUM_STRAIGHT], ride_pcs[NUM_ROOT7];
+    const struct line_group *slide[NUM_STRAIGHT], *ride[NUM_ROOT7], *hop[NUM_STRAIGHT];
+    cellset slide_pcs[NUM_STRAIGHT], ride_pcs[NUM_ROOT7], hop_pcs[NUM_STRAIGHT];
+    const struct curved_group *curved[MAX_TYPES];
+    cellset curved_pcs[MAX_TYPES];
 };
 
 static inline cellset pieces_of_types(const struct position *pos, int player, uint32_t types)
@@ -110,6 +161,34 @@ static inline void attackers_init(struct attackers *a, const struct position *po
     }
     a->nslide = gather_groups(pos, player, ag->slide, ag->nslide, a->slide, a->slide_pcs);
     a->nride = gather_groups(pos, player, ag->ride, ag->nride, a->ride, a->ride_pcs);
+    a->nhop = gather_groups(pos, player, ag->hop, ag->nhop, a->hop, a->hop_pcs);
+    a->ncurved = 0;
+    for (int i = 0; i < ag->ncurved; i++) {
+        cellset pcs = pieces_of_types(pos, player, ag->curved[i].types);
+        if (!cs_is_empty(pcs)) {
+            a->curved[a->ncurved] = &ag->curved[i];
+            a->curved_pcs[a->ncurved++] = pcs;
+        }
+    }
+}
+
+/* Cells where a piece arriving or leaving could change whether curved or hopping pieces attack the
+ * cell (their checks and pins do not follow one line, so the move generator tests moves touching
+ * these cells); their pieces that could attack it go to *pcs. */
+static inline cellset attackers_exotic_zone(const struct attackers *a, int cell, cellset *pcs)
+{
+    cellset zone = cs_empty();
+    for (int i = 0; i < a->ncurved; i++)
+        if (cs_intersects(a->curved[i]->reach[cell], a->curved_pcs[i])) {
+            zone = cs_or(zone, a->curved[i]->reach[cell]);
+            *pcs = cs_or(*pcs, a->curved_pcs[i]);
+        }
+    for (int i = 0; i < a->nhop; i++)
+        if (cs_intersects(a->hop[i]->reach[cell], a->hop_pcs[i])) {
+            zone = cs_or(zone, a->hop[i]->reach[cell]);
+            *pcs = cs_or(*pcs, a->hop_pcs[i]);
+        }
+    return zone;
 }
 
 /* The first piece along each of the group's directions, if it is one of pcs. */
@@ -135,6 +214,33 @@ static inline cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned u
     return found;
 }
 
+/* The first piece on each curved path back from the cell, if it is one of pcs and its path fits. */
+static inline cellset curved_hits(const struct tables *tb, const struct curved_group *g, cellset pcs, int cell,
+                                  cellset occ)
+{
+    cellset found = cs_empty();
+    if (!cs_intersects(g->reach[cell], pcs))
+        return found;
+    unsigned starts = (g->dirs & 0x3f ? 0x3fu : 0) | (g->dirs & 0xfc0 ? 0xfc0u : 0);
+    for (; starts; starts &= starts - 1) {
+        int e = __builtin_ctz(starts), limit = g->steps[e >= DIR_DIAG];
+        for (int s = 0; s < 2; s++) {
+            const struct curved_ray *cr = &tb->curved[cell][e][s];
+            int n = cr->len < limit ? cr->len : limit;
+            if (!n || !cs_intersects(cr->prefix[n - 1], occ))
+                continue;
+            for (int k = 0; k < n; k++) {
+                if (!cs_test(occ, cr->cell[k]))
+                    continue;
+                if (cs_test(pcs, cr->cell[k]) && curved_back_ok(g->dirs, e, s, k))
+                    cs_set(&found, cr->cell[k]);
+                break;
+            }
+        }
+    }
+    return found;
+}
+
 /* The gathered pieces that attack a cell, given an occupancy; with first_only, stops at the first. */
 static inline cellset attackers_to(const struct attackers *a, int cell, cellset occ, bool first_only)
 {
@@ -150,8 +256,18 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
         if (first_only && !cs_is_empty(found))
             return found;
     }
-    for (int i = 0; i < a->nride; i++)
+    for (int i = 0; i < a->nride; i++) {
         found = cs_or(found, line_hits(tb->ride, tb->root7_up, a->ride[i], a->ride_pcs[i], cell, occ));
+        if (first_only && !cs_is_empty(found))
+            return found;
+    }
+    for (int i = 0; i < a->ncurved; i++) {
+        found = cs_or(found, curved_hits(tb, a->curved[i], a->curved_pcs[i], cell, occ));
+        if (first_only && !cs_is_empty(found))
+            return found;
+    }
+    for (int i = 0; i < a->nhop; i++)
+        found = cs_or(found, cs_and(hop_targets(tb, a->hop[i]->dirs, cell, occ), a->hop_pcs[i]));
     return found;
 }
 

@@ -21,8 +21,11 @@ static inline int move_to(move_t m) { return (int)((m >> 8) & 0xff); }
 /* Type a pawn becomes, or -1. */
 static inline int move_promo(move_t m) { return (int)((m >> 16) & 0xff) - 1; }
 static inline move_t move_with_promo(move_t m, int type) { return m | (move_t)(type + 1) << 16; }
+/* Fission: the component type that leaves a compound alone, or -1 (bits 26-30). */
+static inline int move_fission(move_t m) { return (int)((m >> 26) & 0x1f) - 1; }
+static inline move_t move_with_fission(move_t m, int type) { return m | (move_t)(type + 1) << 26; }
 
-/* Writes e.g. "f5f6", "f10f11q"; out needs 8 bytes. */
+/* Writes e.g. "f5f6", "f10f11q", or a fission "e1e5r"; out needs 8 bytes. */
 void move_to_text(const struct variant *v, move_t m, char *out);
 
 #endif

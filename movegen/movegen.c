@@ -26,6 +26,14 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
         q = cs_or(q, cs_and(line_targets(tb, &pt->slides[MODE_MOVE], &pt->rides[MODE_MOVE], from, occ), empty));
     if (gen & GEN_LINE_CAPTURE)
         c = cs_or(c, cs_and(line_targets(tb, &pt->slides[MODE_CAPTURE], &pt->rides[MODE_CAPTURE], from, occ), enemy));
+    if (gen & (GEN_CURVED_MOVE | GEN_CURVED_CAPTURE | GEN_CURVED_BOTH | GEN_HOP)) {
+        cellset s = curved_targets(tb, pt->curved[MODE_BOTH], pt->curved_steps, from, occ);
+        q = cs_or(q, cs_and(s, empty));
+        c = cs_or(c, cs_and(s, enemy));
+        q = cs_or(q, cs_and(curved_targets(tb, pt->curved[MODE_MOVE], pt->curved_steps, from, occ), empty));
+        c = cs_or(c, cs_and(curved_targets(tb, pt->curved[MODE_CAPTURE], pt->curved_steps, from, occ), enemy));
+        c = cs_or(c, cs_and(hop_targets(tb, pt->hop, from, occ), enemy));
+    }
     *quiet = q;
     *caps = c;
 }
@@ -48,14 +56,45 @@ static inline int add_moves(move_t *list, int n, int from, cellset targets)
     return n;
 }
 
-static inline int add_promotions(const struct variant *v, move_t *list, int n, int from, cellset targets)
+/* How many of a simple type the side to move has, alone or inside compounds (Fusion limits). */
+static int type_count(const struct position *pos, int type)
+{
+    const struct variant *v = pos->v;
+    int n = cs_popcount(pos_pieces(pos, pos->side, type));
+    for (int u = 0; u < v->ntypes; u++)
+        if (v->fuse[type][u])
+            n += cs_popcount(pos_pieces(pos, pos->side, v->fuse[type][u] - 1));
+    return n;
+}
+
+/* The types a pawn of the side to move may become now: a variant's limit counts those on the board,
+ * and a compound needs room for both of its components. */
+static int promotion_choices(const struct position *pos, int *types)
+{
+    const struct variant *v = pos->v;
+    int n = 0;
+    for (int i = 0; i < v->npromo; i++) {
+        int t = v->promo[i];
+        bool room = !v->promo_limit;
+        if (!room && variant_is_compound(v, t))
+            room = type_count(pos, v->component[t][0] - 1) < v->promo_limit
+                   && type_count(pos, v->component[t][1] - 1) < v->promo_limit;
+        else if (!room)
+            room = type_count(pos, t) < v->promo_limit;
+        if (room)
+            types[n++] = t;
+    }
+    return n;
+}
+
+static inline int add_promotions(const int *types, int ntypes, move_t *list, int n, int from, cellset targets)
 {
     if (!list)
-        return n + cs_popcount(targets) * v->npromo;
+        return n + cs_popcount(targets) * ntypes;
     int to;
     CS_FOR_EACH(to, targets)
-        for (int i = 0; i < v->npromo; i++)
-            list[n++] = move_with_promo(move_make(from, to), v->promo[i]);
+        for (int i = 0; i < ntypes; i++)
+            list[n++] = move_with_promo(move_make(from, to), types[i]);
     return n;
 }
 
@@ -118,23 +157,85 @@ static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int
     return n;
 }
 
+/* The targets that leave our royal unattacked, each tried on the occupancy the move leaves (occ:
+ * with the moving piece gone from its cell, unless part of it stays); a captured piece no longer
+ * attacks. For curved and hopping attackers, whose checks and pins do not follow one line. */
+static cellset safe_targets(const struct position *pos, const struct attackers *opp, int nopp, int king, cellset occ,
+                            cellset targets)
+{
+    const struct tables *tb = pos->tb;
+    cellset safe = cs_empty();
+    int to;
+    CS_FOR_EACH(to, targets) {
+        cellset occ2 = cs_or(occ, tb->bit[to]);
+        bool ok = true;
+        for (int i = 0; i < nopp && ok; i++)
+            ok = cs_is_empty(cs_andnot(attackers_to(&opp[i], king, occ2, false), tb->bit[to]));
+        if (ok)
+            cs_set(&safe, to);
+    }
+    return safe;
+}
+
+/* The side to move's pieces that a piece of type t may fuse with. */
+static cellset fusion_partners(const struct position *pos, int t)
+{
+    const struct variant *v = pos->v;
+    cellset out = cs_empty();
+    for (int u = 0; u < v->ntypes; u++)
+        if (v->fuse[t][u])
+            out = cs_or(out, pos_pieces(pos, pos->side, u));
+    return out;
+}
+
+/* Fission: one component of the compound on `from` moves alone to an empty cell, the other stays
+ * (so a pin through `from` still holds); targets are limited to `allowed` (empty cells answering
+ * a check), and those in `zone` are tried against curved and hopping attackers. */
+static int gen_fissions(const struct position *pos, move_t *list, int n, int from, cellset allowed,
+                        const struct attackers *opp, int nopp, int king, cellset zone)
+{
+    const struct tables *tb = pos->tb;
+    cellset empty = cs_andnot(tb->all, pos->occ), quiet, caps;
+    for (int i = 0; i < 2; i++) {
+        int part = pos->v->component[piece_type(pos->board[from])][i] - 1;
+        piece_targets(tb, &tb->pt[pos->side][part], from, pos->occ, empty, cs_empty(), &quiet, &caps);
+        quiet = cs_and(quiet, allowed);
+        if (cs_intersects(quiet, zone))
+            quiet = cs_or(cs_andnot(quiet, zone), safe_targets(pos, opp, nopp, king, pos->occ, cs_and(quiet, zone)));
+        if (!list) {
+            n += cs_popcount(quiet);
+            continue;
+        }
+        int to;
+        CS_FOR_EACH(to, quiet)
+            list[n++] = move_with_fission(move_make(from, to), part);
+    }
+    return n;
+}
+
 /* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only. */
 static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
+    const struct state *st = &pos->st[pos->ply];
     int us = pos->side, n = 0, king = pos_royal_cell(pos, us), nopp = 0;
     cellset own = pos->by_colour[us], occ = pos->occ;
     cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
     cellset checkers = cs_empty(), quiet, caps;
     struct attackers opp[MAX_PLAYERS - 1];
+    cellset zone = cs_empty(), exotic_pcs = cs_empty();
     for (int p = 0; p < v->nplayers; p++) {
         if (p == us)
             continue;
         attackers_init(&opp[nopp], pos, p);
         checkers = cs_or(checkers, attackers_to(&opp[nopp], king, occ, false));
+        zone = cs_or(zone, attackers_exotic_zone(&opp[nopp], king, &exotic_pcs));
         nopp++;
     }
+    const bool exotic = !cs_is_empty(zone);
+    /* Against a curved or hopping checker, or two checkers, every move is tried. */
+    const bool test_all = exotic && (cs_several(checkers) || cs_intersects(checkers, exotic_pcs));
 
     /* The royal: each target must be safe with the royal gone from its cell. */
     cellset occ_noking = cs_xor(occ, tb->bit[king]);
@@ -147,38 +248,71 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
         if (safe)
             n = push_move(list, n, move_make(king, to));
     }
-    if (cs_several(checkers))
+    /* Against a hopper even a double check may be answered by moving its screen. */
+    if (cs_several(checkers) && !exotic)
         return n;
 
-    cellset mask = cs_is_empty(checkers) ? tb->all : evasion_mask(pos, king, cs_lsb(checkers));
-    cellset line[MAX_CELLS], pinned = cs_empty();
-    for (int i = 0; i < nopp; i++)
-        pinned = find_pins(pos, &opp[i], king, line, pinned);
+    cellset mask = tb->all, line[MAX_CELLS], pinned = cs_empty();
+    if (!test_all) {
+        if (!cs_is_empty(checkers))
+            mask = evasion_mask(pos, king, cs_lsb(checkers));
+        for (int i = 0; i < nopp; i++)
+            pinned = find_pins(pos, &opp[i], king, line, pinned);
+    }
+    int promo[MAX_TYPES], npromo = promotion_choices(pos, promo);
+    /* Where a pawn could also step onto the en-passant cell, that step is the capture (pieces.md). */
+    cellset ep_takers = cs_empty();
+    if (st->ep != CELL_NONE) {
+        int t = piece_type(pos->board[st->ep_victim]);
+        ep_takers = cs_and(tb->pt[us][t].leap_from[st->ep], pos_pieces(pos, us, t));
+    }
     for (int t = 0; t < v->ntypes; t++) {
         if (t == pos->royal)
             continue;
         const struct piece_tables *pt = &tb->pt[us][t];
-        const bool pawn = v->piece[t].pawn;
+        const bool pawn = v->piece[t].pawn, compound = variant_is_compound(v, t);
+        /* Own pieces this type fuses with are reached as captures are, then kept apart. */
+        cellset partners = noisy ? cs_empty() : fusion_partners(pos, t), fusions = cs_empty();
+        cellset takes = cs_or(enemy, partners);
         int from;
         CS_FOR_EACH(from, pos_pieces(pos, us, t)) {
-            piece_targets(tb, pt, from, occ, empty, enemy, &quiet, &caps);
+            piece_targets(tb, pt, from, occ, empty, takes, &quiet, &caps);
+            if (!cs_is_empty(partners)) {
+                fusions = cs_and(caps, partners);
+                caps = cs_andnot(caps, partners);
+                quiet = cs_or(quiet, fusions);
+            }
+            if (cs_test(ep_takers, from))
+                quiet = cs_andnot(quiet, tb->bit[st->ep]);
             cellset allowed = cs_test(pinned, from) ? cs_and(mask, line[from]) : mask;
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
             if (noisy)
                 targets = cs_and(targets, pawn ? cs_or(enemy, pt->promo_zone) : enemy);
+            cellset vacated = cs_xor(occ, tb->bit[from]);
+            if (test_all || (exotic && cs_test(zone, from)))
+                targets = safe_targets(pos, opp, nopp, king, vacated, targets);
+            else if (exotic)
+                targets = cs_or(cs_andnot(targets, zone), safe_targets(pos, opp, nopp, king, vacated, cs_and(targets, zone)));
             if (!pawn) {
                 n = add_moves(list, n, from, targets);
+                if (compound && !noisy)
+                    n = gen_fissions(pos, list, n, from, cs_and(mask, empty), opp, nopp, king, test_all ? tb->all : zone);
                 continue;
             }
             n = add_moves(list, n, from, cs_andnot(targets, pt->promo_zone));
-            n = add_promotions(v, list, n, from, cs_and(targets, pt->promo_zone));
+            n = add_promotions(promo, npromo, list, n, from, cs_and(targets, pt->promo_zone));
             const struct double_step *ds = &pt->dbl[from];
-            for (int i = 0; i < ds->n && !noisy; i++)
-                if (cs_test(empty, ds->mid[i]) && cs_test(empty, ds->to[i]) && cs_test(allowed, ds->to[i]))
-                    n = push_move(list, n, move_make(from, ds->to[i]) | MOVE_DOUBLE);
+            for (int i = 0; i < ds->n && !noisy; i++) {
+                int two = ds->to[i];
+                if (!cs_test(empty, ds->mid[i]) || !cs_test(empty, two) || !cs_test(allowed, two))
+                    continue;
+                if (!(test_all || (exotic && (cs_test(zone, from) || cs_test(zone, two))))
+                    || !cs_is_empty(safe_targets(pos, opp, nopp, king, cs_xor(occ, tb->bit[from]), tb->bit[two])))
+                    n = push_move(list, n, move_make(from, two) | MOVE_DOUBLE);
+            }
         }
     }
-    if (pos->st[pos->ply].ep != CELL_NONE)
+    if (st->ep != CELL_NONE)
         n = gen_en_passant(pos, list, n, us, king);
     return n;
 }

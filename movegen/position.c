@@ -113,15 +113,27 @@ static void position_make(struct position *pos, move_t m)
     st->halfmove = prev->halfmove + 1;
     st->ep = CELL_NONE;
     st->ep_victim = CELL_NONE;
+    /* A move onto an own piece is a fusion: that piece is kept in `captured` for unmake. */
+    bool fusion = st->captured && piece_colour(st->captured) == us;
     if (st->captured) {
         key ^= piece_key(pos, st->captured, victim);
         pos_remove(pos, victim);
-        st->halfmove = 0;
+        if (!fusion)
+            st->halfmove = 0;
     }
     key ^= piece_key(pos, piece, from);
     pos_remove(pos, from);
     if (move_promo(m) >= 0)
         piece = piece_make(us, move_promo(m));
+    if (fusion)
+        piece = piece_make(us, v->fuse[piece_type(piece)][piece_type(st->captured)] - 1);
+    if (move_fission(m) >= 0) {
+        const unsigned char *parts = v->component[piece_type(piece)];
+        int stays = piece_make(us, parts[0] - 1 == move_fission(m) ? parts[1] - 1 : parts[0] - 1);
+        pos_put(pos, from, stays);
+        key ^= piece_key(pos, stays, from);
+        piece = piece_make(us, move_fission(m));
+    }
     pos_put(pos, to, piece);
     key ^= piece_key(pos, piece, to);
     if (v->piece[piece_type(st->moved)].pawn)
@@ -180,6 +192,8 @@ static void position_unmake(struct position *pos, move_t m)
         pos->fullmove--;
     pos->side = prev_side;
     pos_remove(pos, to);
+    if (move_fission(m) >= 0)
+        pos_remove(pos, move_from(m));
     pos_put(pos, move_from(m), st->moved);
     if (st->captured)
         pos_put(pos, m & MOVE_EP ? pos->st[pos->ply - 1].ep_victim : to, st->captured);

@@ -5,18 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* In a game with fusion a compound is written by its components in type order: (RU), (ru). */
 void setup_piece_text(const struct variant *v, int piece, char *out)
 {
-    int c = piece_colour(piece);
-    char letter = v->piece[piece_type(piece)].letter;
-    if (v->nplayers == 3) {
-        out[0] = v->colour_letter[c];
-        out[1] = letter;
-        out[2] = 0;
-    } else {
-        out[0] = c ? (char)tolower((unsigned char)letter) : letter;
-        out[1] = 0;
+    int c = piece_colour(piece), t = piece_type(piece), n = 0;
+    if (v->nplayers == 3)
+        out[n++] = v->colour_letter[c];
+    bool lower = v->nplayers == 2 && c;
+    char letters[2] = { v->piece[t].letter, 0 };
+    int count = 1;
+    if (variant_is_compound(v, t)) {
+        letters[0] = v->piece[v->component[t][0] - 1].letter;
+        letters[1] = v->piece[v->component[t][1] - 1].letter;
+        count = 2;
+        out[n++] = '(';
     }
+    for (int i = 0; i < count; i++)
+        out[n++] = lower ? (char)tolower((unsigned char)letters[i]) : letters[i];
+    if (count == 2)
+        out[n++] = ')';
+    out[n] = 0;
 }
 
 static int colour_of_letter(const struct variant *v, char ch)
@@ -25,26 +33,44 @@ static int colour_of_letter(const struct variant *v, char ch)
     return ch && p ? (int)(p - v->colour_letter) : -1;
 }
 
+/* A type from a letter, or from "(XY)": the compound that X and Y fuse into, either order. */
+static int read_type(const struct variant *v, const char **s, bool *lower)
+{
+    const char *p = *s;
+    int type;
+    if (*p == '(') {
+        if (!isalpha((unsigned char)p[1]) || !isalpha((unsigned char)p[2]) || p[3] != ')')
+            return -1;
+        int a = variant_type_of_letter(v, p[1]), b = variant_type_of_letter(v, p[2]);
+        *lower = islower((unsigned char)p[1]);
+        if (a < 0 || b < 0 || !!islower((unsigned char)p[2]) != *lower || !v->fuse[a][b])
+            return -1;
+        type = v->fuse[a][b] - 1;
+        p += 4;
+    } else {
+        if (!isalpha((unsigned char)*p))
+            return -1;
+        *lower = islower((unsigned char)*p);
+        type = variant_type_of_letter(v, *p);
+        p++;
+    }
+    *s = p;
+    return type;
+}
+
 /* Reads one piece at *s; returns its code or 0. */
 static int read_piece(const struct variant *v, const char **s)
 {
     const char *p = *s;
-    int colour, type;
-    if (v->nplayers == 3) {
-        colour = colour_of_letter(v, p[0]);
-        if (colour < 0 || !isupper((unsigned char)p[1]))
-            return 0;
-        type = variant_type_of_letter(v, p[1]);
-        p += 2;
-    } else {
-        if (!isalpha((unsigned char)p[0]))
-            return 0;
-        colour = islower((unsigned char)p[0]) ? 1 : 0;
-        type = variant_type_of_letter(v, p[0]);
-        p += 1;
-    }
-    if (type < 0)
+    int colour = 0;
+    bool lower;
+    if (v->nplayers == 3 && (colour = colour_of_letter(v, *p++)) < 0)
         return 0;
+    int type = read_type(v, &p, &lower);
+    if (type < 0 || (v->nplayers == 3 && lower))
+        return 0;
+    if (v->nplayers == 2)
+        colour = lower;
     *s = p;
     return piece_make(colour, type);
 }
@@ -165,7 +191,7 @@ void setup_to_fen(const struct setup *s, const struct variant *v, char *fen, siz
             if (empty)
                 n += (size_t)sprintf(out + n, "%d", empty);
             empty = 0;
-            char text[4];
+            char text[SETUP_PIECE_TEXT];
             setup_piece_text(v, piece, text);
             n += (size_t)sprintf(out + n, "%s", text);
         }

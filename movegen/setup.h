@@ -17,7 +17,8 @@ struct setup {
 /* Parses a FEN; on error writes one line to err and returns false. */
 bool setup_from_fen(struct setup *s, const struct variant *v, const char *fen, char *err, size_t errlen);
 void setup_to_fen(const struct setup *s, const struct variant *v, char *fen, size_t len);
-/* Letters of one piece as written in FEN ("P", "p", "rK"). */
+enum { SETUP_PIECE_TEXT = 8 };
+/* Letters of one piece as written in FEN ("P", "p", "rK", "(RU)"); out has SETUP_PIECE_TEXT bytes. */
 void setup_piece_text(const struct variant *v, int piece, char *out);
 
 #endif

@@ -100,6 +100,15 @@ static void tables_piece(struct tables *tb, int pl, int t)
         if (pt->slide[m] | pt->ride[m])
             pt->gen |= 1u << (4 + m);
     }
+    for (int m = 1; m < 4; m++) {
+        pt->curved[m] = turn_straight(pd->curved[m], rot);
+        if (pt->curved[m])
+            pt->gen |= 1u << (8 + m);
+    }
+    memcpy(pt->curved_steps, pd->curved_steps, sizeof pt->curved_steps);
+    pt->hop = turn_straight(pd->hop, rot);
+    if (pt->hop)
+        pt->gen |= GEN_HOP;
     unsigned sc = pt->slide[MODE_CAPTURE] | pt->slide[MODE_BOTH];
     unsigned rc = pt->ride[MODE_CAPTURE] | pt->ride[MODE_BOTH];
     pt->slide_from = turn_straight(sc, 3);
@@ -107,17 +116,19 @@ static void tables_piece(struct tables *tb, int pl, int t)
     for (int i = 0; i < pd->nleaps; i++) {
         const struct leap *l = &pd->leaps[i];
         struct vec u = geo_rotate((struct vec){ l->dq, l->dr }, rot);
+        bool may_double = false;
+        for (int d = 0; d < 6; d++)
+            may_double |= geo_orth[d].q == l->dq && geo_orth[d].r == l->dr && (pd->double_dirs >> d & 1);
         for (int c = 0; c < g->ncells; c++) {
             int to = step_cell(g, c, u, 1);
-            if (to == CELL_NONE)
+            if (to == CELL_NONE || (pd->centreward && abs(g->q[to]) > abs(g->q[c])))
                 continue;
             cs_set(&pt->leap[l->mode][c], to);
             pt->gen |= 1u << l->mode;
             if (l->mode & MODE_CAPTURE)
                 cs_set(&pt->leap_from[to], c);
             int two = step_cell(g, c, u, 2);
-            bool single = geo_distance((struct vec){ 0, 0 }, u) == 1;
-            if (pd->double_step && (l->mode & MODE_MOVE) && single && v->double_cell[pl][c] && two != CELL_NONE) {
+            if (pd->double_step && (l->mode & MODE_MOVE) && may_double && v->double_cell[pl][c] && two != CELL_NONE) {
                 struct double_step *ds = &pt->dbl[c];
                 ds->mid[ds->n] = (unsigned char)to;
                 ds->to[ds->n] = (unsigned char)two;
@@ -155,10 +166,53 @@ static int group_lines(struct line_group *groups, const uint32_t *types_by_dir, 
     return n;
 }
 
+/* Curved paths are reversible: the path from a cell back to an attacker is a curved path of the
+ * other turn sense. Walking it k + 1 steps from start direction e, the attacker's own first step
+ * was e + k*sense + 180 degrees; it must be one of the group's directions. */
+static bool curved_back_ok(unsigned dirs, int e, int sense, int k)
+{
+    int base = e < DIR_DIAG ? DIR_ORTH : DIR_DIAG;
+    int first = base + ((e - base + (sense ? -k : k) + 3) % 6 + 6) % 6;
+    return dirs >> first & 1;
+}
+
+static void curved_group_reach(const struct tables *tb, struct curved_group *cg)
+{
+    for (int c = 0; c < tb->ncells; c++)
+        for (int e = 0; e < NUM_STRAIGHT; e++)
+            for (int s = 0; s < 2; s++) {
+                const struct curved_ray *cr = &tb->curved[c][e][s];
+                int n = cr->len < cg->steps[e >= DIR_DIAG] ? cr->len : cg->steps[e >= DIR_DIAG];
+                for (int k = 0; k < n; k++)
+                    cs_set(&cg->reach[c], cr->cell[k]);
+            }
+}
+
+static void tables_curved_groups(struct tables *tb, int pl)
+{
+    struct attack_groups *ag = &tb->attack[pl];
+    for (int t = 0; t < tb->v->ntypes; t++) {
+        const struct piece_tables *pt = &tb->pt[pl][t];
+        unsigned dirs = pt->curved[MODE_CAPTURE] | pt->curved[MODE_BOTH];
+        if (!dirs)
+            continue;
+        int g = 0;
+        while (g < ag->ncurved && (ag->curved[g].dirs != dirs || memcmp(ag->curved[g].steps, pt->curved_steps, 2)))
+            g++;
+        if (g == ag->ncurved) {
+            struct curved_group *cg = &ag->curved[ag->ncurved++];
+            cg->dirs = dirs;
+            memcpy(cg->steps, pt->curved_steps, 2);
+            curved_group_reach(tb, cg);
+        }
+        ag->curved[g].types |= 1u << t;
+    }
+}
+
 static void tables_attack_groups(struct tables *tb, int pl)
 {
     struct attack_groups *ag = &tb->attack[pl];
-    uint32_t slide_types[NUM_STRAIGHT] = { 0 }, ride_types[NUM_ROOT7] = { 0 };
+    uint32_t slide_types[NUM_STRAIGHT] = { 0 }, ride_types[NUM_ROOT7] = { 0 }, hop_types[NUM_STRAIGHT] = { 0 };
     for (int t = 0; t < tb->v->ntypes; t++) {
         const struct piece_tables *pt = &tb->pt[pl][t];
         if (pt->gen & (GEN_LEAP_CAPTURE | GEN_LEAP_BOTH))
@@ -169,9 +223,15 @@ static void tables_attack_groups(struct tables *tb, int pl)
         for (int d = 0; d < NUM_ROOT7; d++)
             if (pt->ride_from & (1u << d))
                 ride_types[d] |= 1u << t;
+        unsigned hop_from = turn_straight(pt->hop, 3);
+        for (int d = 0; d < NUM_STRAIGHT; d++)
+            if (hop_from & (1u << d))
+                hop_types[d] |= 1u << t;
     }
     ag->nslide = group_lines(ag->slide, slide_types, tb->ray, tb->ncells);
     ag->nride = group_lines(ag->ride, ride_types, tb->ride, tb->ncells);
+    ag->nhop = group_lines(ag->hop, hop_types, tb->ray, tb->ncells);
+    tables_curved_groups(tb, pl);
 }
 
 static void tables_curved(struct tables *tb)
@@ -183,9 +243,11 @@ static void tables_curved(struct tables *tb)
             for (int s = 0; s < 2; s++) {
                 struct curved_ray *cr = &tb->curved[c][d][s];
                 cr->len = (unsigned char)geo_curved_path(g, c, d, s ? -1 : 1, cells);
+                cellset path = cs_empty();
                 for (int k = 0; k < cr->len; k++) {
                     cr->cell[k] = (unsigned char)cells[k];
-                    cs_set(&cr->path, cells[k]);
+                    cs_set(&path, cells[k]);
+                    cr->prefix[k] = path;
                 }
             }
 }

@@ -22,6 +22,8 @@ enum {
     GEN_LEAP_MOVE = 1 << MODE_MOVE, GEN_LEAP_CAPTURE = 1 << MODE_CAPTURE, GEN_LEAP_BOTH = 1 << MODE_BOTH,
     GEN_LINE_MOVE = 1 << (4 + MODE_MOVE), GEN_LINE_CAPTURE = 1 << (4 + MODE_CAPTURE),
     GEN_LINE_BOTH = 1 << (4 + MODE_BOTH),
+    GEN_CURVED_MOVE = 1 << (8 + MODE_MOVE), GEN_CURVED_CAPTURE = 1 << (8 + MODE_CAPTURE),
+    GEN_CURVED_BOTH = 1 << (8 + MODE_BOTH), GEN_HOP = 1 << 12,
 };
 
 struct piece_tables {
@@ -31,6 +33,9 @@ struct piece_tables {
     unsigned slide[4], ride[4];     /* straight and root-7 directions, by mode, turned for the player */
     unsigned slide_from, ride_from; /* reversed capturing directions, for attack detection */
     struct line_dirs slides[4], rides[4];
+    unsigned curved[4];             /* curved paths by first straight direction, by mode, turned */
+    unsigned char curved_steps[2];  /* most steps of orthogonal / diagonal curved paths */
+    unsigned hop;                   /* hopping capture directions, turned */
     cellset promo_zone;             /* pawns: cells with no further non-capturing step */
     struct double_step dbl[MAX_CELLS];
 };
@@ -43,19 +48,29 @@ struct line_group {
     cellset reach[MAX_CELLS];   /* all cells along the group's directions, on an empty board */
 };
 
-/* How one player attacks, derived from its piece types. */
-struct attack_groups {
-    int nleap, nslide, nride;
-    unsigned char leap_type[MAX_TYPES];
-    struct line_group slide[NUM_STRAIGHT], ride[NUM_ROOT7];
+/* Piece types that capture along curved paths with the same first directions and step limits. */
+struct curved_group {
+    unsigned dirs;
+    unsigned char steps[2];
+    uint32_t types;
+    cellset reach[MAX_CELLS];   /* cells on their paths back from the cell, on an empty board */
 };
 
-/* A curved path from a cell (geo_curved_path): its cells in order and as a set, so a generator
- * tests the whole path against the occupancy first and walks the list only on a hit. */
+/* How one player attacks, derived from its piece types. */
+struct attack_groups {
+    int nleap, nslide, nride, ncurved, nhop;
+    unsigned char leap_type[MAX_TYPES];
+    struct line_group slide[NUM_STRAIGHT], ride[NUM_ROOT7], hop[NUM_STRAIGHT];
+    struct curved_group curved[MAX_TYPES];
+};
+
+/* A curved path from a cell (geo_curved_path): its cells in order, and the sets of its first k + 1
+ * cells, so a generator tests a whole path against the occupancy at once and walks the list only
+ * on a hit. */
 struct curved_ray {
     unsigned char len;
     unsigned char cell[CURVED_MAX_STEPS];
-    cellset path;
+    cellset prefix[CURVED_MAX_STEPS];
 };
 
 struct eval_data;

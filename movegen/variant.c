@@ -116,7 +116,31 @@ static void add_leap(struct piece_def *pd, struct vec v, int mode)
         pd->leaps[pd->nleaps++] = (struct leap){ (signed char)v.q, (signed char)v.r, (unsigned char)mode };
 }
 
-/* Parses one movement token such as "R", "capture:W@60,-60", "move:F". */
+/* "@a,b,...": the directions (bit d = direction d of the atom's kind) of a list of angles. */
+static bool parse_angles(struct parser *p, const struct variant *v, const char *tok, const char *s, bool diagonal,
+                         unsigned *dirs)
+{
+    *dirs = 0;
+    if (!*s) {
+        parse_error(p, "no angles after '@' in '%s'", tok);
+        return false;
+    }
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10);
+        int d = end == s ? -1 : angle_dir(v->orientation, diagonal, (int)a);
+        if (d < 0 || (*end && *end != ',')) {
+            parse_error(p, "bad angle in '%s' (multiples of 60 degrees from the %s steps)", tok,
+                        diagonal ? "diagonal" : "orthogonal");
+            return false;
+        }
+        *dirs |= 1u << d;
+        s = *end ? end + 1 : end;
+    }
+    return true;
+}
+
+/* Parses one movement token such as "R", "capture:W@60,-60", "move:F", "cR4". */
 static bool parse_atom(struct parser *p, const struct variant *v, struct piece_def *pd, const char *tok)
 {
     int mode = MODE_BOTH;
@@ -135,54 +159,61 @@ static bool parse_atom(struct parser *p, const struct variant *v, struct piece_d
     }
     memcpy(atom, tok, n);
     atom[n] = 0;
-    static const char *const atoms[] = { "W", "D", "H", "R", "F", "B", "N", "NN" };
+    /* A curved atom may end in its step limit: cR4 is a Finch of at most four steps. */
+    int steps = CURVED_MAX_STEPS;
+    if (n == 3 && atom[0] == 'c' && atom[2] >= '1' && atom[2] <= '5') {
+        steps = atom[2] - '0';
+        atom[2] = 0;
+    }
+    enum { LEAP_W, LEAP_D, LEAP_H, SLIDE_R, LEAP_F, SLIDE_B, LEAP_N, RIDE_NN, CURVED_R, CURVED_B, HOP_R, HOP_B };
+    static const char *const atoms[] = { "W", "D", "H", "R", "F", "B", "N", "NN", "cR", "cB", "hR", "hB" };
     int kind = -1;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < (int)(sizeof atoms / sizeof *atoms); i++)
         if (!strcmp(atom, atoms[i]))
             kind = i;
     if (kind < 0) {
         parse_error(p, "unknown movement atom '%s'", atom);
         return false;
     }
-    bool diagonal = kind == 4 || kind == 5;
+    bool diagonal = kind == LEAP_F || kind == SLIDE_B || kind == CURVED_B || kind == HOP_B;
+    if (kind == CURVED_R || kind == CURVED_B) {
+        unsigned char *limit = &pd->curved_steps[diagonal];
+        if (*limit && *limit != steps) {
+            parse_error(p, "two step limits for the curved %s atom", diagonal ? "diagonal" : "orthogonal");
+            return false;
+        }
+        *limit = (unsigned char)steps;
+    }
     unsigned dirs = 0x3f;
     if (tok[n] == '@') {
-        if (kind >= 6) {
+        if (kind == LEAP_N || kind == RIDE_NN) {
             parse_error(p, "atom '%s' takes no angles", atom);
             return false;
         }
-        dirs = 0;
-        const char *s = tok + n + 1;
-        if (!*s) {
-            parse_error(p, "no angles after '@' in '%s'", tok);
+        if (!parse_angles(p, v, tok, tok + n + 1, diagonal, &dirs))
             return false;
-        }
-        while (*s) {
-            char *end;
-            long a = strtol(s, &end, 10);
-            int d = end == s ? -1 : angle_dir(v->orientation, diagonal, (int)a);
-            if (d < 0 || (*end && *end != ',')) {
-                parse_error(p, "bad angle in '%s' (multiples of 60 degrees from the %s steps)", tok,
-                            diagonal ? "diagonal" : "orthogonal");
-                return false;
-            }
-            dirs |= 1u << d;
-            s = *end ? end + 1 : end;
-        }
     }
     for (int d = 0; d < 6; d++) {
         if (!(dirs & (1u << d)))
             continue;
         struct vec o = geo_orth[d], f = geo_diag[d];
+        unsigned straight = 1u << ((diagonal ? DIR_DIAG : DIR_ORTH) + d);
         switch (kind) {
-        case 0: add_leap(pd, o, mode); break;
-        case 1: add_leap(pd, (struct vec){ 2 * o.q, 2 * o.r }, mode); break;
-        case 2: add_leap(pd, (struct vec){ 3 * o.q, 3 * o.r }, mode); break;
-        case 3: pd->slide[mode] |= 1u << (DIR_ORTH + d); break;
-        case 4: add_leap(pd, f, mode); break;
-        case 5: pd->slide[mode] |= 1u << (DIR_DIAG + d); break;
-        case 6: add_leap(pd, geo_root7[2 * d], mode); add_leap(pd, geo_root7[2 * d + 1], mode); break;
-        case 7: pd->ride[mode] |= 3u << (2 * d); break;
+        case LEAP_W: add_leap(pd, o, mode); break;
+        case LEAP_D: add_leap(pd, (struct vec){ 2 * o.q, 2 * o.r }, mode); break;
+        case LEAP_H: add_leap(pd, (struct vec){ 3 * o.q, 3 * o.r }, mode); break;
+        case LEAP_F: add_leap(pd, f, mode); break;
+        case LEAP_N: add_leap(pd, geo_root7[2 * d], mode); add_leap(pd, geo_root7[2 * d + 1], mode); break;
+        case SLIDE_R: case SLIDE_B: pd->slide[mode] |= straight; break;
+        case RIDE_NN: pd->ride[mode] |= 3u << (2 * d); break;
+        case CURVED_R: case CURVED_B: pd->curved[mode] |= straight; break;
+        /* A hopper moves as the slider and captures only by hopping a screen. */
+        case HOP_R: case HOP_B:
+            if (mode & MODE_MOVE)
+                pd->slide[MODE_MOVE] |= straight;
+            if (mode & MODE_CAPTURE)
+                pd->hop |= straight;
+            break;
         }
     }
     return true;
@@ -216,8 +247,18 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
             pd.royal = true;
         } else if (!strcmp(tok, "pawn")) {
             pd.pawn = true;
-        } else if (!strcmp(tok, "double")) {
+        } else if (!strcmp(tok, "double") || !strncmp(tok, "double@", 7)) {
+            unsigned dirs = 0x3f;
+            if (tok[6] && !parse_angles(p, v, tok, tok + 7, false, &dirs))
+                return;
             pd.double_step = true;
+            pd.double_dirs = (unsigned char)dirs;
+        } else if (!strcmp(tok, "centreward")) {
+            if (v->orientation != ORIENT_GLINSKI) {
+                parse_error(p, "centreward needs orientation glinski (files run along the first player's forward)");
+                return;
+            }
+            pd.centreward = true;
         } else if (!strcmp(tok, "ep")) {
             pd.en_passant = true;
         } else if (!parse_atom(p, v, &pd, tok)) {
@@ -232,6 +273,7 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
     }
     merge_modes(pd.slide);
     merge_modes(pd.ride);
+    merge_modes(pd.curved);
     int t = variant_type_of_letter(v, pd.letter);
     for (int o = 0; o < v->ntypes; o++) {
         if (o != t && !strcmp(v->piece[o].name, pd.name)) {
@@ -247,6 +289,43 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
         t = v->ntypes++;
     }
     v->piece[t] = pd;
+}
+
+/* fusion = R+U=D F+I=C ...: which two simple pieces fuse into which compound. */
+static void parse_fusion(struct parser *p, struct variant *v, char *val)
+{
+    memset(v->fuse, 0, sizeof v->fuse);
+    memset(v->component, 0, sizeof v->component);
+    char *save;
+    for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        int a = -1, b = -1, c = -1;
+        if (strlen(tok) == 5 && tok[1] == '+' && tok[3] == '=') {
+            a = variant_type_of_letter(v, tok[0]);
+            b = variant_type_of_letter(v, tok[2]);
+            c = variant_type_of_letter(v, tok[4]);
+        }
+        if (a < 0 || b < 0 || c < 0 || a == b || c == a || c == b) {
+            parse_error(p, "bad fusion '%s' (X+Y=Z with three different piece letters)", tok);
+            return;
+        }
+        const int types[3] = { a, b, c };
+        for (int i = 0; i < 3; i++)
+            if (v->piece[types[i]].royal || v->piece[types[i]].pawn) {
+                parse_error(p, "fusion '%s': royal pieces and pawns do not fuse", tok);
+                return;
+            }
+        bool c_fuses = false;
+        for (int t = 0; t < MAX_TYPES; t++)
+            c_fuses |= v->fuse[c][t] != 0;
+        if (v->fuse[a][b] || variant_is_compound(v, a) || variant_is_compound(v, b) || variant_is_compound(v, c)
+            || c_fuses) {
+            parse_error(p, "fusion '%s': each pair fuses once, and a compound fuses no further", tok);
+            return;
+        }
+        v->fuse[a][b] = v->fuse[b][a] = (unsigned char)(c + 1);
+        v->component[c][0] = (unsigned char)((a < b ? a : b) + 1);
+        v->component[c][1] = (unsigned char)((a < b ? b : a) + 1);
+    }
 }
 
 /* values = P:1 B:3 ...: piece values in pawns, as a page gives them. */
@@ -348,6 +427,15 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
             }
             v->promo[v->npromo++] = t;
         }
+    } else if (!strcmp(key, "promotion-limit")) {
+        int n;
+        char extra;
+        if (sscanf(val, "%d%c", &n, &extra) != 1 || n < 1 || n > 99)
+            parse_error(p, "promotion-limit must be a number from 1 to 99");
+        else
+            v->promo_limit = n;
+    } else if (!strcmp(key, "fusion")) {
+        parse_fusion(p, v, val);
     } else if (!strcmp(key, "values")) {
         parse_values(p, v, val);
     } else if (!strcmp(key, "double-step")) {

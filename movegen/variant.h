@@ -31,9 +31,14 @@ struct piece_def {
     struct leap leaps[MAX_LEAPS];
     unsigned slide[4];           /* by mode: bit d = straight direction d (geometry.h) */
     unsigned ride[4];            /* by mode: bit d = root-7 direction d */
+    unsigned curved[4];          /* by mode: bit d = curved path whose first step is straight direction d */
+    unsigned char curved_steps[2]; /* most steps of a curved orthogonal / diagonal move (1..5) */
+    unsigned hop;                /* straight directions of hopping captures (hR, hB) */
     bool royal;
     bool pawn;                   /* promotes, resets the 100-ply counter */
     bool double_step;            /* two move-only steps in a line from the double-step cells */
+    unsigned char double_dirs;   /* orthogonal directions (bit d = O d) a double step may take */
+    bool centreward;             /* its leaps never move it away from the central file */
     bool en_passant;             /* can take and be taken en passant */
     double value;                /* in pawns, from the variant's `values`; 0: derived (eval/values.c) */
 };
@@ -51,6 +56,10 @@ struct variant {
     struct piece_def piece[MAX_TYPES];
     int npromo;
     int promo[MAX_TYPES];        /* piece types a pawn may become */
+    int promo_limit;             /* a promotion may not make more than this many of a type; 0: no limit */
+    /* Fusion (Mishling Fusion): two simple types that fuse, and the compound's components. */
+    unsigned char fuse[MAX_TYPES][MAX_TYPES]; /* compound type + 1, or 0 where the pair does not fuse */
+    unsigned char component[MAX_TYPES][2];    /* a compound's two simple types + 1 in type order; 0: simple */
     bool double_cell[MAX_PLAYERS][MAX_CELLS];
     char start_fen[1024];
     int stalemate_num, stalemate_den; /* score of the player who stalemates */
@@ -72,6 +81,7 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
                   const struct variant *const *known, int nknown, char *err, size_t errlen);
 
 int variant_type_of_letter(const struct variant *v, char letter);
+static inline bool variant_is_compound(const struct variant *v, int type) { return v->component[type][0] != 0; }
 int variant_royal_type(const struct variant *v);
 /* Cell that a player's cell maps to for another player under the variant's symmetry. */
 int variant_map_cell(const struct variant *v, int cell, int player);

@@ -71,7 +71,7 @@ static void print_plain(FILE *out, const struct variant *v, const struct setup *
             if (r != row)
                 continue;
             int x = MARGIN + col * CELL_WIDTH / 2;
-            char text[4] = ".";
+            char text[SETUP_PIECE_TEXT] = ".";
             if (s->piece[c])
                 setup_piece_text(v, s->piece[c], text);
             int len = (int)strlen(text), at = x + (len < 2);
@@ -154,19 +154,30 @@ static int army_colour(char letter)
     return letter == 'b' ? BLACK_ARMY : letter == 'r' ? RED_ARMY : WHITE_ARMY;
 }
 
+/* A piece as its FEN letters, without a compound's brackets: a block has room for three. */
+static void piece_label(const struct variant *v, int piece, char *out)
+{
+    char text[SETUP_PIECE_TEXT];
+    setup_piece_text(v, piece, text);
+    for (const char *p = text; *p; p++)
+        if (*p != '(' && *p != ')')
+            *out++ = *p;
+    *out = 0;
+}
+
 /* The character at x of row y and its colours (-1: the terminal's own). */
 static char block_char(const struct variant *v, const struct setup *s, const struct diagram_style *st,
                        const struct blocks *b, int y, int x, int *bg, int *fg)
 {
     int c = b->cover[y][x];
-    char text[4] = "";
+    char text[SETUP_PIECE_TEXT] = "";
     *bg = *fg = -1;
     if (c == CELL_NONE)
         return ' ';
     int i = x - b->left[c] - 1;
     *bg = is_marked(st, c) ? MARK_SHADE : cell_shade[geo_colour_of(&v->geo, c)];
     if (s->piece[c] && y == b->top[c])
-        setup_piece_text(v, s->piece[c], text);
+        piece_label(v, s->piece[c], text);
     if (i < 0 || i >= (int)strlen(text))
         return ' ';
     *fg = army_colour(v->colour_letter[piece_colour(s->piece[c])]);

@@ -9,6 +9,7 @@ struct ref_move {
     int promo;   /* type the pawn becomes, or -1 */
     int victim;  /* cell of the pawn taken en passant, or CELL_NONE */
     int passed;  /* cell a double step passes over, or CELL_NONE */
+    int fission; /* Fusion: the component type that moves away alone (the other stays), or -1 */
 };
 
 struct ref_list {
@@ -25,7 +26,7 @@ static void ref_add(struct ref_list *l, struct ref_move m)
 
 static struct ref_move ref_simple(int from, int to)
 {
-    return (struct ref_move){ from, to, -1, CELL_NONE, CELL_NONE };
+    return (struct ref_move){ from, to, -1, CELL_NONE, CELL_NONE, -1 };
 }
 
 /* The cell one vector away, or CELL_NONE off the board. */
@@ -43,6 +44,20 @@ static struct vec ref_turn(const struct variant *v, int player, struct vec d)
 static struct vec ref_leap_vec(const struct variant *v, int player, const struct leap *lp)
 {
     return ref_turn(v, player, (struct vec){ lp->dq, lp->dr });
+}
+
+/* A centreward piece never leaps away from the central file q = 0 (the Flatstar Point). */
+static bool ref_centreward_ok(const struct variant *v, const struct piece_def *d, int from, int to)
+{
+    return !d->centreward || abs(v->geo.q[to]) <= abs(v->geo.q[from]);
+}
+
+/* Where leap i of the piece takes it from the cell: CELL_NONE off the board or where the centreward
+ * rule forbids it. */
+static int ref_leap_target(const struct variant *v, int player, const struct piece_def *d, int i, int from)
+{
+    int to = ref_step(v, from, ref_leap_vec(v, player, &d->leaps[i]));
+    return to != CELL_NONE && ref_centreward_ok(v, d, from, to) ? to : CELL_NONE;
 }
 
 /* Whether a piece of the colour may end a move of this mode on the cell. */
@@ -67,23 +82,90 @@ static void ref_line(const struct variant *v, const struct setup *s, int from, s
     }
 }
 
-/* Leaps, slides and rides of the piece on the cell, without any pawn rule. */
-static void ref_basic(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
+/* A curved path (cR, cB): the first step is the vector, and each further step is the previous one
+ * turned 60 degrees the same way (sense +1 counter-clockwise, -1 clockwise), at most `steps` steps. Like
+ * a slide it passes empty cells only, may end on the first piece met, and stops at the edge. */
+static void ref_curved(const struct variant *v, const struct setup *s, int from, struct vec first, int sense,
+                       int steps, unsigned mode, struct ref_list *l, struct reference_stats *st)
+{
+    int colour = piece_colour(s->piece[from]), to = from;
+    for (int k = 1; k <= steps; k++) {
+        to = ref_step(v, to, geo_rotate(first, sense * (k - 1)));
+        if (to == CELL_NONE)
+            return;
+        if (ref_may_land(s, colour, to, mode)) {
+            ref_add(l, ref_simple(from, to));
+            if (st && s->piece[to])
+                st->curved_captures++;
+        }
+        if (s->piece[to]) {
+            if (st)
+                st->curved_stops[k]++;
+            return;
+        }
+    }
+}
+
+/* A hopping capture (hR, hB): along the line, any empty cells, exactly one piece of any colour (the
+ * screen), any empty cells, then the first piece, taken if it is an enemy. */
+static void ref_hop(const struct variant *v, const struct setup *s, int from, struct vec d, struct ref_list *l,
+                    struct reference_stats *st)
+{
+    int colour = piece_colour(s->piece[from]), screen = CELL_NONE;
+    for (int to = ref_step(v, from, d); to != CELL_NONE; to = ref_step(v, to, d)) {
+        if (!s->piece[to])
+            continue;
+        if (screen == CELL_NONE) {
+            screen = to;
+            continue;
+        }
+        if (piece_colour(s->piece[to]) != colour) {
+            ref_add(l, ref_simple(from, to));
+            if (st)
+                st->hop_captures[piece_colour(s->piece[screen]) != colour]++;
+        }
+        return;
+    }
+}
+
+/* Leaps, slides, rides, curved paths and hops of the piece on the cell, without any pawn rule; st
+ * (may be NULL) counts what they meet. */
+static void ref_basic(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
+                      struct reference_stats *st)
 {
     int colour = piece_colour(s->piece[from]);
     const struct piece_def *d = &v->piece[piece_type(s->piece[from])];
     for (int i = 0; i < d->nleaps; i++) {
-        int to = ref_step(v, from, ref_leap_vec(v, colour, &d->leaps[i]));
-        if (to != CELL_NONE && ref_may_land(s, colour, to, d->leaps[i].mode))
+        int to = ref_leap_target(v, colour, d, i, from);
+        if (st && to == CELL_NONE && ref_step(v, from, ref_leap_vec(v, colour, &d->leaps[i])) != CELL_NONE)
+            st->centreward_refused++;
+        if (to != CELL_NONE && ref_may_land(s, colour, to, d->leaps[i].mode)) {
             ref_add(l, ref_simple(from, to));
+            if (st && d->centreward && v->geo.q[from] == 0)
+                st->centreward_central++;
+        }
     }
     for (unsigned mode = MODE_MOVE; mode <= MODE_BOTH; mode++)
         for (int dir = 0; dir < NUM_STRAIGHT; dir++) {
+            if (!((d->slide[mode] | d->ride[mode] | d->curved[mode]) >> dir & 1))
+                continue;
+            struct vec u = ref_turn(v, colour, geo_straight(dir));
+            int before = l->n;
             if (d->slide[mode] >> dir & 1)
-                ref_line(v, s, from, ref_turn(v, colour, geo_straight(dir)), mode, l);
+                ref_line(v, s, from, u, mode, l);
             if (d->ride[mode] >> dir & 1)
                 ref_line(v, s, from, ref_turn(v, colour, geo_root7[dir]), mode, l);
+            /* Both turning senses; the limit is the curved orthogonal's or the curved diagonal's. */
+            if (d->curved[mode] >> dir & 1)
+                for (int sense = -1; sense <= 1; sense += 2)
+                    ref_curved(v, s, from, u, sense, d->curved_steps[dir >= DIR_DIAG], mode, l, st);
+            /* A capture-only atom of a non-pawn yields captures only: a divergent piece's. */
+            if (st && mode == MODE_CAPTURE && !d->pawn)
+                st->divergent_captures += l->n - before;
         }
+    for (int dir = 0; dir < NUM_STRAIGHT; dir++)
+        if (d->hop >> dir & 1)
+            ref_hop(v, s, from, ref_turn(v, colour, geo_straight(dir)), l, st);
 }
 
 /* The cell holds a piece of the colour: could a piece of any other colour capture it? */
@@ -94,7 +176,7 @@ static bool ref_attacked(const struct variant *v, const struct setup *s, int cel
         if (!s->piece[from] || piece_colour(s->piece[from]) == colour)
             continue;
         l.n = 0;
-        ref_basic(v, s, from, &l);
+        ref_basic(v, s, from, &l, NULL);
         for (int i = 0; i < l.n; i++)
             if (l.m[i].to == cell)
                 return true;
@@ -112,21 +194,30 @@ bool reference_in_check(const struct variant *v, const struct setup *s, int play
     return false;
 }
 
+/* The promotion zone: no move-mode leap (centreward ones filtered) stays on the board. */
 bool reference_in_zone(const struct variant *v, int player, int type, int cell)
 {
     const struct piece_def *d = &v->piece[type];
     for (int i = 0; i < d->nleaps; i++)
-        if ((d->leaps[i].mode & MODE_MOVE) && ref_step(v, cell, ref_leap_vec(v, player, &d->leaps[i])) != CELL_NONE)
+        if ((d->leaps[i].mode & MODE_MOVE) && ref_leap_target(v, player, d, i, cell) != CELL_NONE)
             return false;
     return true;
 }
 
-static bool ref_unit(struct vec u)
+/* Whether leap i of the piece is a move step W along one of its double-step directions (double@...),
+ * both in the piece's own frame. */
+static bool ref_double_leap(const struct piece_def *d, int i)
 {
-    return geo_distance((struct vec){ 0, 0 }, u) == 1;
+    if (!(d->leaps[i].mode & MODE_MOVE))
+        return false;
+    for (int k = 0; k < 6; k++)
+        if ((d->double_dirs >> k & 1) && d->leaps[i].dq == geo_orth[k].q && d->leaps[i].dr == geo_orth[k].r)
+            return true;
+    return false;
 }
 
-/* The pawn of the previous player whose double step passed over the en-passant cell. */
+/* The pawn of the previous player whose double step passed over the en-passant cell: one step on from
+ * the cell along a double-step direction. */
 static int ref_ep_victim(const struct variant *v, const struct setup *s)
 {
     int prev = (s->side + v->nplayers - 1) % v->nplayers;
@@ -135,10 +226,9 @@ static int ref_ep_victim(const struct variant *v, const struct setup *s)
         if (!d->en_passant)
             continue;
         for (int i = 0; i < d->nleaps; i++) {
-            struct vec u = ref_leap_vec(v, prev, &d->leaps[i]);
-            if (!(d->leaps[i].mode & MODE_MOVE) || !ref_unit(u))
+            if (!ref_double_leap(d, i))
                 continue;
-            int c = ref_step(v, s->ep, u);
+            int c = ref_step(v, s->ep, ref_leap_vec(v, prev, &d->leaps[i]));
             if (c != CELL_NONE && s->piece[c] == piece_make(prev, t))
                 return c;
         }
@@ -146,6 +236,8 @@ static int ref_ep_victim(const struct variant *v, const struct setup *s)
     return CELL_NONE;
 }
 
+/* Two move steps in one line along a double-step direction, the first one a step the piece may take
+ * from here (centreward filtered), both cells empty. */
 static void ref_double_steps(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
 {
     int colour = piece_colour(s->piece[from]);
@@ -153,14 +245,13 @@ static void ref_double_steps(const struct variant *v, const struct setup *s, int
     if (!d->double_step || !v->double_cell[colour][from])
         return;
     for (int i = 0; i < d->nleaps; i++) {
-        struct vec u = ref_leap_vec(v, colour, &d->leaps[i]);
-        if (!(d->leaps[i].mode & MODE_MOVE) || !ref_unit(u))
+        if (!ref_double_leap(d, i))
             continue;
-        int mid = ref_step(v, from, u);
-        int to = mid == CELL_NONE ? CELL_NONE : ref_step(v, mid, u);
+        int mid = ref_leap_target(v, colour, d, i, from);
+        int to = mid == CELL_NONE ? CELL_NONE : ref_step(v, mid, ref_leap_vec(v, colour, &d->leaps[i]));
         /* Only a piece that can be taken en passant leaves the passed cell behind. */
         if (to != CELL_NONE && !s->piece[mid] && !s->piece[to])
-            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, d->en_passant ? mid : CELL_NONE });
+            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, d->en_passant ? mid : CELL_NONE, -1 });
     }
 }
 
@@ -173,7 +264,7 @@ static void ref_en_passant(const struct variant *v, const struct setup *s, int f
     int victim = ref_ep_victim(v, s);
     bool reaches = false;
     for (int i = 0; i < d->nleaps; i++)
-        if ((d->leaps[i].mode & MODE_CAPTURE) && ref_step(v, from, ref_leap_vec(v, colour, &d->leaps[i])) == s->ep)
+        if ((d->leaps[i].mode & MODE_CAPTURE) && ref_leap_target(v, colour, d, i, from) == s->ep)
             reaches = true;
     /* En passant is taken by a piece of the same kind only. */
     if (victim == CELL_NONE || !reaches || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
@@ -184,12 +275,49 @@ static void ref_en_passant(const struct variant *v, const struct setup *s, int f
             l->m[i].victim = victim;
             return;
         }
-    ref_add(l, (struct ref_move){ from, s->ep, -1, victim, CELL_NONE });
+    ref_add(l, (struct ref_move){ from, s->ep, -1, victim, CELL_NONE, -1 });
 }
 
-/* Copies one piece's moves; a pawn's moves ending in its zone become one per promotion type. */
+/* How many pieces of the type the player has on the board. */
+static int ref_count_type(const struct variant *v, const struct setup *s, int player, int type)
+{
+    int n = 0;
+    for (int c = 0; c < v->geo.ncells; c++)
+        n += s->piece[c] == piece_make(player, type);
+    return n;
+}
+
+/* How many of the player's pieces count against the limit of a simple type: its own pieces and, in
+ * Fusion, the compounds that hold it. Without Fusion no type has components: the plain count. */
+static int ref_count_limit(const struct variant *v, const struct setup *s, int player, int type)
+{
+    int n = 0;
+    for (int c = 0; c < v->geo.ncells; c++) {
+        int p = s->piece[c];
+        if (!p || piece_colour(p) != player)
+            continue;
+        int t = piece_type(p);
+        n += t == type || v->component[t][0] == type + 1 || v->component[t][1] == type + 1;
+    }
+    return n;
+}
+
+/* Whether the limit lets the player's pawn become the type: a compound needs room for both of its
+ * components, a simple type for itself (counted alone and inside compounds). */
+static bool ref_promotion_room(const struct variant *v, const struct setup *s, int player, int type)
+{
+    if (v->promo_limit <= 0)
+        return true;
+    if (variant_is_compound(v, type))
+        return ref_count_limit(v, s, player, v->component[type][0] - 1) < v->promo_limit &&
+               ref_count_limit(v, s, player, v->component[type][1] - 1) < v->promo_limit;
+    return ref_count_limit(v, s, player, type) < v->promo_limit;
+}
+
+/* Copies one piece's moves; a pawn's moves ending in its zone become one per promotion type that the
+ * variant's limit allows (counted before the move); none allowed: the move is dropped. */
 static void ref_promote(const struct variant *v, const struct setup *s, const struct ref_list *moves,
-                        struct ref_list *l)
+                        struct ref_list *l, struct reference_stats *st)
 {
     for (int i = 0; i < moves->n; i++) {
         struct ref_move m = moves->m[i];
@@ -198,10 +326,23 @@ static void ref_promote(const struct variant *v, const struct setup *s, const st
             ref_add(l, m);
             continue;
         }
+        int offered = 0;
         for (int k = 0; k < v->npromo; k++) {
+            if (!ref_promotion_room(v, s, piece_colour(p), v->promo[k])) {
+                if (st) {
+                    st->promotions_refused++;
+                    /* Refused although the type's own pieces leave room: by pieces inside compounds. */
+                    st->promotions_refused_inside += ref_count_type(v, s, piece_colour(p), v->promo[k]) <
+                                                     v->promo_limit;
+                }
+                continue;
+            }
             m.promo = v->promo[k];
             ref_add(l, m);
+            offered++;
         }
+        if (st && !offered)
+            st->promotions_blocked++;
     }
 }
 
@@ -213,38 +354,159 @@ static bool ref_has_target(const struct ref_list *l, int to)
     return false;
 }
 
-/* One piece's moves: a target reached by two atoms (a Sailor's W and R) is one move. */
-static void ref_piece_moves(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
+/* Whether the variant has Fusion: some pair of types fuses. */
+static bool ref_has_fusion(const struct variant *v)
+{
+    for (int a = 0; a < v->ntypes; a++)
+        for (int b = 0; b < v->ntypes; b++)
+            if (v->fuse[a][b])
+                return true;
+    return false;
+}
+
+/* The compound that a piece of type a moving onto a friendly piece of type b becomes, or -1: both must
+ * be simple and the pair must fuse. */
+static int ref_fused(const struct variant *v, int a, int b)
+{
+    if (variant_is_compound(v, a) || variant_is_compound(v, b))
+        return -1;
+    return v->fuse[a][b] - 1;
+}
+
+/* Fusion: the friendly pieces that the piece's usual move would reach if they were enemies (its
+ * capturing atoms, paths clear up to them, each the first piece met). Every other piece of the mover's
+ * colour is painted in an enemy's colour, nothing else changes, and the targets that hold painted pieces
+ * are those. The piece may move onto one of them when the two fuse. */
+static void ref_fusions(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
+                        struct reference_stats *st)
+{
+    int colour = piece_colour(s->piece[from]), a = piece_type(s->piece[from]);
+    bool compound = variant_is_compound(v, a), fuses = false;
+    for (int b = 0; b < v->ntypes; b++)
+        fuses |= ref_fused(v, a, b) >= 0;
+    if (!compound && !fuses)
+        return;
+    struct setup painted = *s;
+    for (int c = 0; c < v->geo.ncells; c++)
+        if (c != from && s->piece[c] && piece_colour(s->piece[c]) == colour)
+            painted.piece[c] = (unsigned char)piece_make((colour + 1) % v->nplayers, piece_type(s->piece[c]));
+    struct ref_list reach, met;
+    reach.n = met.n = 0;
+    ref_basic(v, &painted, from, &reach, NULL);
+    for (int i = 0; i < reach.n; i++) {
+        int to = reach.m[i].to, q = s->piece[to];
+        if (!q || piece_colour(q) != colour || ref_has_target(&met, to))
+            continue;
+        ref_add(&met, reach.m[i]);
+        int b = piece_type(q);
+        if (compound) {
+            if (st)
+                st->fusions_refused[2]++;
+        } else if (variant_is_compound(v, b)) {
+            if (st)
+                st->fusions_refused[1]++;
+        } else if (ref_fused(v, a, b) < 0) {
+            if (st)
+                st->fusions_refused[0]++;
+        } else {
+            ref_add(l, ref_simple(from, to));
+            if (st)
+                st->fusions++;
+        }
+    }
+}
+
+/* Fission: each component of a compound alone, as if it stood on the cell by itself, moves to an empty
+ * cell (never a capture); the other component stays. One move per component and target. */
+static void ref_fissions(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
+                         struct reference_stats *st)
+{
+    int colour = piece_colour(s->piece[from]), c = piece_type(s->piece[from]);
+    if (!variant_is_compound(v, c))
+        return;
+    for (int k = 0; k < 2; k++) {
+        int part = v->component[c][k] - 1;
+        struct setup alone = *s;
+        alone.piece[from] = (unsigned char)piece_make(colour, part);
+        struct ref_list reach, met;
+        reach.n = met.n = 0;
+        ref_basic(v, &alone, from, &reach, NULL);
+        for (int i = 0; i < reach.n; i++) {
+            int to = reach.m[i].to;
+            if (ref_has_target(&met, to))
+                continue;
+            ref_add(&met, reach.m[i]);
+            if (s->piece[to]) {
+                if (st)
+                    st->fissions_refused++;
+                continue;
+            }
+            struct ref_move m = ref_simple(from, to);
+            m.fission = part;
+            ref_add(l, m);
+            if (st)
+                st->fissions++;
+        }
+    }
+}
+
+/* One piece's moves: a target reached by two atoms (a Sailor's W and R) or two curved paths is one
+ * move. */
+static void ref_piece_moves(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
+                            struct reference_stats *st)
 {
     struct ref_list basic, moves;
     basic.n = moves.n = 0;
-    ref_basic(v, s, from, &basic);
+    ref_basic(v, s, from, &basic, st);
     for (int i = 0; i < basic.n; i++)
         if (!ref_has_target(&moves, basic.m[i].to))
             ref_add(&moves, basic.m[i]);
+    if (ref_has_fusion(v)) {
+        ref_fusions(v, s, from, &moves, st);
+        ref_fissions(v, s, from, &moves, st);
+    }
     if (v->piece[piece_type(s->piece[from])].pawn) {
         ref_double_steps(v, s, from, &moves);
         ref_en_passant(v, s, from, &moves);
     }
-    ref_promote(v, s, &moves, l);
+    ref_promote(v, s, &moves, l, st);
 }
 
-static void ref_pseudo(const struct variant *v, const struct setup *s, struct ref_list *l)
+static void ref_pseudo(const struct variant *v, const struct setup *s, struct ref_list *l,
+                       struct reference_stats *st)
 {
     l->n = 0;
     for (int from = 0; from < v->geo.ncells; from++)
         if (s->piece[from] && piece_colour(s->piece[from]) == s->side)
-            ref_piece_moves(v, s, from, l);
+            ref_piece_moves(v, s, from, l, st);
 }
 
+void reference_count(const struct variant *v, const struct setup *s, struct reference_stats *st)
+{
+    struct ref_list l;
+    ref_pseudo(v, s, &l, st);
+}
+
+/* Plays a move. Fusion: onto a friendly piece, the two become their compound; fission: the moving
+ * component goes to the (empty) target and the other stays. Neither is a capture or a pawn move. */
 static void ref_apply(const struct variant *v, struct setup *s, struct ref_move m)
 {
-    int p = s->piece[m.from];
-    bool capture = s->piece[m.to] || m.victim != CELL_NONE;
+    int p = s->piece[m.from], colour = piece_colour(p), q = s->piece[m.to];
+    bool capture = (q && piece_colour(q) != colour) || m.victim != CELL_NONE;
     if (m.victim != CELL_NONE)
         s->piece[m.victim] = 0;
-    s->piece[m.to] = (unsigned char)(m.promo >= 0 ? piece_make(piece_colour(p), m.promo) : p);
-    s->piece[m.from] = 0;
+    if (m.fission >= 0) {
+        int c = piece_type(p), stays = v->component[c][0] - 1 == m.fission ? v->component[c][1] - 1
+                                                                            : v->component[c][0] - 1;
+        s->piece[m.to] = (unsigned char)piece_make(colour, m.fission);
+        s->piece[m.from] = (unsigned char)piece_make(colour, stays);
+    } else {
+        if (q && piece_colour(q) == colour)
+            s->piece[m.to] = (unsigned char)piece_make(colour, ref_fused(v, piece_type(p), piece_type(q)));
+        else
+            s->piece[m.to] = (unsigned char)(m.promo >= 0 ? piece_make(colour, m.promo) : p);
+        s->piece[m.from] = 0;
+    }
     s->halfmove = capture || v->piece[piece_type(p)].pawn ? 0 : s->halfmove + 1;
     s->ep = m.passed;
     int next = (s->side + 1) % v->nplayers;
@@ -255,7 +517,7 @@ static void ref_apply(const struct variant *v, struct setup *s, struct ref_move 
 
 static void ref_legal(const struct variant *v, const struct setup *s, struct ref_list *l)
 {
-    ref_pseudo(v, s, l);
+    ref_pseudo(v, s, l, NULL);
     int n = 0;
     for (int i = 0; i < l->n; i++) {
         struct setup after = *s;
@@ -270,9 +532,10 @@ static void ref_text(const struct variant *v, struct ref_move m, char *out)
 {
     strcpy(out, v->geo.name[m.from]);
     strcat(out, v->geo.name[m.to]);
-    if (m.promo >= 0) {
+    int suffix = m.promo >= 0 ? m.promo : m.fission;
+    if (suffix >= 0) {
         size_t n = strlen(out);
-        out[n] = (char)tolower((unsigned char)v->piece[m.promo].letter);
+        out[n] = (char)tolower((unsigned char)v->piece[suffix].letter);
         out[n + 1] = 0;
     }
 }

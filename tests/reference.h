@@ -1,6 +1,8 @@
-/* A slow, plainly written move generator on the mailbox, straight from shared/spec/pieces.md: the
- * tests compare the engine's bitboard generator against it. It shares only the variant data, the
- * geometry and FEN parsing with the engine. Three-player eliminations are not modelled. */
+/* A slow, plainly written move generator on the mailbox, straight from shared/spec/pieces.md (curved
+ * paths, hops, divergent pieces, centreward leaps and promotion limits included) and variants.md
+ * (Fusion's fusions, fissions and component limits): the tests compare the engine's bitboard generator
+ * against it. It shares only the variant data, the geometry and FEN parsing with the engine.
+ * Three-player eliminations are not modelled. */
 #ifndef REFERENCE_H
 #define REFERENCE_H
 
@@ -12,7 +14,8 @@
 
 enum { REFERENCE_MAX_MOVES = MAX_MOVES, REFERENCE_TEXT_LEN = 16 };
 
-/* The legal moves as text ("f5f6", "f10f11q"), sorted by strcmp and without duplicates. */
+/* The legal moves as text ("f5f6", "f10f11q", a fission "e1e5r"), sorted by strcmp and without
+ * duplicates. */
 int reference_moves(const struct variant *v, const struct setup *s, char out[][REFERENCE_TEXT_LEN]);
 /* Plays a legal move given as text; returns false (s unchanged) if it is not legal. */
 bool reference_make(const struct variant *v, struct setup *s, const char *text);
@@ -21,5 +24,26 @@ uint64_t reference_perft(const struct variant *v, const struct setup *s, int dep
 bool reference_in_check(const struct variant *v, const struct setup *s, int player);
 /* Whether a pawn-like type of the player standing on the cell would have to promote there. */
 bool reference_in_zone(const struct variant *v, int player, int type, int cell);
+
+/* What generating the pseudo-legal moves of the side to move met, for the tests' coverage checks. */
+struct reference_stats {
+    long curved_stops[CURVED_MAX_STEPS + 1]; /* curved paths ended by a piece at step k (1..5) */
+    long curved_captures;
+    long hop_captures[2];       /* over a screen of the mover's colour [0] / of another colour [1] */
+    long divergent_captures;    /* by a capture-only slide or curved atom of a non-pawn (Waitress, Shammes) */
+    long centreward_refused;    /* leaps on the board that would take a centreward piece off-centre */
+    long centreward_central;    /* moves of a centreward piece standing on the central file */
+    long promotions_refused;    /* promotion types not offered because of the variant's limit */
+    long promotions_blocked;    /* pawn moves dropped because the limit left no type */
+    long promotions_refused_inside; /* refused types whose own pieces are under the limit (compounds) */
+    long fusions;               /* a simple piece's usual move reaching a friendly simple partner */
+    long fusions_refused[3];    /* friendly pieces reached that do not fuse: a simple piece of a pair that
+                                 * does not fuse [0], a compound by a simple piece [1], anything by a compound [2] */
+    long fissions;              /* a compound's component alone reaching an empty cell */
+    long fissions_refused;      /* ... reaching an occupied cell (no capture by a component alone) */
+};
+
+/* Adds to the counts what the pseudo-legal moves of the side to move meet. */
+void reference_count(const struct variant *v, const struct setup *s, struct reference_stats *st);
 
 #endif

@@ -51,7 +51,7 @@ START_TEST(test_glinski_array)
         strcpy(buf, list);
         for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
             int c = geo_parse_cell(&v->geo, t + 1, NULL);
-            char text[4];
+            char text[SETUP_PIECE_TEXT];
             ck_assert_int_ne(c, CELL_NONE);
             ck_assert_int_ne(s.piece[c], 0);
             setup_piece_text(v, s.piece[c], text);
@@ -105,6 +105,39 @@ START_TEST(test_bad_fens_refused)
 }
 END_TEST
 
+/* Fusion games write compounds by their components, (RU), and read the compound's own letter too:
+ * the same piece, the same key. */
+START_TEST(test_compound_fen)
+{
+    const char *fen = "6/P5p/RP4pr/SIP3pis/(RU)I(FI)P2p(fi)i(ru)/UUUFP1pfuuu/KFIP2pifk/S1P3p1s/RP4pr/P5p/6 w - - 0 1";
+    assert_round_trip("mishling-fusion", fen, false);
+    assert_round_trip("mishling-fusion", fen, true);
+    struct game a, b;
+    char out[2048];
+    test_game(&a, "mishling-fusion", fen, false);
+    test_game(&b, "mishling-fusion", "6/P5p/RP4pr/SIP3pis/DICP2pcid/UUUFP1pfuuu/KFIP2pifk/S1P3p1s/RP4pr/P5p/6 w - - 0 1",
+              false);
+    game_fen(&b, out, sizeof out);
+    ck_assert_str_eq(out, fen);
+    ck_assert_uint_eq(a.ops->position_key(a.pos), b.ops->position_key(b.pos));
+    game_free(&a);
+    game_free(&b);
+    /* Components in either order; a pair that does not fuse, mixed case or a bad bracket is refused. */
+    struct setup st;
+    char err[256];
+    const struct variant *v = test_variant("mishling-fusion");
+    ck_assert(setup_from_fen(&st, v, "6/7/8/9/10/5(UR)5/10/9/8/7/K4k w - - 0 1", err, sizeof err));
+    setup_to_fen(&st, v, out, sizeof out);
+    ck_assert_str_eq(out, "6/7/8/9/10/5(RU)5/10/9/8/7/K4k w - - 0 1");
+    assert_refused("mishling-fusion", "6/7/8/9/10/5(RR)5/10/9/8/7/K4k w - - 0 1", "unknown piece in file f");
+    assert_refused("mishling-fusion", "6/7/8/9/10/5(RS)5/10/9/8/7/K4k w - - 0 1", "unknown piece in file f");
+    assert_refused("mishling-fusion", "6/7/8/9/10/5(Ru)5/10/9/8/7/K4k w - - 0 1", "unknown piece in file f");
+    assert_refused("mishling-fusion", "6/7/8/9/10/5(RU5/10/9/8/7/K4k w - - 0 1", "unknown piece in file f");
+    /* Without fusion a compound keeps its own letter. */
+    assert_round_trip("mishling", "6/7/8/9/10/11/10/9/8/1D5/K4k w - - 0 1", false);
+}
+END_TEST
+
 /* Three-player FENs: colour-prefixed pieces and r/w/b sides, on a variant defined here. */
 START_TEST(test_three_player_fen)
 {
@@ -136,6 +169,7 @@ Suite *suite_fen(void)
     tcase_add_test(tc, test_glinski_array);
     tcase_add_test(tc, test_bad_fens_refused);
     tcase_add_test(tc, test_three_player_fen);
+    tcase_add_test(tc, test_compound_fen);
     suite_add_tcase(s, tc);
     return s;
 }

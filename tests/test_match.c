@@ -375,10 +375,13 @@ START_TEST(test_match_cannot_start)
     assert_output_has(&run, ":2: bad FEN");
     unlink(book);
     /* A variant the runner loaded but the engines do not list in UCI_Variant. */
-    run_match(&run, "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-variantfile",
-              "docs/examples/hex5-marshal.ini", "-variant", "hex5-marshal", NULL);
+    char variants[64];
+    temp_path(variants, sizeof variants, "[runner-only:glinski]\n");
+    run_match(&run, "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-variantfile", variants,
+              "-variant", "runner-only", NULL);
     ck_assert_int_eq(run.status, 1);
-    assert_output_has(&run, "does not play the variant 'hex5-marshal'");
+    assert_output_has(&run, "does not play the variant 'runner-only'");
+    unlink(variants);
     assert_no_children();
 }
 END_TEST

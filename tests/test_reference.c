@@ -1,5 +1,6 @@
 /* The engine's move generator, make/unmake and keys against the reference generator (reference.c):
  * random games, random placements and the perft suites, in every built-in variant and both instances. */
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,7 +141,7 @@ static int position_compare(const struct game *g, const struct setup *s, move_te
     return nref;
 }
 
-/* Reads the cells of a move text; returns whether it has a promotion suffix. */
+/* Reads the cells of a move text; returns whether it has a suffix (promotion, or fission in Fusion). */
 static bool text_cells(const struct variant *v, const char *text, int *from, int *to)
 {
     int len = 0, len2 = 0;
@@ -149,15 +150,30 @@ static bool text_cells(const struct variant *v, const char *text, int *from, int
     return text[len + len2];
 }
 
-static bool move_is_special(const struct variant *v, const struct setup *s, const char *text)
+/* What a move of the text is in the position. A suffix is a promotion for a pawn and a fission
+ * (Fusion: one component moves away) for any other piece; a move onto a friendly piece is a fusion. */
+enum move_kind { KIND_PLAIN, KIND_CAPTURE, KIND_PROMOTION, KIND_EN_PASSANT, KIND_FUSION, KIND_FISSION };
+
+static enum move_kind move_kind(const struct variant *v, const struct setup *s, const char *text)
 {
     int from, to;
-    bool promotion = text_cells(v, text, &from, &to);
-    return s->piece[to] || promotion || (v->piece[piece_type(s->piece[from])].pawn && to == s->ep);
+    bool suffix = text_cells(v, text, &from, &to);
+    bool pawn = v->piece[piece_type(s->piece[from])].pawn;
+    if (suffix)
+        return pawn ? KIND_PROMOTION : KIND_FISSION;
+    if (s->piece[to])
+        return piece_colour(s->piece[to]) == piece_colour(s->piece[from]) ? KIND_FUSION : KIND_CAPTURE;
+    return pawn && to == s->ep ? KIND_EN_PASSANT : KIND_PLAIN;
+}
+
+static bool move_is_special(const struct variant *v, const struct setup *s, const char *text)
+{
+    enum move_kind k = move_kind(v, s, text);
+    return k == KIND_CAPTURE || k == KIND_PROMOTION || k == KIND_EN_PASSANT;
 }
 
 /* Half the time a capture, promotion or en-passant capture if there is one, so that games reach
- * endgames and promotions. */
+ * endgames and promotions (fusions and fissions are frequent enough among the other moves). */
 static int move_choose(const struct variant *v, const struct setup *s, move_text *moves, int n)
 {
     if (rng_below(2)) {
@@ -179,7 +195,76 @@ static void context_set(char *ctx, size_t len, const struct variant *v, const st
     snprintf(ctx, len, "%s from %s", text, fen);
 }
 
-static void game_play_random(const struct variant *v, bool wide)
+/* The rules that random positions of a variant must exercise, from the pieces that can appear in them. */
+struct features {
+    int curved_steps;        /* the longest curved path, 0 without curved pieces */
+    bool curved_capture, hop, divergent, centreward, promo_limit;
+    bool fusion;             /* two simple types that fuse */
+    bool fission;            /* a compound (Fusion) */
+    bool limit_inside;       /* a promotion limit where compounds count for their components */
+};
+
+/* The features of the types marked in `types` (NULL: every type of the variant). */
+static struct features features_of(const struct variant *v, const bool *types)
+{
+    struct features f = { 0 };
+    for (int t = 0; t < v->ntypes; t++) {
+        const struct piece_def *d = &v->piece[t];
+        if (types && !types[t])
+            continue;
+        unsigned curved = d->curved[MODE_MOVE] | d->curved[MODE_CAPTURE] | d->curved[MODE_BOTH];
+        for (int kind = 0; kind < 2; kind++)
+            if ((curved >> (kind ? DIR_DIAG : DIR_ORTH) & 0x3f) && d->curved_steps[kind] > f.curved_steps)
+                f.curved_steps = d->curved_steps[kind];
+        f.curved_capture |= (d->curved[MODE_CAPTURE] | d->curved[MODE_BOTH]) != 0;
+        f.hop |= d->hop != 0;
+        f.divergent |= !d->pawn && (d->slide[MODE_CAPTURE] | d->ride[MODE_CAPTURE] | d->curved[MODE_CAPTURE]);
+        f.centreward |= d->centreward;
+        f.fission |= variant_is_compound(v, t);
+        for (int b = 0; b < v->ntypes; b++)
+            f.fusion |= v->fuse[t][b] && (!types || types[b]) && !variant_is_compound(v, t) &&
+                        !variant_is_compound(v, b);
+    }
+    f.promo_limit = v->promo_limit > 0;
+    for (int t = 0; t < v->ntypes; t++)
+        f.limit_inside |= f.promo_limit && variant_is_compound(v, t);
+    return f;
+}
+
+/* Fails naming the first rule of the features that the reference never met (the engine was compared
+ * with it in all those positions). */
+static void features_assert(const struct variant *v, const struct features *f, const struct reference_stats *m,
+                            const char *where)
+{
+    for (int k = 1; k <= f->curved_steps; k++)
+        ck_assert_msg(m->curved_stops[k], "%s %s: no curved path ended by a piece at step %d", v->name, where, k);
+    ck_assert_msg(!f->curved_capture || m->curved_captures, "%s %s: no curved capture", v->name, where);
+    ck_assert_msg(!f->hop || (m->hop_captures[0] && m->hop_captures[1]),
+                  "%s %s: hop captures: %ld over an own screen, %ld over an enemy screen", v->name, where,
+                  m->hop_captures[0], m->hop_captures[1]);
+    ck_assert_msg(!f->divergent || m->divergent_captures, "%s %s: no capture by a divergent piece", v->name, where);
+    ck_assert_msg(!f->centreward || (m->centreward_refused && m->centreward_central),
+                  "%s %s: centreward: %ld leaps refused, %ld moves on the central file", v->name, where,
+                  m->centreward_refused, m->centreward_central);
+    ck_assert_msg(!f->promo_limit || (m->promotions_refused && m->promotions_blocked),
+                  "%s %s: promotion limit: %ld types refused, %ld moves left without a type", v->name, where,
+                  m->promotions_refused, m->promotions_blocked);
+    ck_assert_msg(!f->promo_limit || !f->limit_inside || m->promotions_refused_inside,
+                  "%s %s: no promotion refused by pieces inside compounds", v->name, where);
+    ck_assert_msg(!f->fusion || (m->fusions && m->fusions_refused[0]),
+                  "%s %s: fusion: %ld fusions, %ld friendly simple pieces reached that do not fuse", v->name,
+                  where, m->fusions, m->fusions_refused[0]);
+    ck_assert_msg(!f->fusion || !f->fission || (m->fusions_refused[1] && m->fusions_refused[2]),
+                  "%s %s: fusion: %ld friendly compounds reached by a simple piece, %ld friendly pieces reached "
+                  "by a compound", v->name, where, m->fusions_refused[1], m->fusions_refused[2]);
+    ck_assert_msg(!f->fission || (m->fissions && m->fissions_refused),
+                  "%s %s: fission: %ld moves, %ld occupied cells reached by a component", v->name, where,
+                  m->fissions, m->fissions_refused);
+}
+
+/* Plays a random game, comparing every position and, at the end, every unmake; counts what the
+ * reference met on the way, and the fusions and fissions played (fused[0], fused[1]). */
+static void game_play_random(const struct variant *v, bool wide, struct reference_stats *met, long fused[2])
 {
     static move_text ref[REFERENCE_MAX_MOVES];
     static struct fast_move fast[MAX_MOVES];
@@ -194,9 +279,13 @@ static void game_play_random(const struct variant *v, bool wide)
     for (;;) {
         state_compare(&g, &s, ctx);
         int n = position_compare(&g, &s, ref, fast);
+        reference_count(v, &s, met);
         if (!n || plies == GAME_PLIES)
             break;
         const char *text = ref[move_choose(v, &s, ref, n)];
+        enum move_kind kind = move_kind(v, &s, text);
+        fused[0] += kind == KIND_FUSION;
+        fused[1] += kind == KIND_FISSION;
         context_set(ctx, sizeof ctx, v, &s, text);
         setups[plies] = s;
         keys[plies] = g.ops->position_key(g.pos);
@@ -216,16 +305,27 @@ static void game_play_random(const struct variant *v, bool wide)
 START_TEST(test_random_games)
 {
     const struct variant *v = loop_variant(_i);
+    struct reference_stats met = { 0 };
+    long played[2] = { 0, 0 };
     rng_seed((uint64_t)_i + 1);
     for (int k = 0; k < GAMES * scale(); k++)
-        game_play_random(v, _i % 2);
+        game_play_random(v, _i % 2, &met, played);
+    /* The games reach what the armies of the start can do; promotions are too rare to hit a limit. */
+    char err[256];
+    struct setup start;
+    bool present[MAX_TYPES] = { false };
+    ck_assert(setup_from_fen(&start, v, v->start_fen, err, sizeof err));
+    for (int c = 0; c < v->geo.ncells; c++)
+        if (start.piece[c])
+            present[piece_type(start.piece[c])] = true;
+    struct features f = features_of(v, present);
+    f.promo_limit = false;
+    features_assert(v, &f, &met, "random games");
+    /* The engine's position after them was compared with the reference's (make and unmake). */
+    ck_assert_msg(!f.fusion || played[0], "%s: no fusion played in the random games", v->name);
+    ck_assert_msg(!f.fission || played[1], "%s: no fission played in the random games", v->name);
 }
 END_TEST
-
-/* What the placements covered, so that a test that stops exercising a rule fails. */
-struct coverage {
-    int positions, checks, promotions, en_passant;
-};
 
 static bool piece_place(const struct variant *v, struct setup *s, int colour, int type, int cell)
 {
@@ -257,6 +357,13 @@ static int type_random(const struct variant *v, bool (*want)(const struct piece_
 static bool is_plain(const struct piece_def *d) { return !d->royal; }
 static bool is_double_stepper(const struct piece_def *d) { return d->double_step; }
 static bool is_ep_pawn(const struct piece_def *d) { return d->en_passant; }
+static bool is_pawn(const struct piece_def *d) { return d->pawn; }
+
+/* What the placements covered, so that a test that stops exercising a rule fails. */
+struct coverage {
+    int positions, checks, promotions, en_passant;
+    struct reference_stats met; /* what the reference's generator met (reference.h) */
+};
 
 /* Both royals and a few (often very few: checks and pins) pieces of any kind on random cells. */
 static void placement_random(const struct variant *v, struct setup *s)
@@ -294,6 +401,44 @@ static void placement_add_double_steps(const struct variant *v, struct setup *s)
         struct vec w = leap_vec(v, enemy, take);
         int passed = cell_step(v, from, leap_vec(v, s->side, step));
         piece_place(v, s, enemy, enemy_type, cell_step(v, passed, (struct vec){ -w.q, -w.r }));
+    }
+}
+
+/* Places a piece where it does not attack the royal of the side that just moved (so that the engine
+ * accepts the position); returns whether it found such a cell. */
+static bool piece_place_quiet(const struct variant *v, struct setup *s, int colour, int type)
+{
+    int prev = (s->side + v->nplayers - 1) % v->nplayers;
+    for (int tries = 0; tries < 100; tries++) {
+        int cell = rng_below(v->geo.ncells);
+        if (!piece_place(v, s, colour, type, cell))
+            continue;
+        if (!reference_in_check(v, s, prev))
+            return true;
+        s->piece[cell] = 0;
+    }
+    return false;
+}
+
+/* The limit reached for one promotion type of the side to move or, half the time, for all of them, and
+ * a pawn of that side one step before its zone. */
+static void placement_add_promotion_limit(const struct variant *v, struct setup *s)
+{
+    bool all = rng_below(2);
+    int one = v->promo[rng_below(v->npromo)];
+    for (int k = 0; k < v->npromo; k++)
+        for (int n = 0; (all || v->promo[k] == one) && n < v->promo_limit; n++)
+            if (!piece_place_quiet(v, s, s->side, v->promo[k]))
+                return;
+    int pawn = type_random(v, is_pawn);
+    const struct piece_def *d = &v->piece[pawn];
+    for (int tries = 0; tries < 1000; tries++) {
+        int from = rng_below(v->geo.ncells);
+        const struct leap *step = &d->leaps[rng_below(d->nleaps)];
+        int to = cell_step(v, from, leap_vec(v, s->side, step));
+        if ((step->mode & MODE_MOVE) && to != CELL_NONE && !s->piece[to] &&
+            reference_in_zone(v, s->side, pawn, to) && piece_place(v, s, s->side, pawn, from))
+            break;
     }
 }
 
@@ -352,10 +497,14 @@ static void coverage_count(const struct variant *v, const struct setup *s, move_
 {
     cov->positions++;
     cov->checks += reference_in_check(v, s, s->side);
+    reference_count(v, s, &cov->met);
     for (int i = 0; i < n; i++) {
         int from, to;
-        cov->promotions += text_cells(v, ref[i], &from, &to);
-        cov->en_passant += to == s->ep && v->piece[piece_type(s->piece[from])].pawn;
+        bool suffix = text_cells(v, ref[i], &from, &to);
+        bool pawn = v->piece[piece_type(s->piece[from])].pawn;
+        /* A suffix is a promotion only on a pawn's move (otherwise a fission). */
+        cov->promotions += suffix && pawn;
+        cov->en_passant += to == s->ep && pawn;
     }
 }
 
@@ -396,13 +545,16 @@ START_TEST(test_random_placements)
             if (reference_in_check(v, &s, (s.side + v->nplayers - 1) % v->nplayers) ||
                 !placement_double_step(v, &s))
                 continue;
+        } else if (v->promo_limit > 0 && rng_below(4) == 0) {
+            placement_add_promotion_limit(v, &s);
         }
         placement_check(&g, &s, &cov);
     }
-    ck_assert_msg(cov.positions == want && cov.checks > want / 20 && cov.promotions &&
-                      (!ep || cov.en_passant),
+    ck_assert_msg(cov.positions == want && cov.checks > want / 20 && cov.promotions && (!ep || cov.en_passant),
                   "%s: too little covered: %d positions, %d in check, %d promotions, %d en passant", v->name,
                   cov.positions, cov.checks, cov.promotions, cov.en_passant);
+    struct features f = features_of(v, NULL);
+    features_assert(v, &f, &cov.met, "random placements");
     game_free(&g);
 }
 END_TEST
@@ -465,11 +617,369 @@ START_TEST(test_perft_files)
 }
 END_TEST
 
+/* Positions for the reference alone, their moves counted by hand from pieces.md, so that the reference
+ * is trusted independently of the engine. A position is a list of words "Xcell": upper case White (the
+ * first player), lower case Black. Without royals nothing is ever in check, so the lists are the
+ * pieces' plain moves. */
+static void hand_setup(const struct variant *v, struct setup *s, int side, const char *pieces)
+{
+    memset(s, 0, sizeof *s);
+    s->ep = CELL_NONE;
+    s->fullmove = 1;
+    s->side = side;
+    char word[16];
+    for (int used; sscanf(pieces, "%15s%n", word, &used) == 1; pieces += used) {
+        int len = 0, type = variant_type_of_letter(v, word[0]);
+        int cell = geo_parse_cell(&v->geo, word + 1, &len);
+        ck_assert_msg(type >= 0 && cell != CELL_NONE && !word[1 + len] && !s->piece[cell], "%s: bad word %s",
+                      v->name, word);
+        s->piece[cell] = (unsigned char)piece_make(isupper((unsigned char)word[0]) ? 0 : 1, type);
+    }
+}
+
+static int text_cmp(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* The words of a list, sorted and joined by single spaces. */
+static void words_sorted(const char *in, char *out, size_t len)
+{
+    static move_text words[REFERENCE_MAX_MOVES];
+    int n = 0;
+    for (int used; n < REFERENCE_MAX_MOVES && sscanf(in, "%15s%n", words[n], &used) == 1; in += used)
+        n++;
+    qsort(words, (size_t)n, sizeof *words, text_cmp);
+    *out = 0;
+    for (int i = 0; i < n; i++)
+        text_append(out, len, words[i]);
+}
+
+/* The reference's legal moves from the cell, each as its target and promotion suffix ("f11d"), sorted. */
+static void hand_targets(const struct variant *v, const struct setup *s, const char *from, char *out, size_t len)
+{
+    static move_text moves[REFERENCE_MAX_MOVES];
+    char list[4096] = "";
+    int n = reference_moves(v, s, moves);
+    for (int i = 0; i < n; i++) {
+        int f, t;
+        text_cells(v, moves[i], &f, &t);
+        if (!strcmp(v->geo.name[f], from))
+            text_append(list, sizeof list, moves[i] + strlen(from));
+    }
+    words_sorted(list, out, len);
+}
+
+static void hand_expect(const struct variant *v, const struct setup *s, const char *from, const char *want)
+{
+    char have[4096], sorted[4096];
+    hand_targets(v, s, from, have, sizeof have);
+    words_sorted(want, sorted, sizeof sorted);
+    ck_assert_msg(!strcmp(have, sorted), "%s: moves from %s:\n  hand:     %s\n  reference:%s", v->name, from, sorted,
+                  have);
+}
+
+/* The moves from the cell in the position (side to move first) are exactly the listed targets. */
+static void hand_check(const char *variant, int side, const char *pieces, const char *from, const char *want)
+{
+    const struct variant *v = test_variant(variant);
+    struct setup s;
+    hand_setup(v, &s, side, pieces);
+    hand_expect(v, &s, from, want);
+}
+
+/* Whether the reference lists the move (side to move first) in the position. */
+static bool hand_has(const char *variant, int side, const char *pieces, const char *move)
+{
+    static move_text moves[REFERENCE_MAX_MOVES];
+    const struct variant *v = test_variant(variant);
+    struct setup s;
+    hand_setup(v, &s, side, pieces);
+    int n = reference_moves(v, &s, moves);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(moves[i], move))
+            return true;
+    return false;
+}
+
+/* The piece on the cell, as a hand word ("Dd8", "uf6") or "-" for an empty cell. */
+static const char *hand_piece(const struct variant *v, const struct setup *s, const char *cell)
+{
+    static char word[16];
+    int len, p = s->piece[geo_parse_cell(&v->geo, cell, &len)];
+    if (!p)
+        return "-";
+    char letter = v->piece[piece_type(p)].letter;
+    snprintf(word, sizeof word, "%c%s", piece_colour(p) ? tolower((unsigned char)letter) : letter, cell);
+    return word;
+}
+
+/* Plays the move in the position (White to move) and checks the two cells it changes and the
+ * halfmove clock (it starts at 0). */
+static void hand_make(const char *variant, const char *pieces, const char *move, const char *from_after,
+                      const char *to_after, int halfmove)
+{
+    const struct variant *v = test_variant(variant);
+    struct setup s;
+    hand_setup(v, &s, 0, pieces);
+    ck_assert_msg(reference_make(v, &s, move), "%s: %s refused in %s", variant, move, pieces);
+    int from, to;
+    text_cells(v, move, &from, &to);
+    ck_assert_str_eq(hand_piece(v, &s, v->geo.name[from]), from_after);
+    ck_assert_str_eq(hand_piece(v, &s, v->geo.name[to]), to_after);
+    ck_assert_int_eq(s.halfmove, halfmove);
+    ck_assert_int_eq(s.side, 1);
+}
+
+static bool hand_in_check(const char *variant, const char *pieces, int player)
+{
+    const struct variant *v = test_variant(variant);
+    struct setup s;
+    hand_setup(v, &s, 0, pieces);
+    return reference_in_check(v, &s, player);
+}
+
+/* The cells where a pawn-like type of the player must promote, sorted. */
+static void hand_zone(const struct variant *v, int player, char letter, char *out, size_t len)
+{
+    char list[1024] = "";
+    for (int c = 0; c < v->geo.ncells; c++)
+        if (reference_in_zone(v, player, variant_type_of_letter(v, letter), c))
+            text_append(list, sizeof list, v->geo.name[c]);
+    words_sorted(list, out, len);
+}
+
+START_TEST(test_by_hand)
+{
+    /* Curved paths from the centre f6 of the empty 91-cell board, first step Oi, turning one way: Oi, then
+     * Oi + O(i+1) = Di, then 2 O(i+1), D(i+1), O(i+2); the other way mirrors it. A Finch reaches every cell
+     * within two steps: 6 + 12 = 18. */
+    hand_check("mishling", 0, "Ff6", "f6", "f7 e6 e5 f5 g5 g6  e7 d5 e4 g4 h5 g7  f8 d6 d4 f4 h4 h6");
+    /* A Rabbi: Di, Di + D(i+1) = 3 O(i+1), 2 D(i+1), 3 O(i+2), D(i+2): 6 diagonal neighbours, 6 cells three
+     * orthogonal steps away, 6 cells two diagonal steps away: 18. */
+    hand_check("mishling", 0, "If6", "f6", "e7 d5 e4 g4 h5 g7  f9 c6 c3 f3 i3 i6  d8 b4 d2 h2 k4 h8");
+    /* From the corner f1 only D0 (e2) and D5 (g2) stay on the board. D0 D1: e2 c1, then off the board;
+     * D0 D5 D4 D3: e2 f4 h3 i1; D5 D0 D1 D2: g2 f4 d3 c1; D5 D4: g2 i1. 7 targets. */
+    hand_check("mishling", 0, "If1", "f1", "c1 d3 e2 f4 g2 h3 i1");
+
+    /* The star board. A Rabbi (cB5) on the centre g4 reaches 18 cells as on f6 above; the only paths to c2
+     * are D0 D1 D2 (f6 d7 c2) and D2 D1 D0 (f3 d4 c2). Own Rooks on their 2nd cells d7 and d4 leave 15
+     * targets; enemy ones 17 (taken, but the paths still end there). */
+    hand_check("flatstar", 0, "Ig4 Rd7 Rd4", "g4", "f6 e5 f3 h3 i5 h6  g7 g1 k4 k7  e8 e2 i2 l2 i8");
+    hand_check("flatstar", 0, "Ig4 rd7 rd4", "g4", "f6 e5 f3 h3 i5 h6  g7 g1 k4 k7  e8 e2 i2 l2 i8  d7 d4");
+    /* The star's gaps: a Rabbi on the tip a1 can start only along D4 (c2): D4 D5 (d7) and D4 D3 (d4) leave
+     * the board at their 3rd step. D5 D4 D3 would pass the off-board (-5,4) and re-enter at d7 and e5; a
+     * path stops at the edge, so e5 is no target. */
+    hand_check("flatstar", 0, "Ia1", "a1", "c2 d4 d7");
+    /* A Flatstar Finch (cR4) on the tip d10: only O3 (d9) and O4 (e9) stay on the board; O3 O4 O5 gives
+     * d9 e8 f8 (the 4th step leaves), O4 O3 O2 gives e9 e8 d8, O3 O2 and O4 O5 leave at the 2nd step. */
+    hand_check("flatstar", 0, "Fd10", "d10", "d8 d9 e8 e9 f8");
+
+    /* The Sling (move:B capture:hB) on g4, whose diagonals run 3 cells each to the star's tips. D0: own
+     * screen f6, e8 empty, takes d10. D1: enemy screen e5, c2 empty, takes a1. D2: own f3 and d1, nothing.
+     * D3: screen h3, takes i2 (the first piece beyond), not k1. D4 and D5 empty: i5 l2 n1, h6 i8 k10. It
+     * never moves onto or takes its screens. */
+    hand_check("flatstar", 0, "Lg4 Rf6 sd10 se5 sa1 Rf3 Rd1 sh3 si2 sk1", "g4", "d10 a1 i2  i5 l2 n1 h6 i8 k10");
+    /* Without a screen it cannot take: along D0 f6 e8, and d10 is only a screen with nothing beyond. */
+    hand_check("flatstar", 0, "Lg4 sd10", "g4", "f6 e8  e5 c2 a1  f3 e2 d1  h3 i2 k1  i5 l2 n1  h6 i8 k10");
+    /* Attacks: a Sling on e8 does not attack the General on g4 over the empty f6; a screen of either colour
+     * there makes it check. */
+    ck_assert(!hand_in_check("flatstar", "Gg4 le8", 0));
+    ck_assert(hand_in_check("flatstar", "Gg4 le8 Rf6", 0));
+    ck_assert(hand_in_check("flatstar", "Gg4 le8 rf6", 0));
+    /* A Finch on d4 reaches f6 (two O5 steps away) only along O0 O5 O4 (d5 e6 f6) and O4 O5 O0 (e4 f5 f6):
+     * blocking both at their first cell ends the attack, either one alone does not. */
+    ck_assert(!hand_in_check("mishling", "Kf6 fd4 Pd5 Pe4", 0));
+    ck_assert(hand_in_check("mishling", "Kf6 fd4 Pe4", 0));
+    ck_assert(hand_in_check("mishling", "Kf6 fd4 Pd5", 0));
+
+    /* Divergent pieces on f1, enemy Rooks on f3 e1 h1 d3 i4, an own Rook on g2. The Waitress moves as a
+     * Rook (f2, g1; e1 blocks O1) and takes as a Unicorn (d3 along D0; g2 blocks D5); the Contrawaitress
+     * moves as a Unicorn (e2) and takes as a Rook (f3, e1, h1). */
+    hand_check("waitress", 0, "Wf1 rf3 re1 rh1 rd3 ri4 Rg2", "f1", "f2 g1 d3");
+    hand_check("waitress", 0, "Xf1 rf3 re1 rh1 rd3 ri4 Rg2", "f1", "e2 f3 e1 h1");
+    /* The Shammes on f6 moves as a Finch and takes as a Rabbi; enemies on f7 (O0) and e7 (D0). It moves to
+     * the 16 other cells within two steps (f8 by O5 O0 O1: g6 g7 f8; d6 by O2 O1 O0: e5 d5 d6) and takes e7 (D0
+     * of a Rabbi), not f7 (no Rabbi path reaches it). */
+    hand_check("shammes", 0, "Mf6 rf7 re7", "f6", "e6 e5 f5 g5 g6  d5 e4 g4 h5 g7  f8 d6 d4 f4 h4 h6  e7");
+    /* The Contrashammes moves as a Rabbi (its 18 targets less the occupied e7) and takes as a Finch: f7
+     * (O0) and e7 (O1 O0: e6 e7; the path O0 O1 is blocked at f7). */
+    hand_check("shammes", 0, "Nf6 rf7 re7", "f6",
+               "d5 e4 g4 h5 g7  f9 c6 c3 f3 i3 i6  d8 b4 d2 h2 k4 h8  f7 e7");
+
+    /* Promotion limit 3 (mishling: D C R U S F I). White has three Rooks and three Finches: the Broker's
+     * f10-f11 offers only D C U S I; Black's three Cohens do not count. */
+    hand_check("mishling", 0, "Pf10 Ra1 Rb1 Rc1 Fd1 Fe1 Fg1 cl1 ck1 ci1", "f10", "f11d f11c f11u f11s f11i");
+    /* mishling-4c (D C H J): three each of D C H and two J leave only J; a third J leaves nothing, and the
+     * Broker may not move to f11 at all. */
+    hand_check("mishling-4c", 0, "Pf10 Da1 Db1 Dc1 Cd1 Ce1 Cg1 Hh1 Hi1 Hk1 Ja2 Jb2", "f10", "f11j");
+    hand_check("mishling-4c", 0, "Pf10 Da1 Db1 Dc1 Cd1 Ce1 Cg1 Hh1 Hi1 Hk1 Ja2 Jb2 Jc2", "f10", "");
+    /* A pawn attacks where it could not promote: with every type at the limit the Broker on e9 can
+     * neither step to e10 nor take on f11, yet Black's Grandduke on f11 is in check. */
+    hand_check("mishling-4c", 0, "Pe9 kf11 Da1 Db1 Dc1 Cd1 Ce1 Cg1 Hh1 Hi1 Hk1 Ja2 Jb2 Jc2", "e9", "");
+    ck_assert(hand_in_check("mishling-4c", "Pe9 kf11 Da1 Db1 Dc1 Cd1 Ce1 Cg1 Hh1 Hi1 Hk1 Ja2 Jb2 Jc2", 1));
+
+    /* The Flatstar Point (W@0,60,-60 centreward): promotion cells as pieces.md lists them. */
+    const struct variant *flat = test_variant("flatstar");
+    char zone[1024];
+    hand_zone(flat, 0, 'P', zone, sizeof zone);
+    ck_assert_str_eq(zone, " d10 e9 f8 g7 h8 i9 k10");
+    hand_zone(flat, 1, 'P', zone, sizeof zone);
+    ck_assert_str_eq(zone, " d1 e1 f1 g1 h1 i1 k1");
+    /* On the central file only along it (moving or taking); off it, forward or toward the centre. */
+    hand_check("flatstar", 0, "Pg4", "g4", "g5");
+    hand_check("flatstar", 0, "Pg4 pg5 pf5 ph5", "g4", "g5");
+    hand_check("flatstar", 0, "Pc3", "c3", "d7");
+    /* The double step only along the file (double@0): e4-e6, not e4-g4; the centre Point g3 has none. */
+    hand_check("flatstar", 0, "Pe4", "e4", "e5 e6 f4");
+    hand_check("flatstar", 0, "Pg3", "g3", "g4");
+    /* En passant: after e4-e6, Black's Point on d6 (the next file out) moves to the passed e5 and takes e6;
+     * the one on f5 could only reach e5 by leaving the centre, so it cannot. */
+    struct setup s;
+    hand_setup(flat, &s, 0, "Pe4 pd6 pf5");
+    ck_assert(reference_make(flat, &s, "e4e6"));
+    ck_assert_str_eq(flat->geo.name[s.ep], "e5");
+    hand_expect(flat, &s, "d6", "d5 e5");
+    hand_expect(flat, &s, "f5", "f4 g4");
+    ck_assert(reference_make(flat, &s, "d6e5"));
+    int len;
+    ck_assert(!s.piece[geo_parse_cell(&flat->geo, "e6", &len)]);
+    ck_assert_int_eq(s.piece[geo_parse_cell(&flat->geo, "e5", &len)],
+                     piece_make(1, variant_type_of_letter(flat, 'P')));
+}
+END_TEST
+
+/* Fusion (variants.md, mishling-fusion: R+U=D F+I=C R+F=H U+I=J R+I=V U+F=E, limit 6 per component). */
+START_TEST(test_by_hand_fusion)
+{
+    const char *fusion = "mishling-fusion";
+    /* A Rook on f2 of the otherwise empty board has 15 cells: f3 f4 (up to the piece on f5), f1, e2 d2 c2 b2
+     * a2 (O1), e1 (O2), g2 h2 i2 k2 l2 (O5), g1 (O4). With a friendly Unicorn on f5 it also fuses there: 16.
+     * White or Black alike. */
+    const char *rook15 = "f3 f4  f1  e2 d2 c2 b2 a2  e1  g2 h2 i2 k2 l2  g1";
+    hand_check(fusion, 0, "Rf2 Uf5", "f2", "f3 f4 f5  f1  e2 d2 c2 b2 a2  e1  g2 h2 i2 k2 l2  g1");
+    hand_check(fusion, 1, "rf2 uf5", "f2", "f3 f4 f5  f1  e2 d2 c2 b2 a2  e1  g2 h2 i2 k2 l2  g1");
+    /* No fusion onto a Rook (a pair of one type), a Sennight (fuses with nothing) or a compound (a Duchess
+     * R+U, a Cohen F+I, although R+F and R+I fuse): the 15 cells. */
+    hand_check(fusion, 0, "Rf2 Rf5", "f2", rook15);
+    hand_check(fusion, 0, "Rf2 Sf5", "f2", rook15);
+    hand_check(fusion, 0, "Rf2 Df5", "f2", rook15);
+    hand_check(fusion, 0, "Rf2 Cf5", "f2", rook15);
+    /* Only as it would capture: the Sennight on f4 hides the Unicorn (14 cells). */
+    hand_check(fusion, 0, "Rf2 Sf4 Uf5", "f2", "f3  f1  e2 d2 c2 b2 a2  e1  g2 h2 i2 k2 l2  g1");
+    /* A compound fuses no further, with a simple piece or with a compound. */
+    ck_assert(!hand_has(fusion, 0, "Df2 Ff5", "f2f5"));
+    ck_assert(!hand_has(fusion, 0, "Df2 Cf5", "f2f5"));
+    /* The result: the compound on the target, the start empty; not a capture, so the clock goes on. */
+    hand_make(fusion, "Rf2 Uf5", "f2f5", "-", "Df5", 1);
+    hand_make(fusion, "Uf6 Rd8", "f6d8", "-", "Dd8", 1);
+    /* A Finch reaches f8, two steps up the file from f6, only by O5 O0 O1 (g6 g7 f8) and O1 O0 O5 (e6 e7
+     * f8): it fuses with the Rabbi there into a Cohen while either path is clear. */
+    ck_assert(hand_has(fusion, 0, "Ff6 If8 Sg7", "f6f8"));
+    ck_assert(!hand_has(fusion, 0, "Ff6 If8 Sg7 Se7", "f6f8"));
+    hand_make(fusion, "Ff6 If8 Sg7", "f6f8", "-", "Cf8", 1);
+
+    /* Fission. A Duchess (R+U) on f6 with its own Finch on f9, Black's Rook on f3 and Unicorn on d8. As a
+     * whole it has 25 rook moves (f7 f8, f5 f4 f3, and the full lines O1 O2 O4 O5 of 5 cells each) and 12
+     * unicorn moves (two cells along each diagonal, d8 taken). The Rook alone goes to the 24 of those
+     * cells that are empty (not f3), suffix r; the Unicorn alone to 11 (not d8), suffix u. 72 moves, none
+     * onto f9 (no fusion of a compound, no fission onto a friendly piece). */
+    hand_check(fusion, 0, "Df6 Ff9 rf3 ud8", "f6",
+               "f7 f8 f5 f4 f3  e6 d6 c6 b6 a6  e5 d4 c3 b2 a1  g5 h4 i3 k2 l1  g6 h6 i6 k6 l6 "
+               "e7 d8 d5 b4 e4 d2 g4 h2 h5 k4 g7 h8 "
+               "f7r f8r f5r f4r  e6r d6r c6r b6r a6r  e5r d4r c3r b2r a1r  g5r h4r i3r k2r l1r  g6r h6r i6r k6r l6r "
+               "e7u d5u b4u e4u d2u g4u h2u h5u k4u g7u h8u");
+    /* The component that moves lands alone, the other stays; not a capture. */
+    hand_make(fusion, "Df6 Ff9 rf3 ud8", "f6f8r", "Uf6", "Rf8", 1);
+    hand_make(fusion, "Df6 Ff9 rf3 ud8", "f6d5u", "Rf6", "Ud5", 1);
+    /* A Finchrider (R + Finch): f7 is a whole move and a fission of each component, three moves. */
+    ck_assert(hand_has(fusion, 0, "Hf6", "f6f7") && hand_has(fusion, 0, "Hf6", "f6f7r") &&
+              hand_has(fusion, 0, "Hf6", "f6f7f"));
+    /* Legality: the Duchess on f3 is pinned to its Grandduke on f1 by the Rook on f8. As a whole it stays on
+     * the file: f2 f4 f5 f6 f7 f8 (6). A component alone leaves the other on f3, still blocking: the Rook
+     * to its 19 empty cells (f4..f7, f2, e3 d3 c3 b3 a3, e2 d1, g2 h1, g3 h3 i3 k3 l3), the Unicorn to its
+     * 14 (e4 d5 c6 b7, d2 b1, e1, g1, h2 k1, g4 h5 i6 k7). 39 moves. */
+    hand_check(fusion, 0, "Kf1 Df3 rf8", "f3",
+               "f2 f4 f5 f6 f7 f8 "
+               "f4r f5r f6r f7r f2r e3r d3r c3r b3r a3r e2r d1r g2r h1r g3r h3r i3r k3r l3r "
+               "e4u d5u c6u b7u d2u b1u e1u g1u h2u k1u g4u h5u i6u k7u");
+
+    /* Promotion (D C R U S F I, at most 6 of each component, counted alone and inside compounds). Three
+     * Duchesses and three Finchriders make 6 Rooks (3 Unicorns, 3 Finches): no D, no R; 5 types. */
+    hand_check(fusion, 0, "Pf10 Da1 Db1 Dc1 Hd1 He1 Hg1", "f10", "f11c f11u f11s f11f f11i");
+    /* Three Cohens more make 6 Finches: no C, no F either; 3 types. */
+    hand_check(fusion, 0, "Pf10 Da1 Db1 Dc1 Hd1 He1 Hg1 Ch1 Ci1 Ck1", "f10", "f11u f11s f11i");
+    /* Four Unicorns and two Duchesses: 6 Unicorns, no U and no D; Black's compounds do not count: 5 types. */
+    hand_check(fusion, 0, "Pf10 Ua1 Ub1 Uc1 Ud1 Da2 Db2 dk1 hl1 cl2", "f10", "f11c f11r f11s f11f f11i");
+    /* Six Duchesses, six Cohens and six Sennights: every type at the limit, the Broker cannot move. */
+    hand_check(fusion, 0, "Pf10 Da1 Db1 Dc1 Dd1 De1 Dg1 Ca2 Cb2 Cc2 Cd2 Ce2 Cg2 Sa3 Sb3 Sc3 Sd3 Se3 Sg3", "f10", "");
+    /* mishling-4c-fusion (compounds only: D C H J): six simple Rooks leave C and J; five Rabbis and a
+     * Vicerranger (R+I) make 6 Rabbis and leave D and H. */
+    hand_check("mishling-4c-fusion", 0, "Pf10 Ra1 Rb1 Rc1 Rd1 Re1 Rg1", "f10", "f11c f11j");
+    hand_check("mishling-4c-fusion", 0, "Pf10 Ia1 Ib1 Ic1 Id1 Ie1 Va2", "f10", "f11d f11h");
+}
+END_TEST
+
+/* Atoms and options that no built-in variant uses in this form: a curved piece with one first
+ * direction, a step limit below 4, the orthogonal hopper and a double step along a half-forward orthogonal. */
+static const char hand_ini[] =
+    "[hand-atoms]\n"
+    "board = hexagon 6\n"
+    "piece = king K W F royal\n"
+    "piece = bender A cR@0\n"                /* curved, first step straight ahead only */
+    "piece = stepper Q cR2\n"                /* curved, at most two steps */
+    "piece = cannon O hR\n"
+    "piece = pawn P move:W@0,60 capture:W@-60 pawn double@60 ep\n"
+    "promotion = O\n"
+    "double-step = e4\n"
+    "start = 6/7/8/9/10/K9k/10/9/8/7/6 w - - 0 1\n";
+
+START_TEST(test_by_hand_atoms)
+{
+    struct variant *v;
+    char err[512];
+    ck_assert_msg(variant_parse(hand_ini, "hand", &v, 1, NULL, 0, err, sizeof err) == 1, "%s", err);
+    struct setup s;
+    /* cR@0 on f6: O0 O1 O2 O3 O4 (f7 e7 d6 d5 e5) and O0 O5 O4 O3 O2 (f7 g7 h6 h5 g5). Black's forward is
+     * O3: f5 g4 h4 h5 g6 and f5 e4 d4 d5 e6. */
+    hand_setup(v, &s, 0, "Af6");
+    hand_expect(v, &s, "f6", "f7 e7 d6 d5 e5  g7 h6 h5 g5");
+    hand_setup(v, &s, 1, "af6");
+    hand_expect(v, &s, "f6", "f5 g4 h4 h5 g6  e4 d4 d5 e6");
+    /* cR2: the six neighbours and the six diagonal cells, not the cells two orthogonal steps away. */
+    hand_setup(v, &s, 0, "Qf6");
+    hand_expect(v, &s, "f6", "f7 e6 e5 f5 g5 g6  e7 d5 e4 g4 h5 g7");
+    /* hR on f1: up the file moves to f2, hops its own f3 and takes f7; along the edge to the left moves
+     * to e1, hops the enemy d1, skips the empty c1 and takes b1 (not a1); to the right only moves. */
+    hand_setup(v, &s, 0, "Of1 Af3 af7 ad1 ab1 aa1");
+    hand_expect(v, &s, "f1", "f2 f7  e1 b1  g1 h1 i1 k1 l1");
+    /* double@60 from e4: e5 and d4 single, c4 double (along O1), not e6. The White pawn on d5 is one
+     * O0 step from the en-passant cell d4 but not the one that passed it: Black's e5, capturing along
+     * its -60 (O2), takes c4 en passant and d5 stays. */
+    hand_setup(v, &s, 0, "Pe4");
+    hand_expect(v, &s, "e4", "e5 d4 c4");
+    hand_setup(v, &s, 0, "Pe4 Pd5 pe5");
+    ck_assert(reference_make(v, &s, "e4c4"));
+    ck_assert_str_eq(v->geo.name[s.ep], "d4");
+    hand_expect(v, &s, "e5", "e4 f5 d4");
+    ck_assert(reference_make(v, &s, "e5d4"));
+    int len, pawn_w = piece_make(0, variant_type_of_letter(v, 'P'));
+    ck_assert(!s.piece[geo_parse_cell(&v->geo, "c4", &len)]);
+    ck_assert_int_eq(s.piece[geo_parse_cell(&v->geo, "d5", &len)], pawn_w);
+    free(v);
+}
+END_TEST
+
 Suite *suite_reference(void)
 {
     Suite *s = suite_create("reference");
     char err[256];
-    int loops = 2 * (registry_init(err, sizeof err) ? registry_count() : 0);
+    TCase *hand = tcase_create("by hand");
+    tcase_add_test(hand, test_by_hand);
+    tcase_add_test(hand, test_by_hand_atoms);
+    tcase_add_test(hand, test_by_hand_fusion);
+    suite_add_tcase(s, hand);
+    int loops = 2 * (test_registry_init(err, sizeof err) ? registry_count() : 0);
     TCase *tc = tcase_create("random games");
     tcase_set_timeout(tc, test_timeout(120));
     tcase_add_loop_test(tc, test_random_games, 0, loops);

@@ -1,14 +1,32 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../movegen/registry.h"
 #include "tests.h"
 
+/* The user variant files of docs/examples are tested like the built-in games. */
+static const char *const example_files[] = { "docs/examples/hex5-marshal.ini", "docs/examples/cannon-hex.ini" };
+
+bool test_registry_init(char *err, size_t errlen)
+{
+    registry_set_validator(game_validate_variant);
+    if (!registry_init(err, errlen))
+        return false;
+    for (size_t i = 0; i < sizeof example_files / sizeof *example_files; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s", strrchr(example_files[i], '/') + 1);
+        *strrchr(name, '.') = 0;
+        if (!registry_find(name) && registry_add_file(example_files[i], false, err, errlen) < 0)
+            return false;
+    }
+    return true;
+}
+
 const struct variant *test_variant(const char *name)
 {
     char err[512];
-    registry_set_validator(game_validate_variant);
-    ck_assert_msg(registry_init(err, sizeof err), "%s", err);
+    ck_assert_msg(test_registry_init(err, sizeof err), "%s", err);
     const struct variant *v = registry_find(name);
     ck_assert_msg(v != NULL, "no variant %s", name);
     return v;

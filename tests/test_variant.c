@@ -145,6 +145,46 @@ START_TEST(test_errors_name_lines)
 }
 END_TEST
 
+/* Curved and hopping atoms, step limits, divergent modes, the Flatstar Point's flags, promotion
+ * limits and fusion, as the parser stores them. */
+START_TEST(test_new_atoms_and_keys)
+{
+    const struct variant *fl = test_variant("flatstar");
+    const struct piece_def *c = piece_of(fl, 'C'), *l = piece_of(fl, 'L'), *p = piece_of(fl, 'P');
+    ck_assert_uint_eq(c->curved[MODE_BOTH], 0xfffu);
+    ck_assert_int_eq(c->curved_steps[0], 4);
+    ck_assert_int_eq(c->curved_steps[1], 5);
+    ck_assert_uint_eq(l->slide[MODE_MOVE], 0xfc0u);
+    ck_assert_uint_eq(l->hop, 0xfc0u);
+    ck_assert_uint_eq(l->slide[MODE_BOTH] | l->slide[MODE_CAPTURE], 0);
+    ck_assert(p->centreward && p->double_step && p->en_passant);
+    ck_assert_uint_eq(p->double_dirs, 1u);
+    const struct variant *sh = test_variant("shammes");
+    ck_assert_uint_eq(piece_of(sh, 'M')->curved[MODE_MOVE], 0x3fu);
+    ck_assert_uint_eq(piece_of(sh, 'M')->curved[MODE_CAPTURE], 0xfc0u);
+    ck_assert_int_eq(sh->promo_limit, 4);
+    const struct variant *fu = test_variant("mishling-fusion");
+    int r = variant_type_of_letter(fu, 'R'), u = variant_type_of_letter(fu, 'U'), d = variant_type_of_letter(fu, 'D');
+    ck_assert_int_eq(fu->fuse[r][u], d + 1);
+    ck_assert_int_eq(fu->fuse[u][r], d + 1);
+    ck_assert(variant_is_compound(fu, d) && !variant_is_compound(fu, r));
+    ck_assert_int_eq(fu->fuse[r][r], 0);
+    const struct variant *mi = test_variant("mishling");
+    ck_assert(!variant_is_compound(mi, variant_type_of_letter(mi, 'D')));
+    ck_assert_int_eq(fu->promo_limit, 6);
+
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = f F cR4 cR5\n"), "t.ini:2: two step limits"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = f F cR6\n"), "t.ini:2: unknown movement atom 'cR6'"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:haynie]\npiece = x X W centreward\n"), "t.ini:2: centreward needs"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X W double@30\n"), "t.ini:2: bad angle"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npromotion-limit = 0\n"), "t.ini:2: promotion-limit"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B\n"), "t.ini:2: bad fusion 'R+B'"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+K=Q\n"), "royal pieces and pawns"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q Q+N=B\n"), "fuses no further"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q B+R=N\n"), "fuses no further"));
+}
+END_TEST
+
 /* Keys come from names, so listing the same pieces in another order changes no key. */
 START_TEST(test_keys_survive_reordering)
 {
@@ -193,6 +233,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_errors_name_lines);
     tcase_add_test(tc, test_keys_survive_reordering);
     tcase_add_test(tc, test_inheritance_replaces_pieces);
+    tcase_add_test(tc, test_new_atoms_and_keys);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,6 +20,8 @@ Suite *suite_tt(void);
 Suite *suite_search(void);
 
 /* Helpers shared by the suites (tests/test_util.c). */
+/* The registry with the built-in variants and those of docs/examples; false (with err) on failure. */
+bool test_registry_init(char *err, size_t errlen);
 const struct variant *test_variant(const char *name);
 /* A game of the variant at the FEN (NULL: start); wide selects the 256-bit instance. */
 void test_game(struct game *g, const char *variant, const char *fen, bool wide);
