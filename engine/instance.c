@@ -21,7 +21,7 @@
 static struct tables *instance_tables_new(const struct variant *v)
 {
     struct tables *tb = tables_new(v);
-    if (tb && !(tb->eval = eval_data_new(tb))) {
+    if (tb && !eval_attach(tb)) {
         tables_free(tb);
         return NULL;
     }

@@ -148,6 +148,22 @@ static struct eval_data *eval_data_new(const struct tables *tb)
     return ev;
 }
 
+/* Builds the evaluation's tables and lets positions keep material and piece-cell sums (tables.h). */
+static bool eval_attach(struct tables *tb)
+{
+    struct eval_data *ev = eval_data_new(tb);
+    if (!ev)
+        return false;
+    tb->eval = ev;
+    tb->psq_value = ev->value;
+    tb->psq_cell = (const int16_t (*)[MAX_TYPES][MAX_CELLS][2])ev->pst;
+    tb->phase_types = 0;
+    for (int t = 0; t < tb->v->ntypes; t++)
+        if (!tb->v->piece[t].pawn)
+            tb->phase_types |= 1u << t;
+    return true;
+}
+
 static inline void add(struct eval_trace *tr, int pl, int term, int mg, int eg)
 {
     tr->term[pl][term][0] += mg;
@@ -245,23 +261,17 @@ static int evaluate_lazy(const struct position *pos, struct eval_trace *tr, int 
     const struct variant *v = pos->v;
     memset(tr, 0, sizeof *tr);
     tr->material_only = eval_weights.material_only;
-    int phase_material = 0, units[MAX_PLAYERS] = { 0 };
+    int units[MAX_PLAYERS] = { 0 };
     for (int pl = 0; pl < v->nplayers; pl++) {
-        for (int t = 0; t < v->ntypes; t++) {
-            cellset pcs = pos_pieces(pos, pl, t);
-            int n = cs_popcount(pcs), c;
-            add(tr, pl, TERM_MATERIAL, n * ev->value[t], n * ev->value[t]);
-            if (!v->piece[t].pawn)
-                phase_material += n * ev->value[t];
-            if (tr->material_only)
-                continue;
-            CS_FOR_EACH(c, pcs)
-                add(tr, pl, TERM_PST, ev->pst[pl][t][c][0], ev->pst[pl][t][c][1]);
-            if (v->piece[t].pawn && n)
+        add(tr, pl, TERM_MATERIAL, pos->material[pl], pos->material[pl]);
+        if (tr->material_only)
+            continue;
+        add(tr, pl, TERM_PST, pos->pst[pl][0], pos->pst[pl][1]);
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->piece[t].pawn && !cs_is_empty(pos_pieces(pos, pl, t)))
                 eval_pawns(pos, ev, pl, t, tr);
-        }
     }
-    int phase = phase_material * 256 / ev->start_phase;
+    int phase = pos->phase_material * 256 / ev->start_phase;
     tr->phase = phase > 256 ? 256 : phase;
     int early = eval_blend(pos, tr), margin = eval_weights.lazy_margin;
     if (tr->material_only || early - margin >= beta || early + margin <= alpha)

@@ -5,8 +5,23 @@
 
 #include "position.h"
 
+/* Adds (sign 1) or takes away (-1) a piece's psq scores. */
+static inline void pos_score(struct position *pos, int cell, int piece, int sign)
+{
+    const struct tables *tb = pos->tb;
+    if (!tb->psq_value)
+        return;
+    int c = piece_colour(piece), t = piece_type(piece), value = sign * tb->psq_value[t];
+    pos->material[c] += value;
+    pos->pst[c][0] += sign * tb->psq_cell[c][t][cell][0];
+    pos->pst[c][1] += sign * tb->psq_cell[c][t][cell][1];
+    if (tb->phase_types >> t & 1)
+        pos->phase_material += value;
+}
+
 static inline void pos_put(struct position *pos, int cell, int piece)
 {
+    pos_score(pos, cell, piece, 1);
     cellset b = pos->tb->bit[cell];
     pos->board[cell] = (unsigned char)piece;
     pos->by_type[piece_type(piece)] = cs_or(pos->by_type[piece_type(piece)], b);
@@ -17,6 +32,7 @@ static inline void pos_put(struct position *pos, int cell, int piece)
 static inline void pos_remove(struct position *pos, int cell)
 {
     int piece = pos->board[cell];
+    pos_score(pos, cell, piece, -1);
     cellset b = pos->tb->bit[cell];
     pos->board[cell] = 0;
     pos->by_type[piece_type(piece)] = cs_xor(pos->by_type[piece_type(piece)], b);

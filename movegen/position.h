@@ -30,6 +30,8 @@ struct position {
     int fullmove;
     int royal;          /* royal piece type */
     int ply;            /* index of the current state */
+    /* Sums over the pieces on the board of the tables' psq scores (tables.h), kept by put/remove. */
+    int material[MAX_PLAYERS], pst[MAX_PLAYERS][2], phase_material;
     struct state st[MAX_STATES];
 };
 
