@@ -168,6 +168,57 @@ static void ref_basic(const struct variant *v, const struct setup *s, int from, 
             ref_hop(v, s, from, ref_turn(v, colour, geo_straight(dir)), l, st);
 }
 
+/* Whether the player still has its royal piece, i.e. its army is on the board (three players: an
+ * eliminated army has no pieces at all). */
+static bool ref_on_board(const struct variant *v, const struct setup *s, int player)
+{
+    for (int c = 0; c < v->geo.ncells; c++)
+        if (s->piece[c] && piece_colour(s->piece[c]) == player && v->piece[piece_type(s->piece[c])].royal)
+            return true;
+    return false;
+}
+
+/* The army after the player in turn order, skipping armies without a royal (variants.md). Two players:
+ * simply the other one. */
+static int ref_next_army(const struct variant *v, const struct setup *s, int player)
+{
+    int n = v->nplayers;
+    if (n == 3)
+        for (int k = 1; k < n; k++)
+            if (ref_on_board(v, s, (player + k) % n))
+                return (player + k) % n;
+    return (player + 1) % n;
+}
+
+/* The army before the side to move in turn order that is still on the board: the one that made the last
+ * ply, also after an elimination (which is not a ply). Two players: simply the other one. */
+static int ref_prev_army(const struct variant *v, const struct setup *s)
+{
+    int n = v->nplayers;
+    if (n == 3)
+        for (int k = 1; k < n; k++)
+            if (ref_on_board(v, s, (s->side + n - k) % n))
+                return (s->side + n - k) % n;
+    return (s->side + n - 1) % n;
+}
+
+/* Could a piece of the attacker's colour capture the piece on the cell (pseudo-legally: a pinned piece
+ * still attacks, pieces.md)? */
+static bool ref_attacked_by(const struct variant *v, const struct setup *s, int cell, int attacker)
+{
+    struct ref_list l;
+    for (int from = 0; from < v->geo.ncells; from++) {
+        if (!s->piece[from] || piece_colour(s->piece[from]) != attacker)
+            continue;
+        l.n = 0;
+        ref_basic(v, s, from, &l, NULL);
+        for (int i = 0; i < l.n; i++)
+            if (l.m[i].to == cell)
+                return true;
+    }
+    return false;
+}
+
 /* The cell holds a piece of the colour: could a piece of any other colour capture it? */
 static bool ref_attacked(const struct variant *v, const struct setup *s, int cell, int colour)
 {
@@ -216,11 +267,12 @@ static bool ref_double_leap(const struct piece_def *d, int i)
     return false;
 }
 
-/* The pawn of the previous player whose double step passed over the en-passant cell: one step on from
- * the cell along a double-step direction. */
+/* The pawn of the previous army whose double step passed over the en-passant cell: one step on from
+ * the cell along a double-step direction. Three players: the previous army still on the board, so that
+ * after an elimination the next army takes the pawn of the army that made the last ply. */
 static int ref_ep_victim(const struct variant *v, const struct setup *s)
 {
-    int prev = (s->side + v->nplayers - 1) % v->nplayers;
+    int prev = ref_prev_army(v, s);
     for (int t = 0; t < v->ntypes; t++) {
         const struct piece_def *d = &v->piece[t];
         if (!d->en_passant)
@@ -509,7 +561,8 @@ static void ref_apply(const struct variant *v, struct setup *s, struct ref_move 
     }
     s->halfmove = capture || v->piece[piece_type(p)].pawn ? 0 : s->halfmove + 1;
     s->ep = m.passed;
-    int next = (s->side + 1) % v->nplayers;
+    /* The fullmove number grows when the turn passes to an army earlier in turn order (protocol.md). */
+    int next = ref_next_army(v, s, s->side);
     if (next < s->side)
         s->fullmove++;
     s->side = next;
@@ -570,17 +623,106 @@ bool reference_make(const struct variant *v, struct setup *s, const char *text)
     return false;
 }
 
+/* Takes the army's pieces off the board and records it. */
+static void ref_eliminate(const struct variant *v, struct setup *s, int player, bool no_move,
+                          struct reference_resolution *r)
+{
+    for (int c = 0; c < v->geo.ncells; c++)
+        if (s->piece[c] && piece_colour(s->piece[c]) == player)
+            s->piece[c] = 0;
+    r->no_move[r->neliminated] = no_move;
+    r->eliminated[r->neliminated++] = player;
+}
+
+/* Whether the player to move attacks the royal piece of the army. */
+static bool ref_threatens(const struct variant *v, const struct setup *s, int army)
+{
+    for (int c = 0; c < v->geo.ncells; c++) {
+        int p = s->piece[c];
+        if (p && piece_colour(p) == army && v->piece[piece_type(p)].royal && ref_attacked_by(v, s, c, s->side))
+            return true;
+    }
+    return false;
+}
+
+bool reference_resolve(const struct variant *v, struct setup *s, struct reference_resolution *r)
+{
+    memset(r, 0, sizeof *r);
+    r->winner = -1;
+    struct ref_list l;
+    int n = v->nplayers;
+    if (n == 2) {
+        ref_legal(v, s, &l);
+        if (!l.n && reference_in_check(v, s, s->side))
+            r->winner = 1 - s->side;
+        r->stalemate = !l.n && r->winner < 0;
+        return l.n > 0;
+    }
+    for (;;) {
+        /* Capture-threat: every army whose royal the mover attacks now leaves at once (all of them
+         * together: with a hopper, taking one army off could also remove the screen of another attack);
+         * then again, since a removal can open a line to the remaining royal. */
+        for (;;) {
+            bool hit[MAX_PLAYERS] = { false }, any = false;
+            for (int k = 1; k < n; k++) {
+                int a = (s->side + k) % n;
+                any |= hit[a] = ref_on_board(v, s, a) && ref_threatens(v, s, a);
+            }
+            if (!any)
+                break;
+            for (int k = 1; k < n; k++)
+                if (hit[(s->side + k) % n])
+                    ref_eliminate(v, s, (s->side + k) % n, false, r);
+        }
+        int armies = 0;
+        for (int a = 0; a < n; a++)
+            armies += ref_on_board(v, s, a);
+        if (armies == 1) {
+            r->winner = s->side;
+            break;
+        }
+        ref_legal(v, s, &l);
+        if (l.n)
+            break;
+        if (!reference_in_check(v, s, s->side)) {
+            r->stalemate = true;
+            break;
+        }
+        /* Checkmated: the army leaves and the next one moves in the same position; not a ply, so the
+         * clocks stay and so does the en-passant cell (the next army now makes the next ply). */
+        ref_eliminate(v, s, s->side, true, r);
+        s->side = ref_next_army(v, s, s->side);
+    }
+    /* A double step whose pawn has left the board with its army leaves nothing to take. (That army made
+     * the last ply, so its royal was safe then; it can only fall after another removal, and the game is
+     * over then.) */
+    if (r->neliminated && s->ep != CELL_NONE && ref_ep_victim(v, s) == CELL_NONE)
+        s->ep = CELL_NONE;
+    return r->winner < 0 && !r->stalemate;
+}
+
+bool reference_fen_accepted(const struct variant *v, const struct setup *s)
+{
+    int prev = ref_prev_army(v, s);
+    return prev == s->side || !reference_in_check(v, s, prev);
+}
+
 uint64_t reference_perft(const struct variant *v, const struct setup *s, int depth)
 {
     if (depth == 0)
         return 1;
+    struct setup now = *s;
+    struct reference_resolution res;
+    /* Three players: the moves of whoever is to move after the resolution; none where the game ended. */
+    if (v->nplayers == 3 && !reference_resolve(v, &now, &res))
+        return 0;
     struct ref_list l;
-    ref_legal(v, s, &l);
+    ref_legal(v, &now, &l);
     if (depth == 1)
         return (uint64_t)l.n;
     uint64_t sum = 0;
     for (int i = 0; i < l.n; i++) {
-        struct setup after = *s;
+        struct setup after = now;
         ref_apply(v, &after, l.m[i]);
         sum += reference_perft(v, &after, depth - 1);
     }

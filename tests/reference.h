@@ -2,7 +2,9 @@
  * paths, hops, divergent pieces, centreward leaps and promotion limits included) and variants.md
  * (Fusion's fusions, fissions and component limits): the tests compare the engine's bitboard generator
  * against it. It shares only the variant data, the geometry and FEN parsing with the engine.
- * Three-player eliminations are not modelled. */
+ * Three players (variants.md, "Three-player rules"): reference_moves and reference_make work on the
+ * position as it stands; reference_resolve applies the turn resolution (eliminations) and
+ * reference_perft resolves at every node. */
 #ifndef REFERENCE_H
 #define REFERENCE_H
 
@@ -19,9 +21,35 @@ enum { REFERENCE_MAX_MOVES = MAX_MOVES, REFERENCE_TEXT_LEN = 16 };
 int reference_moves(const struct variant *v, const struct setup *s, char out[][REFERENCE_TEXT_LEN]);
 /* Plays a legal move given as text; returns false (s unchanged) if it is not legal. */
 bool reference_make(const struct variant *v, struct setup *s, const char *text);
+/* Leaf count. Three players: at every node the turn resolution first, then the legal moves of whoever is
+ * to move after it; a node where the game ended (last army standing, stalemate) has no moves, so it
+ * counts 0 at depth >= 1 (and 1 at depth 0, like any node). */
 uint64_t reference_perft(const struct variant *v, const struct setup *s, int depth);
 /* Whether the player's royal piece is attacked. */
 bool reference_in_check(const struct variant *v, const struct setup *s, int player);
+/* Whether a FEN of this position is accepted: the army that just moved (the previous one in turn order
+ * still on the board) is not in check. */
+bool reference_fen_accepted(const struct variant *v, const struct setup *s);
+
+/* What the turn resolution did. */
+struct reference_resolution {
+    int neliminated;
+    int eliminated[MAX_PLAYERS]; /* colours of the armies taken off the board, in order */
+    bool no_move[MAX_PLAYERS];   /* eliminated[i] was to move with no legal move in check (otherwise the
+                                  * player to move attacked its royal: capture-threat) */
+    int winner;                  /* the last army on the board (two players: the mating side), or -1 */
+    bool stalemate;              /* the player to move has no legal move and is not in check */
+};
+
+/* The resolution before a turn (variants.md, "Order of resolution before each turn"), three players:
+ * armies whose royal the player to move attacks leave the board (repeated); one army left wins; a player
+ * to move with no legal move in check leaves and the next army on the board moves in the same position
+ * (all again); without a move and not in check it is stalemated. Eliminations are not plies: the clocks
+ * and the en-passant cell stay, so the army that now makes the next ply may take en passant; the cell is
+ * cleared only when the pawn that passed it has left the board (the game is then over). Changes s (pieces
+ * removed, side to move); returns whether the game goes on. Two players: s is unchanged; no legal move is
+ * mate (winner: the other side) or stalemate. */
+bool reference_resolve(const struct variant *v, struct setup *s, struct reference_resolution *r);
 /* Whether a pawn-like type of the player standing on the cell would have to promote there. */
 bool reference_in_zone(const struct variant *v, int player, int type, int cell);
 

@@ -408,12 +408,11 @@ static void placement_add_double_steps(const struct variant *v, struct setup *s)
  * accepts the position); returns whether it found such a cell. */
 static bool piece_place_quiet(const struct variant *v, struct setup *s, int colour, int type)
 {
-    int prev = (s->side + v->nplayers - 1) % v->nplayers;
     for (int tries = 0; tries < 100; tries++) {
         int cell = rng_below(v->geo.ncells);
         if (!piece_place(v, s, colour, type, cell))
             continue;
-        if (!reference_in_check(v, s, prev))
+        if (reference_fen_accepted(v, s))
             return true;
         s->piece[cell] = 0;
     }
@@ -516,9 +515,8 @@ static void placement_check(struct game *g, const struct setup *s, struct covera
     static struct fast_move fast[MAX_MOVES];
     char fen[1024], err[256];
     setup_to_fen(s, g->v, fen, sizeof fen);
-    int prev = (s->side + g->v->nplayers - 1) % g->v->nplayers;
     bool accepted = game_set_position(g, fen, NULL, 0, err, sizeof err);
-    ck_assert_msg(accepted == !reference_in_check(g->v, s, prev), "%s (%d-bit) %s: engine %s it (%s)",
+    ck_assert_msg(accepted == reference_fen_accepted(g->v, s), "%s (%d-bit) %s: engine %s it (%s)",
                   g->v->name, g->ops->bits, fen, accepted ? "accepts" : "refuses", accepted ? "" : err);
     if (!accepted)
         return;
@@ -542,8 +540,7 @@ START_TEST(test_random_placements)
         placement_random(v, &s);
         if (ep && rng_below(3) == 0) {
             placement_add_double_steps(v, &s);
-            if (reference_in_check(v, &s, (s.side + v->nplayers - 1) % v->nplayers) ||
-                !placement_double_step(v, &s))
+            if (!reference_fen_accepted(v, &s) || !placement_double_step(v, &s))
                 continue;
         } else if (v->promo_limit > 0 && rng_below(4) == 0) {
             placement_add_promotion_limit(v, &s);
@@ -970,6 +967,359 @@ START_TEST(test_by_hand_atoms)
 }
 END_TEST
 
+/* Three players (variants.md, "Three-player rules"). Wellisch's array, defined here so that the tests
+ * need no built-in three-player game (named wellisch-ref so that it never clashes with a built-in). */
+static const char wellisch_ini[] =
+    "[wellisch-ref]\n"
+    "board = hexagon 6\n"
+    "orientation = wellisch\n"
+    "players = 3\n"
+    "piece = general G W royal\n"
+    "piece = vicereine V R F\n"
+    "piece = rook R R\n"
+    "piece = knight E F\n"
+    "piece = point P W@30,-30 pawn\n"
+    "promotion = V R E\n"
+    "start = bEbRbGbVbRbE/bPbPbPbEbPbPbP/3bPbP3/9/rP8wP/rErP7wPwE/rRrPrP4wPwPwR/rVrErP3wPwEwG/rGrP4wPwV/"
+    "rRrP3wPwR/rErP2wPwE r - - 0 1\n"
+    "stalemate = 1/2\n";
+
+/* A three-player game with a double-stepping, en-passant pawn (Glinski orientation: forwards O0, O2, O4).
+ * Red's double-step cell f4 is White's h6 and Black's d6 turned by 120 and 240 degrees. */
+static const char tri_ep_ini[] =
+    "[tri-ep-ref]\n"
+    "board = hexagon 6\n"
+    "players = 3\n"
+    "piece = general G W royal\n"
+    "piece = rook R R\n"
+    "piece = pawn P move:W@0 capture:W@-60,60 pawn double ep\n"
+    "promotion = R\n"
+    "double-step = f4\n"
+    "start = 6/7/8/9/10/rG9wG/10/9/8/7/bG5 r - - 0 1\n";
+
+/* The variant of the text, added once. */
+static const struct variant *tri_variant(const char *name, const char *text)
+{
+    char err[512];
+    test_variant("glinski");
+    if (!registry_find(name))
+        ck_assert_msg(registry_add_text(text, "three.ini", false, err, sizeof err) == 1, "%s", err);
+    return test_variant(name);
+}
+
+/* A three-player position from words "rGf1": colour letter, piece letter, cell. */
+static void tri_setup(const struct variant *v, struct setup *s, int side, const char *pieces)
+{
+    memset(s, 0, sizeof *s);
+    s->ep = CELL_NONE;
+    s->fullmove = 1;
+    s->side = side;
+    char word[16];
+    for (int used; sscanf(pieces, "%15s%n", word, &used) == 1; pieces += used) {
+        const char *colour = memchr(v->colour_letter, word[0], 3);
+        int len = 0, type = variant_type_of_letter(v, word[1]);
+        int cell = geo_parse_cell(&v->geo, word + 2, &len);
+        ck_assert_msg(colour && type >= 0 && cell != CELL_NONE && !word[2 + len] && !s->piece[cell],
+                      "%s: bad word %s", v->name, word);
+        s->piece[cell] = (unsigned char)piece_make((int)(colour - v->colour_letter), type);
+    }
+}
+
+/* The piece on the named cell (0: empty). */
+static int tri_at(const struct variant *v, const struct setup *s, const char *cell)
+{
+    int len;
+    return s->piece[geo_parse_cell(&v->geo, cell, &len)];
+}
+
+/* What the resolution did, as text: the armies taken off ("w:threat" when the player to move attacked its
+ * royal, "r:mated" when it was to move with no move in check), then "| r wins", "| w to move" or
+ * "| r stalemated". */
+static void tri_resolution_text(const struct variant *v, const struct setup *s, const struct reference_resolution *r,
+                                bool going, char *out, size_t len)
+{
+    *out = 0;
+    for (int i = 0; i < r->neliminated; i++) {
+        char word[16];
+        snprintf(word, sizeof word, "%c:%s", v->colour_letter[r->eliminated[i]], r->no_move[i] ? "mated" : "threat");
+        text_append(out, len, word);
+    }
+    char end[32];
+    snprintf(end, sizeof end, "| %c %s", v->colour_letter[r->winner >= 0 ? r->winner : s->side],
+             going ? "to move" : r->winner >= 0 ? "wins" : "stalemated");
+    text_append(out, len, end);
+    ck_assert(going == (r->winner < 0 && !r->stalemate));
+}
+
+/* Resolves the position and checks what happened and how many moves the player then to move has. */
+static void tri_resolve(const struct variant *v, struct setup *s, const char *want, int nmoves)
+{
+    static move_text moves[REFERENCE_MAX_MOVES];
+    struct setup before = *s;
+    struct reference_resolution r;
+    char have[256], fen[1024];
+    bool going = reference_resolve(v, s, &r);
+    tri_resolution_text(v, s, &r, going, have, sizeof have);
+    setup_to_fen(&before, v, fen, sizeof fen);
+    ck_assert_msg(!strcmp(have + 1, want), "%s: resolution '%s', expected '%s'", fen, have + 1, want);
+    /* An elimination is not a ply. */
+    ck_assert_int_eq(s->halfmove, before.halfmove);
+    ck_assert_int_eq(s->fullmove, before.fullmove);
+    if (going)
+        ck_assert_int_eq(reference_moves(v, s, moves), nmoves);
+    /* Perft resolves on its own: its depth 1 is the moves of whoever is to move after resolution. */
+    ck_assert_uint_eq(reference_perft(v, &before, 1), (uint64_t)(going ? nmoves : 0));
+}
+
+/* All legal moves of the position, sorted and joined by single spaces. */
+static void tri_moves(const struct variant *v, const struct setup *s, char *out, size_t len)
+{
+    static move_text moves[REFERENCE_MAX_MOVES];
+    char list[4096] = "";
+    int n = reference_moves(v, s, moves);
+    for (int i = 0; i < n; i++)
+        text_append(list, sizeof list, moves[i]);
+    words_sorted(list, out, len);
+}
+
+static void tri_play(const struct variant *v, struct setup *s, const char *move, char side, int halfmove, int fullmove)
+{
+    ck_assert_msg(reference_make(v, s, move), "%s refused", move);
+    ck_assert_int_eq(v->colour_letter[s->side], side);
+    ck_assert_int_eq(s->halfmove, halfmove);
+    ck_assert_int_eq(s->fullmove, fullmove);
+}
+
+/* Cells in Wellisch's game (board.md): file a..l is q = -5..5, rank 1 the lowest r of the file. Red's
+ * forward is D0 (-1,+2); a Red Point steps to O0 (0,+1) or O1 (-1,+1), move or capture; the knight E
+ * takes one diagonal step; the General one orthogonal step. */
+START_TEST(test_three_start)
+{
+    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    struct setup s;
+    char err[256], have[4096];
+    ck_assert_msg(setup_from_fen(&s, v, v->start_fen, err, sizeof err), "%s", err);
+    ck_assert(reference_fen_accepted(v, &s));
+    /* Red: Points e1 (d1 e2), f2 (e2 f3), g2 (f3; g3 is its own), i2 (i3; h3 own), k2 (i3 k3), l2 (k3 l3),
+     * g3 (f4 g4), h3 (g4 h4): 14. Knights f1 (e2; the other diagonals leave the board or hold g2), l1 (k3;
+     * i2 own), h2 (f3 g4 i3; g1 k1 own): 5. The Rooks g1 k1, the Vicereine h1 and the General i1 are boxed
+     * in by their own pieces. 19. */
+    tri_moves(v, &s, have, sizeof have);
+    ck_assert_str_eq(have, " e1d1 e1e2 f1e2 f2e2 f2f3 g2f3 g3f4 g3g4 h2f3 h2g4 h2i3 h3g4 h3h4 i2i3 k2i3 k2k3 l1k3 "
+                           "l2k3 l2l3");
+    /* The other armies are Red's turned by 120 and 240 degrees: 19 moves each, and in the first round no
+     * move reaches a cell that another army's first moves use or attack, so 19^2 and 19^3. */
+    ck_assert_uint_eq(reference_perft(v, &s, 1), 19);
+    ck_assert_uint_eq(reference_perft(v, &s, 2), 361);
+    ck_assert_uint_eq(reference_perft(v, &s, 3), 6859);
+    /* The fullmove number grows when the turn passes back to an army earlier in r, w, b order: after
+     * Black's move. A knight's move counts for the 100-ply rule, a Point's resets it. */
+    tri_play(v, &s, "h2g4", 'w', 1, 1);
+    tri_play(v, &s, "i7i6", 'b', 0, 1);
+    tri_play(v, &s, "b4d5", 'r', 1, 2);
+}
+END_TEST
+
+/* Capture-threat: Red, to move, attacks White's General; White leaves at once and Red moves. */
+START_TEST(test_three_capture_threat)
+{
+    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    struct setup s;
+    /* Red's Rook on f6 (0,0) sees up the file to White's General on f10. Black's General a3 (-5,2) is on
+     * none of its lines: the FEN is accepted (Black moved last and is safe; White may be attacked). */
+    tri_setup(v, &s, 0, "rGi1 rRf6 wGf10 bGa3");
+    s.halfmove = 9;
+    s.fullmove = 30;
+    ck_assert(reference_fen_accepted(v, &s));
+    struct setup start = s;
+    /* Then Red has 34 moves: the Rook's 5 cells along each of its six lines from the centre (none holds a
+     * piece once White is gone) and the General's i2 h2 h1 k1 (the other two neighbours are off the board). */
+    tri_resolve(v, &s, "w:threat | r to move", 34);
+    ck_assert(!tri_at(v, &s, "f10"));
+    /* Depth 2: after each Red move Black moves (White is skipped) with its General's a4 a2 b3 b4, less the
+     * cells that the Rook then attacks: f7 e6 (row r = 1: a2 b3) and f4 d4 (line s = 2: a4 b4) leave 2 each;
+     * f9 c6 (a4), f2 (a2), f8 d6 (check along r = 2, b4 behind), f3 c3 (check along s = 3, b3) leave 3; b6
+     * (b3 b4 up the file) and a6 a1 (check along the a-file, a4 / a2 behind) leave 2; b2 leaves a4 only;
+     * the other 15 Rook moves and the 4 General moves leave all 4. 7 * 2 + 7 * 3 + 1 + 19 * 4 = 112. */
+    ck_assert_uint_eq(reference_perft(v, &start, 2), 112);
+    /* The turn passes from Red to Black, skipping White; fullmove grows only when it comes back to Red. */
+    tri_play(v, &s, "i1i2", 'b', 10, 30);
+    tri_play(v, &s, "a3a4", 'r', 11, 31);
+}
+END_TEST
+
+/* Removals in a chain: Red's knight e5 (-1,0) attacks White's General d6 (-2,2) by D0; White's knight f8
+ * stands between Red's Rook f3 and Black's General f10. White leaves, the file opens, Black leaves: Red is
+ * the last army and has won, so no move is counted. Black, who moved last, was safe: the FEN is fine. */
+START_TEST(test_three_chain)
+{
+    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    struct setup s;
+    tri_setup(v, &s, 0, "rGi1 rRf3 rEe5 wEf8 wGd6 bGf10");
+    ck_assert(reference_fen_accepted(v, &s));
+    struct setup start = s;
+    tri_resolve(v, &s, "w:threat b:threat | r wins", 0);
+    ck_assert_uint_eq(reference_perft(v, &start, 0), 1);
+    ck_assert_uint_eq(reference_perft(v, &start, 2), 0);
+    /* With two armies left, one capture-threat ends the game: the Rook on f6 sees Black's General on f9. */
+    tri_setup(v, &s, 0, "rGi1 rRf6 bGf9");
+    tri_resolve(v, &s, "b:threat | r wins", 0);
+}
+END_TEST
+
+/* A player to move in check with no legal move is eliminated, and the next army moves in the same
+ * position. Red's General on the corner f1 (0,-5) has three neighbours: f2 (0,-4), e1 (-1,-4), g1 (1,-5).
+ * A Vicereine (R + F) on f3 (0,-3) checks along the file through f2 and covers e1 and g1 with its
+ * diagonal steps D2 and D3: mate. */
+START_TEST(test_three_mated)
+{
+    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    struct setup s;
+    /* White then moves: the Vicereine's lines f4..f11 (8), f2 f1 (2, Red's General is gone), e3 d3 c3 b3 a3
+     * (5), e2 d1 (2), g2 h1 (2), g3 h3 i3 k3 l3 (5) and its six diagonal steps e4 d2 e1 g1 h2 g4: 30; the
+     * General l1: l2 k2 k1: 33. The clocks stay (7 and 12): an elimination is not a ply. */
+    tri_setup(v, &s, 0, "rGf1 wVf3 wGl1 bGb6");
+    s.halfmove = 7;
+    s.fullmove = 12;
+    struct setup start = s;
+    tri_resolve(v, &s, "r:mated | w to move", 33);
+    ck_assert_int_eq(v->colour_letter[s.side], 'w');
+    /* Depth 2: Black's General b6 (-4,4) then has b7 a6 a5 b5 c6 c7 less the cells the Vicereine attacks.
+     * Its lines through those cells are the files q = -5, -4, -3, the rows r = 5, 4, 3 and the lines
+     * s = -1, 0, 1 (each holding two of them); twelve Vicereine moves reach one such line (f5 f6 f7 f9 f10
+     * f11 c3 b3 h3 i3 k3 g4: 4 moves left), a3 reaches one and steps diagonally to b5 (3 left), the other
+     * 17 and the General's 3 moves leave all 6: 48 + 3 + 102 + 18 = 171. */
+    ck_assert_uint_eq(reference_perft(v, &start, 2), 171);
+    /* Red gone: White passes to Black (same fullmove), Black to White, earlier in r, w, b: it grows. */
+    tri_play(v, &s, "l1k1", 'b', 8, 12);
+    tri_play(v, &s, "b6b7", 'w', 9, 13);
+
+    /* The resolution repeats for the next army: Red's knight on h3 (2,-3) cannot take the Vicereine or
+     * block f2, so Red is mated as before; its knight leaves with it and opens the Vicereine's row
+     * g3 h3 i3 to Black's General on k3 (4,-3): White, now to move, takes Black off and wins. */
+    tri_setup(v, &s, 0, "rGf1 rEh3 wVf3 wGl1 bGk3");
+    ck_assert(reference_fen_accepted(v, &s));
+    tri_resolve(v, &s, "r:mated b:threat | w wins", 0);
+    /* Two armies: the mated one leaves and the other is the last on the board. */
+    tri_setup(v, &s, 0, "rGf1 bVf3 bGb6");
+    tri_resolve(v, &s, "r:mated | b wins", 0);
+    /* A capture-threat first: Red's knight e5 attacks White's General d6; White's knight f2 leaves with it,
+     * which uncovers the check of Black's Vicereine, and Red (its knight reaches neither f2 nor f3) is mated:
+     * Black wins. */
+    tri_setup(v, &s, 0, "rGf1 rEe5 wEf2 wGd6 bVf3 bGb6");
+    ck_assert(reference_fen_accepted(v, &s));
+    tri_resolve(v, &s, "w:threat r:mated | b wins", 0);
+    /* Mated Red leaves and White, to move, is stalemated: its General l1 (5,-5) has l2 k2 k1, covered by
+     * Black's Rooks on e1 (the row r = -4: f2 .. l2) and k4 (the file k: k3 k2 k1), and l1 is not attacked.
+     * (The Rook on e1, next to Red's General, is guarded by the Vicereine's diagonal D2.) */
+    tri_setup(v, &s, 0, "rGf1 wGl1 bVf3 bRe1 bRk4 bGb6");
+    tri_resolve(v, &s, "r:mated | w stalemated", 0);
+}
+END_TEST
+
+/* Stalemate of the player to move: Red's General f1 is not attacked, but f2 and e1 are (White's Rook l2
+ * along the row r = -4) and so is g1 (Black's Rook g5 down the file g). A draw: nobody leaves. */
+START_TEST(test_three_stalemate)
+{
+    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    struct setup s;
+    tri_setup(v, &s, 0, "rGf1 wRl2 bRg5 wGf11 bGa1");
+    ck_assert(reference_fen_accepted(v, &s));
+    tri_resolve(v, &s, "| r stalemated", 0);
+}
+END_TEST
+
+/* The turn skips an army that has left; the fullmove number grows when the turn passes to an army earlier
+ * in r, w, b order than the mover. Generals alone, far apart; each General move adds one to the clock. */
+START_TEST(test_three_turn_order)
+{
+    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    struct setup s;
+    /* White gone: Red, Black, Red. */
+    tri_setup(v, &s, 0, "rGi1 bGa3");
+    tri_play(v, &s, "i1i2", 'b', 1, 1);
+    tri_play(v, &s, "a3a4", 'r', 2, 2);
+    /* Black gone: Red, White, Red. */
+    tri_setup(v, &s, 0, "rGi1 wGa6");
+    tri_play(v, &s, "i1i2", 'w', 1, 1);
+    tri_play(v, &s, "a6a5", 'r', 2, 2);
+    /* Red gone: White, Black, then White again, which comes earlier than Black: it grows. */
+    tri_setup(v, &s, 1, "wGa6 bGa1");
+    tri_play(v, &s, "a6a5", 'b', 1, 1);
+    tri_play(v, &s, "a1a2", 'w', 2, 2);
+}
+END_TEST
+
+/* En passant with three players: only the army that makes the next ply may take, and an elimination is not
+ * a ply. In tri-ep-ref Black's pawns go O4 (+1,-1) and double-step from d6 (-2,2), passing e6 (-1,1) to f6
+ * (0,0). Red's pawn d5 (-2,1) takes along O5 (+1,0) onto e6; White's pawn e7 (-1,2) along O3 (0,-1) onto
+ * e6. Neither can take f6 itself. */
+START_TEST(test_three_en_passant)
+{
+    const struct variant *v = tri_variant("tri-ep-ref", tri_ep_ini);
+    struct setup s;
+    tri_setup(v, &s, 2, "rGi1 rPd5 wGa1 wPe7 bGf11 bPd6");
+    s.fullmove = 3;
+    tri_play(v, &s, "d6f6", 'r', 0, 4);
+    ck_assert_str_eq(v->geo.name[s.ep], "e6");
+    /* Red, next, may take: d5 steps to d6 (now empty) or takes e6 en passant; the General i1 has i2 h2 h1 k1. */
+    struct setup taken = s;
+    char have[4096];
+    tri_moves(v, &s, have, sizeof have);
+    ck_assert_str_eq(have, " d5d6 d5e6 i1h1 i1h2 i1i2 i1k1");
+    tri_play(v, &taken, "d5e6", 'w', 0, 4);
+    int pawn = variant_type_of_letter(v, 'P');
+    ck_assert(!tri_at(v, &taken, "f6") && !tri_at(v, &taken, "d5"));
+    ck_assert_int_eq(tri_at(v, &taken, "e6"), piece_make(0, pawn));
+    /* After another Red move the field is clear: White's e7 only steps to d6 (its forward O2). */
+    tri_play(v, &s, "i1i2", 'w', 1, 4);
+    ck_assert_int_eq(s.ep, CELL_NONE);
+    hand_expect(v, &s, "e7", "d6");
+
+    /* Now Red cannot move: its General on f1 is in check from the Rook f3 (through f2), the Rook l2 covers
+     * e1 and f2 (row r = -4), the Rook g4 covers g1 (file g), and neither d5d6 nor d5e6 helps. Red leaves;
+     * White makes the next ply and may take en passant (the field stayed). */
+    tri_setup(v, &s, 2, "rGf1 rPd5 wRf3 wRl2 wRg4 wGa1 wPe7 bGa6 bPd6");
+    s.fullmove = 5;
+    tri_play(v, &s, "d6f6", 'r', 0, 6);
+    /* White's moves: General a1: a2 b1 b2 (3); e7: d6 and e6 en passant (2); Rook f3: f4 f5, takes f6, f2
+     * f1, e3 d3 c3 b3 a3, e2 d1, g2 h1, g3 h3 i3 k3 l3 (19); Rook g4: g5..g10, g3 g2 g1, f5 e5 d5 c5 b5 a5,
+     * f4 e3 d2 c1, h3 i2 k1, h4 i4 k4 l4 (26); Rook l2: l3..l6, l1, k3 i4 h5 g6 f7 (up to its own e7), k2 i2
+     * h2 g2 f2 e1 (16). 66. */
+    tri_resolve(v, &s, "r:mated | w to move", 66);
+    ck_assert_str_eq(v->geo.name[s.ep], "e6");
+    hand_expect(v, &s, "e7", "d6 e6");
+    tri_play(v, &s, "e7e6", 'b', 0, 6);
+    ck_assert(!tri_at(v, &s, "f6") && !tri_at(v, &s, "e7"));
+    ck_assert_int_eq(tri_at(v, &s, "e6"), piece_make(1, pawn));
+}
+END_TEST
+
+/* A FEN is refused when the army that just moved, the previous one in turn order still on the board, is
+ * attacked. */
+START_TEST(test_three_fen_check)
+{
+    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    struct setup s;
+    /* White's Rook a1 sees up the file a to Black's General a3: refused with Red to move (Black moved
+     * last), accepted with White to move (Red moved last; White will take Black off at once). */
+    tri_setup(v, &s, 0, "rGi1 wGf11 wRa1 bGa3");
+    ck_assert(!reference_fen_accepted(v, &s));
+    s.side = 1;
+    ck_assert(reference_fen_accepted(v, &s));
+    /* Black gone: before Red comes White, whose General f11 Red's Rook f1 attacks up the file. */
+    tri_setup(v, &s, 0, "rGi1 rRf1 wGf11");
+    ck_assert(!reference_fen_accepted(v, &s));
+    /* Two players as before: Black's King on the White Queen's file with White to move. */
+    const struct variant *g = test_variant("glinski");
+    char err[256];
+    ck_assert(setup_from_fen(&s, g, "6/7/8/9/10/Q4k5/10/9/8/7/K5 w - - 0 1", err, sizeof err));
+    ck_assert(!reference_fen_accepted(g, &s));
+    ck_assert(setup_from_fen(&s, g, g->start_fen, err, sizeof err));
+    ck_assert(reference_fen_accepted(g, &s));
+}
+END_TEST
+
 Suite *suite_reference(void)
 {
     Suite *s = suite_create("reference");
@@ -979,6 +1329,17 @@ Suite *suite_reference(void)
     tcase_add_test(hand, test_by_hand_atoms);
     tcase_add_test(hand, test_by_hand_fusion);
     suite_add_tcase(s, hand);
+    TCase *three = tcase_create("three players by hand");
+    tcase_set_timeout(three, test_timeout(60));
+    tcase_add_test(three, test_three_start);
+    tcase_add_test(three, test_three_capture_threat);
+    tcase_add_test(three, test_three_chain);
+    tcase_add_test(three, test_three_mated);
+    tcase_add_test(three, test_three_stalemate);
+    tcase_add_test(three, test_three_turn_order);
+    tcase_add_test(three, test_three_en_passant);
+    tcase_add_test(three, test_three_fen_check);
+    suite_add_tcase(s, three);
     int loops = 2 * (test_registry_init(err, sizeof err) ? registry_count() : 0);
     TCase *tc = tcase_create("random games");
     tcase_set_timeout(tc, test_timeout(120));
