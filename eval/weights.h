@@ -15,7 +15,7 @@ struct eval_weights {
     struct phased centre;        /* per cell of distance from the rim, non-royal pieces */
     struct phased royal_centre;  /* the same for the royal piece */
     struct phased advance;       /* pawns: per step advanced, squared / 4 */
-    struct phased mobility;      /* per reachable cell beyond the piece's average, in 1/16 pawn */
+    struct phased mobility;      /* centipawns per reachable cell beyond half the piece's empty-board average */
     struct phased passed;        /* passed pawn, per step advanced */
     struct phased doubled;       /* own pawn in front */
     struct phased isolated;      /* no own pawn within two cells */
