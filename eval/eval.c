@@ -102,6 +102,18 @@ static void eval_pst(const struct tables *tb, struct eval_data *ev, int pl, int 
     }
 }
 
+/* Every cell a piece could move or capture to from the cell if the board were empty; a hopper's
+ * captures lie on its hopping lines. */
+static cellset eval_empty_reach(const struct tables *tb, const struct piece_tables *pt, int cell)
+{
+    cellset quiet, caps, reach;
+    piece_targets(tb, pt, cell, cs_empty(), tb->all, tb->all, &quiet, &caps);
+    reach = cs_or(quiet, caps);
+    for (unsigned dirs = pt->hop; dirs; dirs &= dirs - 1)
+        reach = cs_or(reach, tb->ray[cell][__builtin_ctz(dirs)]);
+    return reach;
+}
+
 static struct eval_data *eval_data_new(const struct tables *tb)
 {
     const struct variant *v = tb->v;
@@ -130,8 +142,11 @@ static struct eval_data *eval_data_new(const struct tables *tb)
         }
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++)
-            for (int c = 0; v->piece[t].pawn && c < tb->ncells; c++)
-                ev->passed[pl][t][c] = eval_passed_mask(tb, ev, pl, t, c);
+            for (int c = 0; c < tb->ncells; c++) {
+                if (v->piece[t].pawn)
+                    ev->passed[pl][t][c] = eval_passed_mask(tb, ev, pl, t, c);
+                ev->reach[pl][t][c] = eval_empty_reach(tb, &tb->pt[pl][t], c);
+            }
     const struct geometry *g = &v->geo;
     for (int a = 0; a < tb->ncells; a++)
         for (int b = 0; b < tb->ncells; b++)
@@ -208,6 +223,12 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
         int k = pos_royal_cell(pos, e);
         zone[e] = e == pl || k == CELL_NONE ? cs_empty() : cs_or(ev->near[k], tb->bit[k]);
     }
+    /* With no weight on mobility only attacks on the royals' neighbourhoods count, so a piece that
+     * could not reach one even on the empty board is skipped. */
+    const bool mobility_counts = w->mobility.mg || w->mobility.eg;
+    cellset zones = cs_empty();
+    for (int e = 0; e < v->nplayers; e++)
+        zones = cs_or(zones, zone[e]);
     int mobility = 0;
     for (int t = 0; t < v->ntypes; t++) {
         if (v->piece[t].pawn || t == pos->royal)
@@ -215,6 +236,8 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
         const struct piece_tables *pt = &tb->pt[pl][t];
         int from;
         CS_FOR_EACH(from, pos_pieces(pos, pl, t)) {
+            if (!mobility_counts && !cs_intersects(ev->reach[pl][t][from], zones))
+                continue;
             cellset quiet, caps;
             piece_targets(tb, pt, from, occ, empty, enemy, &quiet, &caps);
             cellset reach = cs_or(quiet, caps);
