@@ -72,12 +72,17 @@ bool game_set_position(struct game *g, const char *fen, char *const *moves, int 
     }
     struct game trial = *g;
     trial.pos = pos;
+    enum turn_end end;
+    /* Three players: each turn starts resolved (armies the rules remove are gone). */
     bool ok = g->ops->position_set(pos, &s, err, errlen);
+    if (ok)
+        g->ops->position_resolve(pos, &end);
     for (int i = 0; ok && i < nmoves; i++) {
         move_t m;
         ok = game_parse_move(&trial, moves[i], &m, err, errlen);
         if (ok) {
             g->ops->position_make(pos, m);
+            g->ops->position_resolve(pos, &end);
             g->ops->position_trim_history(pos);
         }
     }

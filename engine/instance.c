@@ -7,6 +7,7 @@
 #include "../movegen/attack.c"
 #include "../movegen/position.c"
 #include "../movegen/movegen.c"
+#include "../movegen/turns.c"
 #include "../movegen/perft.c"
 #include "../eval/eval.c"
 #include "search.c"
@@ -53,6 +54,8 @@ const struct engine_ops INSTANCE_NAME = {
     .position_repetitions = position_repetitions,
     .movegen_legal = movegen_legal,
     .perft = perft,
+    .position_resolve = position_resolve,
+    .position_unresolve = position_unresolve,
     .worker_new = worker_new,
     .worker_free = worker_free,
     .worker_clear = worker_clear,

@@ -18,6 +18,9 @@ struct worker;
 struct search_shared;
 struct eval_trace;
 
+/* What a three-player turn resolution leaves (movegen/turns.c). */
+enum turn_end { TURN_PLAYS, TURN_LAST_ARMY, TURN_STALEMATE };
+
 struct engine_ops {
     int bits;   /* cell-set width */
     struct tables *(*tables_new)(const struct variant *v);
@@ -36,6 +39,10 @@ struct engine_ops {
     int (*position_repetitions)(const struct position *pos);
     int (*movegen_legal)(struct position *pos, move_t *list);
     uint64_t (*perft)(struct position *pos, int depth, const atomic_bool *stop);
+    /* Three players: takes off the armies the rules remove before the turn; returns how many, for
+     * position_unresolve. Two players: nothing happens. */
+    int (*position_resolve)(struct position *pos, enum turn_end *end);
+    void (*position_unresolve)(struct position *pos, int removed);
     struct worker *(*worker_new)(const struct tables *tb);
     void (*worker_free)(struct worker *w);
     void (*worker_clear)(struct worker *w);

@@ -3,12 +3,12 @@
 
 #include "position.h"
 
-/* Stops early (returning a partial count) once *stop is set; checked where it costs nothing. */
-static uint64_t perft(struct position *pos, int depth, const atomic_bool *stop)
+static uint64_t perft(struct position *pos, int depth, const atomic_bool *stop);
+
+/* The moves of the player to move, counted to the depth. */
+static uint64_t perft_moves(struct position *pos, int depth, const atomic_bool *stop)
 {
     move_t list[MAX_MOVES];
-    if (depth <= 0)
-        return 1;
     /* Bulk counting: the last ply's moves are counted, not made. */
     if (depth == 1)
         return (uint64_t)movegen_count(pos);
@@ -21,5 +21,21 @@ static uint64_t perft(struct position *pos, int depth, const atomic_bool *stop)
         total += perft(pos, depth - 1, stop);
         position_unmake(pos, list[i]);
     }
+    return total;
+}
+
+/* Stops early (returning a partial count) once *stop is set; checked where it costs nothing. With
+ * three players each node first resolves the turn (turns.c) and counts the moves of whoever is then
+ * to move; a finished game has none. */
+static uint64_t perft(struct position *pos, int depth, const atomic_bool *stop)
+{
+    if (depth <= 0)
+        return 1;
+    if (pos->v->nplayers < 3)
+        return perft_moves(pos, depth, stop);
+    enum turn_end end;
+    int removed = position_resolve(pos, &end);
+    uint64_t total = end == TURN_PLAYS ? perft_moves(pos, depth, stop) : 0;
+    position_unresolve(pos, removed);
     return total;
 }

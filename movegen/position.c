@@ -124,6 +124,7 @@ static void position_make(struct position *pos, move_t m)
         key ^= v->key_ep[prev->ep];
     int victim = m & MOVE_EP ? prev->ep_victim : to;
     st->move = m;
+    st->side_before = us;
     st->moved = piece;
     st->captured = pos->board[victim];
     st->halfmove = prev->halfmove + 1;
@@ -183,6 +184,7 @@ static void position_make_null(struct position *pos)
     st->halfmove = 0;
     st->ep = st->ep_victim = CELL_NONE;
     int us = pos->side;
+    st->side_before = us;
     pos->side = pos_next_player(pos, us);
     if (pos->side < us)
         pos->fullmove++;
@@ -190,12 +192,18 @@ static void position_make_null(struct position *pos)
     pos->ply++;
 }
 
-static void position_unmake_null(struct position *pos)
+/* The side before the current state, and the fullmove number as it was. */
+static void position_restore_side(struct position *pos)
 {
-    int prev_side = (pos->side + pos->v->nplayers - 1) % pos->v->nplayers;
+    int prev_side = pos->st[pos->ply].side_before;
     if (pos->side < prev_side)
         pos->fullmove--;
     pos->side = prev_side;
+}
+
+static void position_unmake_null(struct position *pos)
+{
+    position_restore_side(pos);
     pos->ply--;
 }
 
@@ -203,16 +211,56 @@ static void position_unmake(struct position *pos, move_t m)
 {
     const struct state *st = &pos->st[pos->ply];
     int to = move_to(m);
-    int prev_side = (pos->side + pos->v->nplayers - 1) % pos->v->nplayers;
-    if (pos->side < prev_side)
-        pos->fullmove--;
-    pos->side = prev_side;
+    position_restore_side(pos);
     pos_remove(pos, to);
     if (move_fission(m) >= 0)
         pos_remove(pos, move_from(m));
     pos_put(pos, move_from(m), st->moved);
     if (st->captured)
         pos_put(pos, m & MOVE_EP ? pos->st[pos->ply - 1].ep_victim : to, st->captured);
+    pos->ply--;
+}
+
+/* Takes an army off the board (three players: capture-threat or mate). Not a ply: the clocks stay,
+ * and the turn passes on only if it was the army to move. Undone by position_restore_army. */
+static void position_remove_army(struct position *pos, int colour)
+{
+    const struct variant *v = pos->v;
+    struct state *prev = &pos->st[pos->ply], *st = prev + 1;
+    struct removed_army *ra = &pos->removed[pos->nremoved++];
+    *st = *prev;
+    st->move = MOVE_NONE;
+    st->moved = st->captured = 0;
+    st->side_before = pos->side;
+    uint64_t key = prev->key;
+    int c;
+    ra->n = 0;
+    CS_FOR_EACH(c, pos->by_colour[colour]) {
+        ra->cell[ra->n] = (unsigned char)c;
+        ra->piece[ra->n++] = pos->board[c];
+        key ^= piece_key(pos, pos->board[c], c);
+        pos_remove(pos, c);
+    }
+    /* The pawn that could be taken en passant left with its army. */
+    if (st->ep != CELL_NONE && !pos->board[st->ep_victim]) {
+        key ^= v->key_ep[st->ep];
+        st->ep = st->ep_victim = CELL_NONE;
+    }
+    if (colour == pos->side) {
+        key ^= v->key_side[pos->side];
+        pos->side = pos_next_player(pos, colour);
+        key ^= v->key_side[pos->side];
+    }
+    st->key = key;
+    pos->ply++;
+}
+
+static void position_restore_army(struct position *pos)
+{
+    const struct removed_army *ra = &pos->removed[--pos->nremoved];
+    for (int i = 0; i < ra->n; i++)
+        pos_put(pos, ra->cell[i], ra->piece[i]);
+    pos->side = pos->st[pos->ply].side_before;
     pos->ply--;
 }
 
@@ -259,6 +307,7 @@ static bool position_set(struct position *pos, const struct setup *s, char *err,
     t->fullmove = s->fullmove;
     struct state *st = &t->st[0];
     st->halfmove = s->halfmove;
+    st->side_before = position_prev_player(t);
     st->ep = CELL_NONE;
     st->ep_victim = CELL_NONE;
     int prev = position_prev_player(t);

@@ -17,6 +17,15 @@ struct state {
     int ep;            /* en-passant cell after the move, CELL_NONE if none */
     int ep_victim;     /* the pawn that may be taken en passant */
     int halfmove;
+    int side_before;   /* the player to move before this state */
+};
+
+enum { MAX_ELIMINATIONS = 4, MAX_ARMY = 128 };
+
+/* An army taken off the board (three players), kept so it can be put back. */
+struct removed_army {
+    int n;
+    unsigned char cell[MAX_ARMY], piece[MAX_ARMY];
 };
 
 struct position {
@@ -30,6 +39,8 @@ struct position {
     int fullmove;
     int royal;          /* royal piece type */
     int ply;            /* index of the current state */
+    int nremoved;       /* armies taken off by eliminations not yet undone */
+    struct removed_army removed[MAX_ELIMINATIONS];
     /* Sums over the pieces on the board of the tables' psq scores (tables.h), kept by put/remove. */
     int material[MAX_PLAYERS], pst[MAX_PLAYERS][2], phase_material;
     struct state st[MAX_STATES];
@@ -46,9 +57,16 @@ static inline int pos_royal_cell(const struct position *pos, int colour)
     return cs_is_empty(k) ? CELL_NONE : cs_lsb(k);
 }
 
+/* The next army in turn order that is still on the board (has its royal). */
 static inline int pos_next_player(const struct position *pos, int colour)
 {
-    return (colour + 1) % pos->v->nplayers;
+    int n = pos->v->nplayers;
+    if (n == 2)
+        return 1 - colour;
+    for (int k = 1; k < n; k++)
+        if (pos_royal_cell(pos, (colour + k) % n) != CELL_NONE)
+            return (colour + k) % n;
+    return colour;
 }
 
 #endif

@@ -2,6 +2,7 @@
  * random games, random placements and the perft suites, in every built-in variant and both instances. */
 #include <ctype.h>
 #include <dirent.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,6 +265,21 @@ static void features_assert(const struct variant *v, const struct features *f, c
 
 /* Plays a random game, comparing every position and, at the end, every unmake; counts what the
  * reference met on the way, and the fusions and fissions played (fused[0], fused[1]). */
+/* Three players: both generators resolve the turn (eliminations) and must agree on whether the
+ * game goes on; *removed is what the engine's position_unresolve needs. */
+static bool turn_resolve(struct game *g, struct setup *s, int *removed, const char *ctx)
+{
+    struct reference_resolution r;
+    enum turn_end end;
+    *removed = g->ops->position_resolve(g->pos, &end);
+    if (g->v->nplayers < 3)
+        return true;   /* mate and stalemate end two-player games; both generators then have no move */
+    bool plays = reference_resolve(g->v, s, &r);
+    ck_assert_msg(plays == (end == TURN_PLAYS), "%s (%d-bit) after %s: the engine's turn resolution ends %d",
+                  g->v->name, g->ops->bits, ctx, (int)end);
+    return plays;
+}
+
 static void game_play_random(const struct variant *v, bool wide, struct reference_stats *met, long fused[2])
 {
     static move_text ref[REFERENCE_MAX_MOVES];
@@ -273,14 +289,16 @@ static void game_play_random(const struct variant *v, bool wide, struct referenc
     struct setup s, setups[GAME_PLIES];
     uint64_t keys[GAME_PLIES];
     move_t played[GAME_PLIES];
+    int removed[GAME_PLIES];
     test_game(&g, v->name, NULL, wide);
     ck_assert(setup_from_fen(&s, v, v->start_fen, err, sizeof err));
     int plies = 0;
+    bool plays = turn_resolve(&g, &s, &removed[0], ctx);
     for (;;) {
         state_compare(&g, &s, ctx);
         int n = position_compare(&g, &s, ref, fast);
         reference_count(v, &s, met);
-        if (!n || plies == GAME_PLIES)
+        if (!n || !plays || plies == GAME_PLIES - 1)
             break;
         const char *text = ref[move_choose(v, &s, ref, n)];
         enum move_kind kind = move_kind(v, &s, text);
@@ -292,8 +310,10 @@ static void game_play_random(const struct variant *v, bool wide, struct referenc
         played[plies] = fast_find(fast, n, text);
         g.ops->position_make(g.pos, played[plies++]);
         ck_assert(reference_make(v, &s, text));
+        plays = turn_resolve(&g, &s, &removed[plies], ctx);
     }
     while (plies--) {
+        g.ops->position_unresolve(g.pos, removed[plies + 1]);
         g.ops->position_unmake(g.pos, played[plies]);
         ck_assert_msg(g.ops->position_key(g.pos) == keys[plies], "%s (%d-bit): unmake does not restore the key",
                       v->name, g.ops->bits);
@@ -361,7 +381,7 @@ static bool is_pawn(const struct piece_def *d) { return d->pawn; }
 
 /* What the placements covered, so that a test that stops exercising a rule fails. */
 struct coverage {
-    int positions, checks, promotions, en_passant;
+    int positions, checks, promotions, en_passant, eliminations;
     struct reference_stats met; /* what the reference's generator met (reference.h) */
 };
 
@@ -520,10 +540,18 @@ static void placement_check(struct game *g, const struct setup *s, struct covera
                   g->v->name, g->ops->bits, fen, accepted ? "accepts" : "refuses", accepted ? "" : err);
     if (!accepted)
         return;
-    state_compare(g, s, fen);
-    int n = position_compare(g, s, ref, fast);
-    coverage_count(g->v, s, ref, n, cov);
-    moves_make_unmake(g, s, ref, n, fast);
+    /* The engine's position starts its turn resolved (three players): so must the reference's. */
+    struct setup resolved = *s;
+    struct reference_resolution r;
+    bool plays = g->v->nplayers < 3 || reference_resolve(g->v, &resolved, &r);
+    cov->eliminations += g->v->nplayers < 3 ? 0 : r.neliminated;
+    state_compare(g, &resolved, fen);
+    /* A game already won or drawn has no next turn to compare. */
+    if (!plays)
+        return;
+    int n = position_compare(g, &resolved, ref, fast);
+    coverage_count(g->v, &resolved, ref, n, cov);
+    moves_make_unmake(g, &resolved, ref, n, fast);
 }
 
 START_TEST(test_random_placements)
@@ -550,6 +578,7 @@ START_TEST(test_random_placements)
     ck_assert_msg(cov.positions == want && cov.checks > want / 20 && cov.promotions && (!ep || cov.en_passant),
                   "%s: too little covered: %d positions, %d in check, %d promotions, %d en passant", v->name,
                   cov.positions, cov.checks, cov.promotions, cov.en_passant);
+    ck_assert_msg(v->nplayers < 3 || cov.eliminations, "%s: no army eliminated in the placements", v->name);
     struct features f = features_of(v, NULL);
     features_assert(v, &f, &cov.met, "random placements");
     game_free(&g);
@@ -967,46 +996,6 @@ START_TEST(test_by_hand_atoms)
 }
 END_TEST
 
-/* Three players (variants.md, "Three-player rules"). Wellisch's array, defined here so that the tests
- * need no built-in three-player game (named wellisch-ref so that it never clashes with a built-in). */
-static const char wellisch_ini[] =
-    "[wellisch-ref]\n"
-    "board = hexagon 6\n"
-    "orientation = wellisch\n"
-    "players = 3\n"
-    "piece = general G W royal\n"
-    "piece = vicereine V R F\n"
-    "piece = rook R R\n"
-    "piece = knight E F\n"
-    "piece = point P W@30,-30 pawn\n"
-    "promotion = V R E\n"
-    "start = bEbRbGbVbRbE/bPbPbPbEbPbPbP/3bPbP3/9/rP8wP/rErP7wPwE/rRrPrP4wPwPwR/rVrErP3wPwEwG/rGrP4wPwV/"
-    "rRrP3wPwR/rErP2wPwE r - - 0 1\n"
-    "stalemate = 1/2\n";
-
-/* A three-player game with a double-stepping, en-passant pawn (Glinski orientation: forwards O0, O2, O4).
- * Red's double-step cell f4 is White's h6 and Black's d6 turned by 120 and 240 degrees. */
-static const char tri_ep_ini[] =
-    "[tri-ep-ref]\n"
-    "board = hexagon 6\n"
-    "players = 3\n"
-    "piece = general G W royal\n"
-    "piece = rook R R\n"
-    "piece = pawn P move:W@0 capture:W@-60,60 pawn double ep\n"
-    "promotion = R\n"
-    "double-step = f4\n"
-    "start = 6/7/8/9/10/rG9wG/10/9/8/7/bG5 r - - 0 1\n";
-
-/* The variant of the text, added once. */
-static const struct variant *tri_variant(const char *name, const char *text)
-{
-    char err[512];
-    test_variant("glinski");
-    if (!registry_find(name))
-        ck_assert_msg(registry_add_text(text, "three.ini", false, err, sizeof err) == 1, "%s", err);
-    return test_variant(name);
-}
-
 /* A three-player position from words "rGf1": colour letter, piece letter, cell. */
 static void tri_setup(const struct variant *v, struct setup *s, int side, const char *pieces)
 {
@@ -1095,7 +1084,7 @@ static void tri_play(const struct variant *v, struct setup *s, const char *move,
  * takes one diagonal step; the General one orthogonal step. */
 START_TEST(test_three_start)
 {
-    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    const struct variant *v = test_variant("wellisch-ref");
     struct setup s;
     char err[256], have[4096];
     ck_assert_msg(setup_from_fen(&s, v, v->start_fen, err, sizeof err), "%s", err);
@@ -1123,7 +1112,7 @@ END_TEST
 /* Capture-threat: Red, to move, attacks White's General; White leaves at once and Red moves. */
 START_TEST(test_three_capture_threat)
 {
-    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    const struct variant *v = test_variant("wellisch-ref");
     struct setup s;
     /* Red's Rook on f6 (0,0) sees up the file to White's General on f10. Black's General a3 (-5,2) is on
      * none of its lines: the FEN is accepted (Black moved last and is safe; White may be attacked). */
@@ -1153,7 +1142,7 @@ END_TEST
  * the last army and has won, so no move is counted. Black, who moved last, was safe: the FEN is fine. */
 START_TEST(test_three_chain)
 {
-    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    const struct variant *v = test_variant("wellisch-ref");
     struct setup s;
     tri_setup(v, &s, 0, "rGi1 rRf3 rEe5 wEf8 wGd6 bGf10");
     ck_assert(reference_fen_accepted(v, &s));
@@ -1173,7 +1162,7 @@ END_TEST
  * diagonal steps D2 and D3: mate. */
 START_TEST(test_three_mated)
 {
-    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    const struct variant *v = test_variant("wellisch-ref");
     struct setup s;
     /* White then moves: the Vicereine's lines f4..f11 (8), f2 f1 (2, Red's General is gone), e3 d3 c3 b3 a3
      * (5), e2 d1 (2), g2 h1 (2), g3 h3 i3 k3 l3 (5) and its six diagonal steps e4 d2 e1 g1 h2 g4: 30; the
@@ -1221,7 +1210,7 @@ END_TEST
  * along the row r = -4) and so is g1 (Black's Rook g5 down the file g). A draw: nobody leaves. */
 START_TEST(test_three_stalemate)
 {
-    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    const struct variant *v = test_variant("wellisch-ref");
     struct setup s;
     tri_setup(v, &s, 0, "rGf1 wRl2 bRg5 wGf11 bGa1");
     ck_assert(reference_fen_accepted(v, &s));
@@ -1233,7 +1222,7 @@ END_TEST
  * in r, w, b order than the mover. Generals alone, far apart; each General move adds one to the clock. */
 START_TEST(test_three_turn_order)
 {
-    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    const struct variant *v = test_variant("wellisch-ref");
     struct setup s;
     /* White gone: Red, Black, Red. */
     tri_setup(v, &s, 0, "rGi1 bGa3");
@@ -1256,7 +1245,7 @@ END_TEST
  * e6. Neither can take f6 itself. */
 START_TEST(test_three_en_passant)
 {
-    const struct variant *v = tri_variant("tri-ep-ref", tri_ep_ini);
+    const struct variant *v = test_variant("tri-ep-ref");
     struct setup s;
     tri_setup(v, &s, 2, "rGi1 rPd5 wGa1 wPe7 bGf11 bPd6");
     s.fullmove = 3;
@@ -1299,7 +1288,7 @@ END_TEST
  * attacked. */
 START_TEST(test_three_fen_check)
 {
-    const struct variant *v = tri_variant("wellisch-ref", wellisch_ini);
+    const struct variant *v = test_variant("wellisch-ref");
     struct setup s;
     /* White's Rook a1 sees up the file a to Black's General a3: refused with Red to move (Black moved
      * last), accepted with White to move (Red moved last; White will take Black off at once). */
@@ -1317,6 +1306,46 @@ START_TEST(test_three_fen_check)
     ck_assert(!reference_fen_accepted(g, &s));
     ck_assert(setup_from_fen(&s, g, g->start_fen, err, sizeof err));
     ck_assert(reference_fen_accepted(g, &s));
+}
+END_TEST
+
+/* The engine's perft resolves each three-player turn (movegen/turns.c) as the reference does:
+ * positions whose trees hold capture-threats, mates, stalemates and lone winners, at both widths. */
+START_TEST(test_three_engine_perft)
+{
+    static const struct {
+        const char *variant, *fen;
+        uint64_t count[3];
+    } cases[] = {
+        { "wellisch-ref", NULL, { 19, 361, 6859 } },
+        { "wellisch-ref", "2bG3/7/8/9/10/5rR3wG1/10/9/rG7/7/6 r - - 9 30", { 34, 112, 3208 } },
+        { "wellisch-ref", "6/5bG1/8/9/10/rG1wV8/10/9/8/7/wG5 r - - 7 12", { 33, 171, 5290 } },
+        { "wellisch-ref", "6/7/8/9/1bG8/11/6rG1wGbR/9/8/7/6 r - - 44 103", { 5, 13, 238 } },
+        { "wellisch-ref",
+          "1bRbG1bE1/bPbPbP1bP2/1bE1bP1bP1bP/9/rP8wP/rErP6wE1wE/rR1rP1rP1wPwP2/rGrE1rP1wPwP1wG/1rVrRrP2wP1/2rPwR3/"
+          "rErP2wPwE r - - 1 12",
+          { 33, 951, 18273 } },
+        { "wellisch-ref",
+          "3bG1bE/2bR2bR1/1bE1bPbP3/9/3rPrPbV4/1rP2rP3wP2/rE1rG6bE/4wE3wG/1rP6/1rP5/6 b - - 1 31", { 62, 879, 10407 } },
+        { "wellisch-ref", "5bE/6bE/4bG1bPbP/2bP6/10/rE5rR4/10/3rP5/1rG6/4wGbR1/6 r - - 5 42",
+          { 36, 92, 2271 } },
+        { "wellisch-ref", "5bE/6bE/4bG1bPbP/2bP6/10/rE1rR8/10/3rP5/1rG6/5bR1/3wG2 b - - 7 42",
+          { 38, 963, 1544 } },
+        { "wellisch-ref", "wV5/5bG1/8/9/10/4wR5wG/10/4wP4/8/7/6 w - - 3 161", { 50, 147, 7347 } },
+        { "wellisch-ref", "6/7/8/8wR/10/7bG2wG/4wP5/9/8/2wV4/6 b - - 22 173", { 2, 102, 219 } },
+        { "tri-ep-ref", "wG5/7/8/4rP4/6wP3/5bP4bG/10/9/rG7/7/6 r - e6 0 4", { 6, 24, 91 } },
+        { "tri-ep-ref", "wG4bG/7/8/4rP4/6wP3/rG1wR2bP5/3wR6/9/8/7/1wR4 r - e6 0 6", { 66, 205, 12383 } },
+    };
+    atomic_bool stop = false;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int wide = 0; wide < 2; wide++) {
+            struct game g;
+            test_game(&g, cases[i].variant, cases[i].fen, wide);
+            for (int d = 1; d <= 3; d++)
+                ck_assert_msg(g.ops->perft(g.pos, d, &stop) == cases[i].count[d - 1], "%s (%d-bit) %s depth %d",
+                              cases[i].variant, g.ops->bits, cases[i].fen ? cases[i].fen : "start", d);
+            game_free(&g);
+        }
 }
 END_TEST
 
@@ -1339,6 +1368,7 @@ Suite *suite_reference(void)
     tcase_add_test(three, test_three_turn_order);
     tcase_add_test(three, test_three_en_passant);
     tcase_add_test(three, test_three_fen_check);
+    tcase_add_test(three, test_three_engine_perft);
     suite_add_tcase(s, three);
     int loops = 2 * (test_registry_init(err, sizeof err) ? registry_count() : 0);
     TCase *tc = tcase_create("random games");

@@ -1,0 +1,61 @@
+/* Three-player turns (shared/spec/variants.md, included by engine/instance.c once per width): before
+ * a player moves, every army whose royal it attacks leaves the board; a player left with no legal
+ * move is mated if in check (its army leaves and the next one moves in the same position) and
+ * stalemated otherwise. Two-player games have no eliminations: mate and stalemate end them. */
+#include "position.h"
+
+static int armies_left(const struct position *pos)
+{
+    int n = 0;
+    for (int p = 0; p < pos->v->nplayers; p++)
+        n += pos_royal_cell(pos, p) != CELL_NONE;
+    return n;
+}
+
+/* The armies whose royal the player attacks (bit p for army p). */
+static unsigned royals_attacked_by(const struct position *pos, int player)
+{
+    struct attackers a;
+    unsigned hit = 0;
+    attackers_init(&a, pos, player);
+    for (int p = 0; p < pos->v->nplayers; p++) {
+        int royal = pos_royal_cell(pos, p);
+        if (p != player && royal != CELL_NONE && !cs_is_empty(attackers_to(&a, royal, pos->occ, true)))
+            hit |= 1u << p;
+    }
+    return hit;
+}
+
+/* Resolves the turn; returns how many armies were taken off (position_unresolve puts them back)
+ * and in *end whether the player now to move plays. Armies attacked at once leave together, and
+ * again after each removal, which can uncover another royal. */
+static int position_resolve(struct position *pos, enum turn_end *end)
+{
+    int removed = 0;
+    *end = TURN_PLAYS;
+    if (pos->v->nplayers < 3)
+        return 0;
+    for (;;) {
+        for (unsigned hit; (hit = royals_attacked_by(pos, pos->side));)
+            for (; hit; hit &= hit - 1, removed++)
+                position_remove_army(pos, __builtin_ctz(hit));
+        if (armies_left(pos) == 1) {
+            *end = TURN_LAST_ARMY;
+            return removed;
+        }
+        if (movegen_count(pos))
+            return removed;
+        if (!position_in_check(pos)) {
+            *end = TURN_STALEMATE;
+            return removed;
+        }
+        position_remove_army(pos, pos->side);
+        removed++;
+    }
+}
+
+static void position_unresolve(struct position *pos, int removed)
+{
+    while (removed-- > 0)
+        position_restore_army(pos);
+}
