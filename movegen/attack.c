@@ -1,8 +1,6 @@
 /* Attacks: slider and rider targets, and which pieces attack a cell (included by engine/instance.c). */
 #include "position.h"
 
-static const int axis_up_dir[6] = { 0, 4, 5, 9, 10, 11 }, axis_down_dir[6] = { 3, 1, 2, 6, 7, 8 };
-
 /* Cells along a line, stopping at (and including) the first piece. Where no piece stands in the way,
  * the board's last (first) cell stands in for one: nothing lies beyond it in that direction. */
 static inline __attribute__((always_inline)) cellset lines_up(const struct tables *tb, const cellset (*lines)[NUM_STRAIGHT],
@@ -37,7 +35,7 @@ static inline __attribute__((always_inline)) cellset axes_attack(const struct ta
     cellset out = cs_empty();
     for (; axes; axes &= axes - 1) {
         int a = __builtin_ctz(axes);
-        cellset lo = tb->ray[from][axis_down_dir[a]], hi = tb->ray[from][axis_up_dir[a]];
+        cellset lo = tb->ray[from][axis_down[a]], hi = tb->ray[from][axis_up[a]];
         cellset hi_occ = cs_and(hi, occ);
         cellset low_blocker = tb->bit[cs_msb(cs_or(cs_and(lo, occ), tb->bit[0]))];
         out = cs_or(out, cs_and(cs_or(lo, hi), cs_xor(hi_occ, cs_sub(hi_occ, low_blocker))));

@@ -61,9 +61,8 @@ static int type_count(const struct position *pos, int type)
 {
     const struct variant *v = pos->v;
     int n = cs_popcount(pos_pieces(pos, pos->side, type));
-    for (int u = 0; u < v->ntypes; u++)
-        if (v->fuse[type][u])
-            n += cs_popcount(pos_pieces(pos, pos->side, v->fuse[type][u] - 1));
+    for (uint32_t parts = pos->tb->pt[pos->side][type].partners; parts; parts &= parts - 1)
+        n += cs_popcount(pos_pieces(pos, pos->side, v->fuse[type][__builtin_ctz(parts)] - 1));
     return n;
 }
 
@@ -177,17 +176,6 @@ static cellset safe_targets(const struct position *pos, const struct attackers *
     return safe;
 }
 
-/* The side to move's pieces that a piece of type t may fuse with. */
-static cellset fusion_partners(const struct position *pos, int t)
-{
-    const struct variant *v = pos->v;
-    cellset out = cs_empty();
-    for (int u = 0; u < v->ntypes; u++)
-        if (v->fuse[t][u])
-            out = cs_or(out, pos_pieces(pos, pos->side, u));
-    return out;
-}
-
 /* Fission: one component of the compound on `from` moves alone to an empty cell, the other stays
  * (so a pin through `from` still holds); targets are limited to `allowed` (empty cells answering
  * a check), and those in `zone` are tried against curved and hopping attackers. */
@@ -259,7 +247,7 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
         for (int i = 0; i < nopp; i++)
             pinned = find_pins(pos, &opp[i], king, line, pinned);
     }
-    int promo[MAX_TYPES], npromo = promotion_choices(pos, promo);
+    int promo[MAX_TYPES], npromo = -1;   /* the promotion choices, found when a pawn first needs them */
     /* Where a pawn could also step onto the en-passant cell, that step is the capture (pieces.md). */
     cellset ep_takers = cs_empty();
     if (st->ep != CELL_NONE) {
@@ -272,7 +260,7 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
         const struct piece_tables *pt = &tb->pt[us][t];
         const bool pawn = v->piece[t].pawn, compound = variant_is_compound(v, t);
         /* Own pieces this type fuses with are reached as captures are, then kept apart. */
-        cellset partners = noisy ? cs_empty() : fusion_partners(pos, t), fusions = cs_empty();
+        cellset partners = noisy ? cs_empty() : pieces_of_types(pos, us, pt->partners), fusions = cs_empty();
         cellset takes = cs_or(enemy, partners);
         int from;
         CS_FOR_EACH(from, pos_pieces(pos, us, t)) {
@@ -300,14 +288,19 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
                 continue;
             }
             n = add_moves(list, n, from, cs_andnot(targets, pt->promo_zone));
-            n = add_promotions(promo, npromo, list, n, from, cs_and(targets, pt->promo_zone));
+            cellset promotions = cs_and(targets, pt->promo_zone);
+            if (!cs_is_empty(promotions)) {
+                if (npromo < 0)
+                    npromo = promotion_choices(pos, promo);
+                n = add_promotions(promo, npromo, list, n, from, promotions);
+            }
             const struct double_step *ds = &pt->dbl[from];
             for (int i = 0; i < ds->n && !noisy; i++) {
                 int two = ds->to[i];
                 if (!cs_test(empty, ds->mid[i]) || !cs_test(empty, two) || !cs_test(allowed, two))
                     continue;
                 if (!(test_all || (exotic && (cs_test(zone, from) || cs_test(zone, two))))
-                    || !cs_is_empty(safe_targets(pos, opp, nopp, king, cs_xor(occ, tb->bit[from]), tb->bit[two])))
+                    || !cs_is_empty(safe_targets(pos, opp, nopp, king, vacated, tb->bit[two])))
                     n = push_move(list, n, move_make(from, two) | MOVE_DOUBLE);
             }
         }

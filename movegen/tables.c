@@ -107,6 +107,9 @@ static void tables_piece(struct tables *tb, int pl, int t)
     }
     memcpy(pt->curved_steps, pd->curved_steps, sizeof pt->curved_steps);
     pt->hop = turn_straight(pd->hop, rot);
+    for (int u = 0; u < v->ntypes; u++)
+        if (v->fuse[t][u])
+            pt->partners |= 1u << u;
     if (pt->hop)
         pt->gen |= GEN_HOP;
     unsigned sc = pt->slide[MODE_CAPTURE] | pt->slide[MODE_BOTH];

@@ -36,6 +36,7 @@ struct piece_tables {
     unsigned curved[4];             /* curved paths by first straight direction, by mode, turned */
     unsigned char curved_steps[2];  /* most steps of orthogonal / diagonal curved paths */
     unsigned hop;                   /* hopping capture directions, turned */
+    uint32_t partners;              /* Fusion: the types this one fuses with */
     cellset promo_zone;             /* pawns: cells with no further non-capturing step */
     struct double_step dbl[MAX_CELLS];
 };

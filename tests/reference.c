@@ -222,16 +222,9 @@ static bool ref_attacked_by(const struct variant *v, const struct setup *s, int 
 /* The cell holds a piece of the colour: could a piece of any other colour capture it? */
 static bool ref_attacked(const struct variant *v, const struct setup *s, int cell, int colour)
 {
-    struct ref_list l;
-    for (int from = 0; from < v->geo.ncells; from++) {
-        if (!s->piece[from] || piece_colour(s->piece[from]) == colour)
-            continue;
-        l.n = 0;
-        ref_basic(v, s, from, &l, NULL);
-        for (int i = 0; i < l.n; i++)
-            if (l.m[i].to == cell)
-                return true;
-    }
+    for (int p = 0; p < v->nplayers; p++)
+        if (p != colour && ref_attacked_by(v, s, cell, p))
+            return true;
     return false;
 }
 

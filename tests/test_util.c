@@ -6,19 +6,23 @@
 #include "tests.h"
 
 /* The user variant files of docs/examples, and the three-player games of the tests, are tested like
- * the built-in games. */
-static const char *const example_files[] = { "docs/examples/hex5-marshal.ini", "docs/examples/cannon-hex.ini",
-                                             "tests/fixtures/three-player.ini" };
+ * the built-in games; each file is loaded once, which its first variant shows. */
+static const struct {
+    const char *path, *first_variant;
+} example_files[] = {
+    { "docs/examples/hex5-marshal.ini", "hex5-marshal" },
+    { "docs/examples/cannon-hex.ini", "cannon-hex" },
+    { "tests/fixtures/three-player.ini", "wellisch-ref" },
+};
 
 bool test_registry_init(char *err, size_t errlen)
 {
     registry_set_validator(game_validate_variant);
     if (!registry_init(err, errlen))
         return false;
-    /* Each file is loaded once: its first variant marks it. */
-    static const char *const first_variant[] = { "hex5-marshal", "cannon-hex", "wellisch-ref" };
     for (size_t i = 0; i < sizeof example_files / sizeof *example_files; i++)
-        if (!registry_find(first_variant[i]) && registry_add_file(example_files[i], false, err, errlen) < 0)
+        if (!registry_find(example_files[i].first_variant)
+            && registry_add_file(example_files[i].path, false, err, errlen) < 0)
             return false;
     return true;
 }
