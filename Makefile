@@ -28,7 +28,7 @@ SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c m
         bench/bench.c bench/text.c bench/stats.c bench/tc.c bench/proc.c bench/player.c bench/openings.c \
         bench/play.c bench/pgn.c bench/match_args.c bench/match.c
 INSTANCE_DEPS := engine/instance.c $(wildcard */*.h) movegen/tables.c movegen/attack.c \
-        movegen/position.c movegen/movegen.c movegen/turns.c movegen/perft.c eval/eval.c engine/search.c
+        movegen/position.c movegen/movegen.c movegen/turns.c movegen/perft.c eval/eval.c engine/search.c engine/search_multi.c
 TEST_SRCS ?= $(wildcard tests/*.c)
 
 OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/instance128.o $(BUILD)/instance256.o

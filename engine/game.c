@@ -60,6 +60,16 @@ bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, siz
     return false;
 }
 
+/* Resolves the turn and notes the armies it took off. */
+static void game_resolve(struct game *g)
+{
+    enum turn_end end;
+    unsigned before = g->ops->position_armies(g->pos);
+    g->ops->position_resolve(g->pos, &end);
+    for (unsigned gone = before & ~g->ops->position_armies(g->pos); gone; gone &= gone - 1)
+        g->eliminated[g->neliminated++] = __builtin_ctz(gone);
+}
+
 bool game_set_position(struct game *g, const char *fen, char *const *moves, int nmoves, char *err, size_t errlen)
 {
     struct setup s;
@@ -72,17 +82,17 @@ bool game_set_position(struct game *g, const char *fen, char *const *moves, int 
     }
     struct game trial = *g;
     trial.pos = pos;
-    enum turn_end end;
+    trial.neliminated = 0;
     /* Three players: each turn starts resolved (armies the rules remove are gone). */
     bool ok = g->ops->position_set(pos, &s, err, errlen);
     if (ok)
-        g->ops->position_resolve(pos, &end);
+        game_resolve(&trial);
     for (int i = 0; ok && i < nmoves; i++) {
         move_t m;
         ok = game_parse_move(&trial, moves[i], &m, err, errlen);
         if (ok) {
             g->ops->position_make(pos, m);
-            g->ops->position_resolve(pos, &end);
+            game_resolve(&trial);
             g->ops->position_trim_history(pos);
         }
     }
@@ -92,7 +102,7 @@ bool game_set_position(struct game *g, const char *fen, char *const *moves, int 
     }
     if (g->pos)
         g->ops->position_free(g->pos);
-    g->pos = pos;
+    *g = trial;
     return true;
 }
 

@@ -13,6 +13,9 @@ struct game {
     const struct engine_ops *ops;
     struct tables *tb;
     struct position *pos;
+    /* Three players: the armies the turn resolution took off while the position was set, in order. */
+    int neliminated;
+    int eliminated[MAX_PLAYERS];
 };
 
 enum game_outcome { GAME_ONGOING, GAME_CHECKMATE, GAME_STALEMATE, GAME_REPETITION, GAME_FIFTY_MOVES };

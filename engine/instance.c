@@ -11,6 +11,7 @@
 #include "../movegen/perft.c"
 #include "../eval/eval.c"
 #include "search.c"
+#include "search_multi.c"
 
 #if CELLSET_WORDS == 2
 #define INSTANCE_NAME engine_ops_128
@@ -56,6 +57,7 @@ const struct engine_ops INSTANCE_NAME = {
     .perft = perft,
     .position_resolve = position_resolve,
     .position_unresolve = position_unresolve,
+    .position_armies = position_armies,
     .worker_new = worker_new,
     .worker_free = worker_free,
     .worker_clear = worker_clear,

@@ -43,6 +43,7 @@ struct engine_ops {
      * position_unresolve. Two players: nothing happens. */
     int (*position_resolve)(struct position *pos, enum turn_end *end);
     void (*position_unresolve)(struct position *pos, int removed);
+    unsigned (*position_armies)(const struct position *pos);   /* bit p: army p is on the board */
     struct worker *(*worker_new)(const struct tables *tb);
     void (*worker_free)(struct worker *w);
     void (*worker_clear)(struct worker *w);

@@ -10,10 +10,11 @@ enum {
     SCORE_NONE = -32002,
 };
 
-/* Moves to the mate of a mate score (|score| >= SCORE_MATE_BOUND); negative when being mated. */
-static inline int score_mate_moves(int score)
+/* The mover's own moves to the end of a mate score (|score| >= SCORE_MATE_BOUND) with armies on the
+ * board taking turns: the last army left after N moves, or eliminated (negative) after N moves. */
+static inline int score_mate_moves(int score, int armies)
 {
-    return score > 0 ? (SCORE_MATE - score + 1) / 2 : -(SCORE_MATE + score) / 2;
+    return score > 0 ? (SCORE_MATE - score + armies - 1) / armies : -((SCORE_MATE + score + armies - 1) / armies);
 }
 
 #endif

@@ -34,6 +34,8 @@ struct worker {
     int nroot;
     struct root_move *root;
     int completed_depth;
+    int armies;            /* on the board at the root */
+    int root_player;       /* three armies: the player the three-player search plays for */
     int16_t history[MAX_PLAYERS][MAX_CELLS][MAX_CELLS];
     move_t counter[4 * (MAX_TYPES + 1)][MAX_CELLS];
     struct stack stack[MAX_PLY + 4];
@@ -275,8 +277,9 @@ static bool is_draw(const struct position *pos)
     return pos->st[pos->ply].halfmove >= 100 || position_repetitions(pos) > 0;
 }
 
-/* The start of every node: limits, draws and the ply cap. True, with the score, if the node ends. */
-static bool node_ends(struct worker *w, int ply, int *score)
+/* The start of every node: limits, draws and the ply cap. True, with the score from player view's
+ * side, if the node ends. */
+static bool node_ends(struct worker *w, int ply, int view, int *score)
 {
     w->pvlen[ply] = 0;
     if (w->id == 0)
@@ -289,7 +292,7 @@ static bool node_ends(struct worker *w, int ply, int *score)
     if (ply < MAX_PLY)
         return false;
     if (!w->stack[ply].in_check)
-        *score = evaluate(w->pos, -SCORE_INF, SCORE_INF);
+        *score = evaluate_as(w->pos, view, -SCORE_INF, SCORE_INF);
     return true;
 }
 
@@ -297,7 +300,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
 {
     struct position *pos = w->pos;
     int early;
-    if (node_ends(w, ply, &early))
+    if (node_ends(w, ply, pos->side, &early))
         return early;
     bool in_check = w->stack[ply].in_check;
     /* Capture sequences transpose into each other all the time: the table cuts them short. */
@@ -392,7 +395,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     if (depth <= 0)
         return qsearch(w, alpha, beta, ply);
     int early;
-    if (node_ends(w, ply, &early))
+    if (node_ends(w, ply, pos->side, &early))
         return early;
     bool in_check = w->stack[ply].in_check;
     /* Mate distance pruning: no line here can beat a mate already found nearer the root. */
@@ -524,6 +527,7 @@ static void report(struct worker *w, int depth, int multipv, const struct root_m
         .depth = depth,
         .seldepth = rm->seldepth,
         .multipv = multipv,
+        .armies = w->armies,
         .score = rm->score,
         .bound = bound,
         .nodes = search_total_nodes(sh),
@@ -533,6 +537,15 @@ static void report(struct worker *w, int depth, int multipv, const struct root_m
     };
     memcpy(r.pv, rm->pv, (size_t)rm->pvlen * sizeof(move_t));
     sh->report(sh->report_ctx, &r);
+}
+
+/* The three-player search below a root move (engine/search_multi.c). */
+static int multi_root(struct worker *w, int alpha, int beta, int depth);
+
+/* A root move's score: the three-player search while three armies are on the board. */
+static int root_child(struct worker *w, int alpha, int beta, int depth)
+{
+    return w->armies > 2 ? multi_root(w, alpha, beta, depth) : -search(w, -beta, -alpha, depth, 1, true);
 }
 
 /* One root search of the moves from pv_index on, within the window. */
@@ -545,11 +558,11 @@ static int search_root(struct worker *w, int alpha, int beta, int depth)
         w->seldepth = 0;
         int ext = make(w, 0, rm->move) ? 1 : 0, score;
         if (i == w->pv_index) {
-            score = -search(w, -beta, -alpha, depth - 1 + ext, 1, true);
+            score = root_child(w, alpha, beta, depth - 1 + ext);
         } else {
-            score = -search(w, -alpha - 1, -alpha, depth - 1 + ext, 1, true);
+            score = root_child(w, alpha, alpha + 1, depth - 1 + ext);
             if (score > alpha && score < beta)
-                score = -search(w, -beta, -alpha, depth - 1 + ext, 1, true);
+                score = root_child(w, alpha, beta, depth - 1 + ext);
         }
         position_unmake(pos, rm->move);
         if (search_stopped(w))
@@ -590,6 +603,8 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     w->completed_depth = 0;
     memset(w->stack, 0, sizeof w->stack);
     w->stack[0].in_check = position_in_check(pos);
+    w->armies = armies_left(pos);
+    w->root_player = pos->side;
     move_t list[MAX_MOVES];
     int n = movegen_legal(pos, list);
     w->nroot = 0;

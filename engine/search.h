@@ -14,6 +14,9 @@
 
 enum { MAX_THREADS = 256, MAX_MULTIPV = 64, MAX_SEARCHMOVES = 256 };
 
+/* How a position with three armies on the board is searched (engine/search_multi.c). */
+enum search3 { SEARCH3_PARANOID, SEARCH3_BRS };
+
 struct search_limits {
     int64_t time[MAX_PLAYERS], inc[MAX_PLAYERS];   /* ms; time < 0: not given */
     int movestogo;
@@ -29,6 +32,7 @@ struct search_limits {
 /* One line of output: a principal variation after an iteration, or a bound on the way. */
 struct search_report {
     int depth, seldepth, multipv;
+    int armies;              /* on the board at the root: a mate's plies per own move */
     int score, bound;        /* BOUND_EXACT, or BOUND_LOWER/UPPER while a window fails */
     uint64_t nodes;
     int64_t time_ms;
@@ -41,6 +45,7 @@ struct search_shared {
     struct tt *tt;
     struct search_limits limits;
     int multipv;
+    enum search3 search3;
     int nthreads;
     atomic_bool stop;        /* every thread stops at once when set */
     atomic_bool pondering;   /* while set, the clock does not stop the search */

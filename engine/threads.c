@@ -102,6 +102,7 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
     sh->tt = &p->tt;
     sh->limits = *l;
     sh->multipv = multipv;
+    sh->search3 = p->search3;
     sh->nthreads = p->nthreads;
     atomic_store(&sh->stop, false);
     atomic_store(&sh->pondering, l->ponder);

@@ -15,6 +15,7 @@ struct search_pool {
     const struct engine_ops *ops;
     const struct tables *tb;
     int nthreads;
+    enum search3 search3;
     struct worker *workers[MAX_THREADS];
     struct tt tt;
     struct search_shared sh;

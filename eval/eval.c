@@ -261,24 +261,30 @@ static void eval_royal(const struct position *pos, const struct eval_data *ev, i
     add(tr, pl, TERM_ROYAL, shield * w->shield - units * units * w->attack_unit / 16, 0);
 }
 
-/* Blends every term by phase into the side to move's view. */
-static int eval_blend(const struct position *pos, struct eval_trace *tr)
+/* Blends every term by phase into player view's score against the average opponent; the tempo
+ * bonus belongs to the side to move. */
+static int eval_blend(const struct position *pos, int view, struct eval_trace *tr)
 {
     const struct variant *v = pos->v;
     int score[MAX_PLAYERS] = { 0 }, others = 0;
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int term = 0; term < NUM_TERMS; term++)
             score[pl] += (tr->term[pl][term][0] * tr->phase + tr->term[pl][term][1] * (256 - tr->phase)) / 256;
+    /* Eliminated armies (three players) are no opponents any more. */
+    int opponents = 0;
     for (int pl = 0; pl < v->nplayers; pl++)
-        others += pl == pos->side ? 0 : score[pl];
-    tr->total = score[pos->side] - others / (v->nplayers - 1) + (tr->material_only ? 0 : eval_weights.tempo);
+        if (pl != view && pos_royal_cell(pos, pl) != CELL_NONE) {
+            others += score[pl];
+            opponents++;
+        }
+    tr->total = score[view] - (opponents ? others / opponents : 0) + (tr->material_only || view != pos->side ? 0 : eval_weights.tempo);
     return tr->total;
 }
 
-/* The evaluation from the side to move's view, with every term in the trace. Lazy: when material,
- * piece-cell tables and pawns already put the score far outside (alpha, beta), mobility and royal
- * safety are not worth computing. */
-static int evaluate_lazy(const struct position *pos, struct eval_trace *tr, int alpha, int beta)
+/* The evaluation from player view's side (the three-player search scores every node for its root
+ * player), with every term in the trace. Lazy: when material, piece-cell tables and pawns already put
+ * the score far outside (alpha, beta), mobility and royal safety are not worth computing. */
+static int evaluate_lazy(const struct position *pos, int view, struct eval_trace *tr, int alpha, int beta)
 {
     const struct eval_data *ev = pos->tb->eval;
     const struct variant *v = pos->v;
@@ -296,23 +302,28 @@ static int evaluate_lazy(const struct position *pos, struct eval_trace *tr, int 
     }
     int phase = pos->phase_material * 256 / ev->start_phase;
     tr->phase = phase > 256 ? 256 : phase;
-    int early = eval_blend(pos, tr), margin = eval_weights.lazy_margin;
+    int early = eval_blend(pos, view, tr), margin = eval_weights.lazy_margin;
     if (tr->material_only || early - margin >= beta || early + margin <= alpha)
         return early;
     for (int pl = 0; pl < v->nplayers; pl++)
         eval_pieces(pos, ev, pl, tr, units);
     for (int pl = 0; pl < v->nplayers; pl++)
         eval_royal(pos, ev, pl, units[pl], tr);
-    return eval_blend(pos, tr);
+    return eval_blend(pos, view, tr);
 }
 
 static int evaluate_full(const struct position *pos, struct eval_trace *tr)
 {
-    return evaluate_lazy(pos, tr, -SCORE_INF, SCORE_INF);
+    return evaluate_lazy(pos, pos->side, tr, -SCORE_INF, SCORE_INF);
+}
+
+static int evaluate_as(const struct position *pos, int view, int alpha, int beta)
+{
+    struct eval_trace tr;
+    return evaluate_lazy(pos, view, &tr, alpha, beta);
 }
 
 static int evaluate(const struct position *pos, int alpha, int beta)
 {
-    struct eval_trace tr;
-    return evaluate_lazy(pos, &tr, alpha, beta);
+    return evaluate_as(pos, pos->side, alpha, beta);
 }

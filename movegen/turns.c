@@ -4,12 +4,18 @@
  * stalemated otherwise. Two-player games have no eliminations: mate and stalemate end them. */
 #include "position.h"
 
+/* The armies on the board (bit p for army p): eliminated ones have no royal. */
+static unsigned position_armies(const struct position *pos)
+{
+    unsigned armies = 0;
+    for (int p = 0; p < pos->v->nplayers; p++)
+        armies |= (unsigned)(pos_royal_cell(pos, p) != CELL_NONE) << p;
+    return armies;
+}
+
 static int armies_left(const struct position *pos)
 {
-    int n = 0;
-    for (int p = 0; p < pos->v->nplayers; p++)
-        n += pos_royal_cell(pos, p) != CELL_NONE;
-    return n;
+    return __builtin_popcount(position_armies(pos));
 }
 
 /* The armies whose royal the player attacks (bit p for army p). */

@@ -200,12 +200,12 @@ static bool play_move(struct play *p, move_t m)
 /* ------------------------------------------------------------------------------------------- */
 /* Output */
 
-static void score_text(int score, char *out, size_t len)
+static void score_text(int score, int armies, char *out, size_t len)
 {
     if (score >= SCORE_MATE_BOUND)
-        snprintf(out, len, "mate in %d", score_mate_moves(score));
+        snprintf(out, len, "mate in %d", score_mate_moves(score, armies));
     else if (score <= -SCORE_MATE_BOUND)
-        snprintf(out, len, "mated in %d", -score_mate_moves(score));
+        snprintf(out, len, "mated in %d", -score_mate_moves(score, armies));
     else
         snprintf(out, len, "%+.2f", score / 100.0);
 }
@@ -338,7 +338,7 @@ static void think_report(void *ctx, const struct search_report *r)
     if (r->bound != BOUND_EXACT)
         return;
     char score[32], nodes[32], line[TEXT_LEN];
-    score_text(r->score, score, sizeof score);
+    score_text(r->score, r->armies, score, sizeof score);
     count_text(r->nodes, nodes, sizeof nodes);
     int n = snprintf(line, sizeof line, "  depth %2d  %-10s %6s nodes %5.1f s  pv", r->depth, score, nodes,
                      (double)r->time_ms / 1000);
@@ -392,7 +392,7 @@ static void last_score(const struct play *p, move_t best, const char *whose, cha
     out[0] = 0;
     if (!r->pvlen || r->pv[0] != best)
         return;
-    score_text(r->score, score, sizeof score);
+    score_text(r->score, r->armies, score, sizeof score);
     snprintf(out, len, " %s score: %s%s at depth %d.", whose,
              r->bound == BOUND_LOWER ? "at least " : r->bound == BOUND_UPPER ? "at most " : "", score, r->depth);
 }

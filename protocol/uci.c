@@ -120,6 +120,7 @@ static void cmd_uci(struct uci *u, char **tok, int n)
     say("option name Ponder type check default false");
     say("option name Move Overhead type spin default 10 min 0 max %d", MAX_OVERHEAD);
     say("option name Evaluation type combo default full var full var material");
+    say("option name ThreePlayerSearch type combo default paranoid var paranoid var brs");
     (void)u;
     say("uciok");
 }
@@ -232,6 +233,11 @@ static void cmd_setoption(struct uci *u, char **tok, int n)
             say_error("Evaluation: full or material is expected");
         else
             eval_weights.material_only = !strcmp(value, "material");
+    } else if (!strcasecmp(name, "ThreePlayerSearch")) {
+        if (strcmp(value, "paranoid") && strcmp(value, "brs"))
+            say_error("ThreePlayerSearch: paranoid or brs is expected");
+        else
+            u->pool.search3 = !strcmp(value, "brs") ? SEARCH3_BRS : SEARCH3_PARANOID;
     } else if (!strcasecmp(name, "Ponder")) {
         if (strcmp(value, "true") && strcmp(value, "false"))
             say_error("Ponder: true or false is expected");
@@ -297,15 +303,19 @@ static void cmd_position(struct uci *u, char **tok, int n)
         return;
     }
     int first = i < n ? i + 1 : n;
-    if (!game_set_position(&u->game, start ? NULL : fen, tok + first, n - first, err, sizeof err))
+    if (!game_set_position(&u->game, start ? NULL : fen, tok + first, n - first, err, sizeof err)) {
         say_error(err);
+        return;
+    }
+    for (int i = 0; i < u->game.neliminated; i++)
+        say("info string eliminated %c", u->game.v->colour_letter[u->game.eliminated[i]]);
 }
 
 
-static void format_score(char *out, size_t len, int score)
+static void format_score(char *out, size_t len, int score, int armies)
 {
     if (score >= SCORE_MATE_BOUND || score <= -SCORE_MATE_BOUND)
-        snprintf(out, len, "mate %d", score_mate_moves(score));
+        snprintf(out, len, "mate %d", score_mate_moves(score, armies));
     else
         snprintf(out, len, "cp %d", score);
 }
@@ -320,7 +330,7 @@ static void search_report(void *ctx, const struct search_report *r)
         move_to_text(u->game.v, r->pv[i], m);
         len += (size_t)snprintf(pv + len, sizeof pv - len, " %s", m);
     }
-    format_score(score, sizeof score, r->score);
+    format_score(score, sizeof score, r->score, r->armies);
     uint64_t nps = r->time_ms > 0 ? r->nodes * 1000 / (uint64_t)r->time_ms : r->nodes;
     say("info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld pv%s", r->depth,
         r->seldepth, r->multipv, score, r->bound == BOUND_LOWER ? " lowerbound" : r->bound == BOUND_UPPER ? " upperbound" : "",

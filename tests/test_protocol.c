@@ -402,6 +402,32 @@ START_TEST(test_position_moves)
 }
 END_TEST
 
+/* Three players: position announces every army the turn resolution takes off, in the order they
+ * leave, and d shows the resolved position. Red's Rook f6 sees White's General i6: White leaves at
+ * once. In the second game White steps its knight off the f file and Black, about to move, sees Red's
+ * General down the file. */
+START_TEST(test_position_eliminations)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    struct lines out = engine_run(&p, "setoption name VariantPath value tests/fixtures/three-player.ini");
+    lines_free(&out);
+    engine_run_silent(&p, "setoption name UCI_Variant value wellisch-ref");
+    out = engine_run(&p, "position fen 2bG3/7/8/9/10/5rR3wG1/10/9/rG7/7/6 r - - 9 30");
+    ck_assert_msg(out.n == 1 && !strcmp(out.v[0], "info string eliminated w"), "%s", lines_show(&out));
+    lines_free(&out);
+    expect_fen(&p, "2bG3/7/8/9/10/5rR5/10/9/rG7/7/6 r - - 9 30");
+    out = engine_run(&p, "position fen 6/5bG1/2rR5/9/10/rG3wE3bR2/10/9/8/7/wG5 r - - 0 1 moves f1f2 f5d4");
+    ck_assert_msg(out.n == 1 && !strcmp(out.v[0], "info string eliminated r"), "%s", lines_show(&out));
+    lines_free(&out);
+    expect_fen(&p, "6/5bG1/8/3wE5/10/8bR2/10/9/8/7/wG5 b - - 2 1");
+    /* A refused command announces nothing and keeps the position. */
+    expect_rejected(&p, "position startpos moves f1f2");
+    expect_fen(&p, "6/5bG1/8/3wE5/10/8bR2/10/9/8/7/wG5 b - - 2 1");
+    engine_quit(&p);
+}
+END_TEST
+
 /* Each variant's start FEN, read back from `d`, must be accepted by `position fen` unchanged. */
 START_TEST(test_fen_round_trip)
 {
@@ -1165,6 +1191,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_stream_without_uci);
     tcase_add_test(tc, test_promotion_letters);
     tcase_add_test(tc, test_position_moves);
+    tcase_add_test(tc, test_position_eliminations);
     tcase_add_test(tc, test_fen_round_trip);
     tcase_add_test(tc, test_fen_fields_round_trip);
     tcase_add_test(tc, test_fen_large_clocks);

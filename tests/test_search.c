@@ -112,11 +112,11 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
     ((struct pool_result *)ctx)->best = best;
 }
 
-/* One search of the game's position to the depth, with a fresh table; only: the one root move
- * searched, or MOVE_NONE for all. */
-static struct pool_result pool_search(struct game *g, int depth, move_t only)
+/* One search of the game's position to the depth, with a fresh table and the three-player
+ * algorithm; only: the one root move searched, or MOVE_NONE for all. */
+static struct pool_result pool_search3(struct game *g, int depth, move_t only, enum search3 algorithm)
 {
-    struct search_pool pool = { 0 };
+    struct search_pool pool = { .search3 = algorithm };
     struct pool_result res = { MOVE_NONE, SCORE_NONE, 0 };
     struct search_limits l = { .depth = depth, .nsearchmoves = only != MOVE_NONE, .searchmoves = { only } };
     for (int p = 0; p < MAX_PLAYERS; p++)
@@ -131,6 +131,11 @@ static struct pool_result pool_search(struct game *g, int depth, move_t only)
     pool_free(&pool);
     ck_assert_msg(res.depth == depth, "the search reported depth %d of %d", res.depth, depth);
     return res;
+}
+
+static struct pool_result pool_search(struct game *g, int depth, move_t only)
+{
+    return pool_search3(g, depth, only, SEARCH3_PARANOID);
 }
 
 /* What a stalemate is worth to the side that delivers it: the two sides' scores differ by
@@ -740,7 +745,8 @@ START_TEST(test_bad_option_values)
         "Hash value 0",        "Hash value -1",     "Hash value abc",     "Hash value 1048577", "Hash",
         "Threads value 0",     "Threads value 257", "Threads value two",  "Threads value -1",
         "MultiPV value 0",     "MultiPV value 65",  "MultiPV value x",    "Move Overhead value -1",
-        "Move Overhead value 5001", "Move Overhead value 1e3",
+        "Move Overhead value 5001", "Move Overhead value 1e3", "ThreePlayerSearch value maxn",
+        "ThreePlayerSearch",
     };
     struct engine_pipe p;
     char cmd[128];
@@ -809,6 +815,53 @@ START_TEST(test_bench_deterministic)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------------------------- */
+/* Three players. Red's General f1 shares the f file with White's knight f5 and Black's Rook f9: if
+ * the General stays on the file (f1f2), White steps the knight aside and Black, about to move,
+ * attacks Red's General, which eliminates Red. Red's Rook c3 has a way out besides stepping off the
+ * file: c3h1 attacks White's General l1, so White must spend its move on it. */
+#define THREE_DISCOVERY "6/5bG1/2rR5/9/10/rG3wE3bR2/10/9/8/7/wG5 r - - 0 1"
+
+START_TEST(test_three_player_discovery)
+{
+    const enum search3 algorithm = _i ? SEARCH3_BRS : SEARCH3_PARANOID;
+    struct game g;
+    test_game(&g, "wellisch-ref", THREE_DISCOVERY, false);
+    struct pool_result r = pool_search3(&g, 3, parse_move(&g, "f1f2"), algorithm);
+    ck_assert_msg(r.score <= -SCORE_MATE_BOUND, "f1f2 scores %d", r.score);
+    ck_assert_int_eq(score_mate_moves(r.score, 3), -1);
+    r = pool_search3(&g, 5, MOVE_NONE, algorithm);
+    ck_assert_uint_ne(r.best, parse_move(&g, "f1f2"));
+    ck_assert_msg(r.score > -SCORE_MATE_BOUND, "the best move %x scores %d", r.best, r.score);
+    game_free(&g);
+}
+END_TEST
+
+/* Red to move takes White's loose Vicereine with its Rook, whichever algorithm it searches with. */
+START_TEST(test_three_player_capture)
+{
+    const enum search3 algorithm = _i ? SEARCH3_BRS : SEARCH3_PARANOID;
+    struct game g;
+    test_game(&g, "wellisch-ref", "1bG4/7/2rR3wV1/9/10/rG10/10/9/8/7/wG5 r - - 0 1", false);
+    struct pool_result r = pool_search3(&g, 4, MOVE_NONE, algorithm);
+    ck_assert_uint_eq(r.best, parse_move(&g, "c3c7"));
+    game_free(&g);
+}
+END_TEST
+
+/* Mates are counted in the mover's own moves: with three armies taking turns, three plies each. */
+START_TEST(test_mate_moves)
+{
+    ck_assert_int_eq(score_mate_moves(SCORE_MATE - 1, 2), 1);
+    ck_assert_int_eq(score_mate_moves(SCORE_MATE - 3, 2), 2);
+    ck_assert_int_eq(score_mate_moves(-SCORE_MATE + 2, 2), -1);
+    ck_assert_int_eq(score_mate_moves(SCORE_MATE - 1, 3), 1);
+    ck_assert_int_eq(score_mate_moves(SCORE_MATE - 4, 3), 2);
+    ck_assert_int_eq(score_mate_moves(-SCORE_MATE + 2, 3), -1);
+    ck_assert_int_eq(score_mate_moves(-SCORE_MATE + 4, 3), -2);
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -841,6 +894,12 @@ Suite *suite_search(void)
     tcase_add_test(tc, test_bad_option_values);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_bench_deterministic);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("three players");
+    tcase_set_timeout(tc, test_timeout(20));
+    tcase_add_loop_test(tc, test_three_player_discovery, 0, 2);
+    tcase_add_loop_test(tc, test_three_player_capture, 0, 2);
+    tcase_add_test(tc, test_mate_moves);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,214 @@
+/* The three-player search (shared/spec/variants.md, three-player rules), used while three armies are
+ * on the board; once one has left, the game is a two-player one and search.c takes over. Every score
+ * here is from the root player's view: its nodes maximise, the opponents' nodes minimise.
+ *
+ * Paranoid: the two opponents are a coalition against the root player, each ply searched in turn.
+ * Best-reply search (Schadd & Winands 2011), in its BRS+ form (Esser et al. 2013): between two root
+ * moves only the single strongest opponent move is searched, chosen among both opponents' moves;
+ * the other opponent plays the first move of its move ordering, so every line stays a legal game
+ * with the real turn order. Included by engine/instance.c after search.c, once per width. */
+
+/* What an opponent's node does under best-reply search. */
+enum multi_node {
+    MULTI_PLAIN,   /* every move of the side to move (the root player's nodes; every paranoid node) */
+    MULTI_FIRST,   /* the first opponent: its moves, each answered by the second's ordered move, and
+                    * its ordered move answered by every move of the second */
+    MULTI_FORCED,  /* the second opponent plays its ordered move */
+    MULTI_REPLY,   /* the second opponent: every move */
+};
+
+/* Entries differ with the root player (the coalition) and the node kind from the two-player
+ * search's, which score for the side to move: their keys are kept apart. */
+static uint64_t multi_key(const struct worker *w, enum multi_node kind)
+{
+    return position_key(w->pos) ^ (uint64_t)(w->root_player + 1) * 0x9e3779b97f4a7c15ull
+           ^ (uint64_t)(kind + 1) * 0xc2b2ae3d27d4eb4full;
+}
+
+static int multi_search(struct worker *w, int alpha, int beta, int depth, int ply, enum multi_node kind);
+static int multi_qsearch(struct worker *w, int alpha, int beta, int ply);
+
+/* A node of the three-player tree: resolves the turn (armies leave, the mated side leaves), scores
+ * the ends of the game, hands a game down to two armies to the two-player search, and searches. */
+static int multi_visit(struct worker *w, int alpha, int beta, int depth, int ply, enum multi_node kind)
+{
+    struct position *pos = w->pos;
+    enum turn_end end;
+    int removed = position_resolve(pos, &end), score;
+    if (removed)
+        w->stack[ply].in_check = position_in_check(pos);
+    if (pos_royal_cell(pos, w->root_player) == CELL_NONE)
+        score = -SCORE_MATE + ply;
+    else if (end == TURN_LAST_ARMY)
+        score = SCORE_MATE - ply;
+    else if (end == TURN_STALEMATE)
+        score = 0;
+    else if (armies_left(pos) < 3)
+        score = pos->side == w->root_player ? search(w, alpha, beta, depth, ply, true)
+                                            : -search(w, -beta, -alpha, depth, ply, true);
+    else if (depth <= 0)
+        score = multi_qsearch(w, alpha, beta, ply);
+    else
+        score = multi_search(w, alpha, beta, depth, ply, kind);
+    position_unresolve(pos, removed);
+    return score;
+}
+
+/* Captures only, each side free to stand on the evaluation unless in check. */
+static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
+{
+    struct position *pos = w->pos;
+    int early;
+    if (node_ends(w, ply, w->root_player, &early))
+        return early;
+    const bool max_node = pos->side == w->root_player, in_check = w->stack[ply].in_check;
+    int best = max_node ? -SCORE_INF : SCORE_INF;
+    if (!in_check) {
+        best = evaluate_as(pos, w->root_player, alpha, beta);
+        if (max_node ? best >= beta : best <= alpha)
+            return best;
+        if (max_node && best > alpha)
+            alpha = best;
+        if (!max_node && best < beta)
+            beta = best;
+    }
+    move_t list[MAX_MOVES];
+    int scores[MAX_MOVES];
+    int n = in_check ? movegen_legal(pos, list) : movegen_noisy(pos, list);
+    score_moves(w, ply, list, scores, n, MOVE_NONE, false);
+    for (int i = 0; i < n; i++) {
+        move_t m = pick_move(list, scores, n, i);
+        if (!in_check && !capture_is_good(w, m))
+            continue;
+        make(w, ply, m);
+        int score = multi_visit(w, alpha, beta, 0, ply + 1, MULTI_PLAIN);
+        position_unmake(pos, m);
+        if (search_stopped(w))
+            return 0;
+        if (max_node ? score > best : score < best) {
+            best = score;
+            if (max_node ? score > alpha : score < beta)
+                update_pv(w, ply, m);
+            if (max_node && score > alpha)
+                alpha = score;
+            if (!max_node && score < beta)
+                beta = score;
+            if (alpha >= beta)
+                break;
+        }
+    }
+    return best;
+}
+
+/* The first move of the side to move's ordering: the table's move, else the best by the move
+ * scores (captures by value, killers, history). */
+static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind)
+{
+    move_t list[MAX_MOVES];
+    int scores[MAX_MOVES];
+    struct tt_hit hit;
+    int n = movegen_legal(w->pos, list);
+    move_t tt_move = tt_probe(w->sh->tt, multi_key(w, kind), &hit) ? hit.move : MOVE_NONE;
+    score_moves(w, ply, list, scores, n, tt_move, false);
+    return pick_move(list, scores, n, 0);
+}
+
+/* The kind and depth of the nodes below a node's moves. */
+static enum multi_node multi_child(const struct worker *w, enum multi_node kind, int depth, int *child_depth)
+{
+    *child_depth = kind == MULTI_FIRST ? depth : depth - 1;
+    if (w->sh->search3 == SEARCH3_PARANOID)
+        return MULTI_PLAIN;
+    return kind == MULTI_PLAIN ? MULTI_FIRST : kind == MULTI_FIRST ? MULTI_FORCED : MULTI_PLAIN;
+}
+
+static int multi_search(struct worker *w, int alpha, int beta, int depth, int ply, enum multi_node kind)
+{
+    struct position *pos = w->pos;
+    int early;
+    if (node_ends(w, ply, w->root_player, &early))
+        return early;
+    const bool max_node = pos->side == w->root_player, in_check = w->stack[ply].in_check;
+    const int old_alpha = alpha, old_beta = beta;
+    uint64_t key = multi_key(w, kind);
+    struct tt_hit hit;
+    move_t tt_move = MOVE_NONE;
+    if (tt_probe(w->sh->tt, key, &hit)) {
+        tt_move = hit.move;
+        int score = tt_score_from(hit.score, ply);
+        if (hit.depth >= depth
+            && (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && score >= beta)
+                || (hit.bound == BOUND_UPPER && score <= alpha)))
+            return score;
+    }
+    w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
+    int child_depth;
+    enum multi_node child = multi_child(w, kind, depth, &child_depth);
+    move_t list[MAX_MOVES], quiets[64], best_move = MOVE_NONE;
+    int scores[MAX_MOVES], nquiets = 0, searched = 0;
+    int n = 1;
+    if (kind == MULTI_FORCED) {
+        list[0] = multi_ordered_move(w, ply, kind);
+        scores[0] = 0;
+    } else {
+        n = movegen_legal(pos, list);
+        score_moves(w, ply, list, scores, n, tt_move, true);
+    }
+    int best = max_node ? -SCORE_INF : SCORE_INF;
+    /* The first opponent's own moves, then (best-reply search) its ordered move before every
+     * reply of the second opponent. */
+    for (int i = 0; i < n + (kind == MULTI_FIRST); i++) {
+        bool reply = i == n;
+        move_t m = reply ? multi_ordered_move(w, ply, kind) : pick_move(list, scores, n, i);
+        bool quiet = !reply && is_quiet(pos, m);
+        bool gives_check = make(w, ply, m);
+        enum multi_node next = reply ? MULTI_REPLY : child;
+        int d = child_depth, score;
+        /* Late quiet moves are searched less deeply first. */
+        int r = depth >= 3 && quiet && searched >= 2 && !in_check && !gives_check
+                    ? reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63] : 0;
+        r = r > d - 1 ? (d > 1 ? d - 1 : 0) : r;
+        if (searched == 0) {
+            score = multi_visit(w, alpha, beta, d, ply + 1, next);
+        } else {
+            /* A null window at the bound this node can still move. */
+            int lo = max_node ? alpha : beta - 1;
+            score = multi_visit(w, lo, lo + 1, d - r, ply + 1, next);
+            if (r && (max_node ? score > alpha : score < beta))
+                score = multi_visit(w, lo, lo + 1, d, ply + 1, next);
+            if (score > alpha && score < beta)
+                score = multi_visit(w, alpha, beta, d, ply + 1, next);
+        }
+        position_unmake(pos, m);
+        if (search_stopped(w))
+            return 0;
+        searched++;
+        if (max_node ? score > best : score < best) {
+            best = score;
+            if (max_node ? score > alpha : score < beta) {
+                best_move = m;
+                update_pv(w, ply, m);
+                if (max_node)
+                    alpha = score;
+                else
+                    beta = score;
+                if (alpha >= beta) {
+                    if (quiet)
+                        update_quiet_stats(w, ply, m, quiets, nquiets, depth);
+                    break;
+                }
+            }
+        }
+        if (quiet && nquiets < 64)
+            quiets[nquiets++] = m;
+    }
+    int bound = best >= old_beta ? BOUND_LOWER : best <= old_alpha ? BOUND_UPPER : BOUND_EXACT;
+    tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), depth, bound);
+    return best;
+}
+
+/* A root move's score: the root player's view is the negamax root's. */
+static int multi_root(struct worker *w, int alpha, int beta, int depth)
+{
+    return multi_visit(w, alpha, beta, depth, 1, w->sh->search3 == SEARCH3_BRS ? MULTI_FIRST : MULTI_PLAIN);
+}
