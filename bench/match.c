@@ -96,7 +96,7 @@ static void report_score(const struct match *m)
                 tally_mean(t), t->games);
         return;
     }
-    fprintf(m->out, "Score of %s, %s, %s: %.4g - %.4g - %.4g [%.3f %.3f %.3f] %d\n", engine_name(m, 0),
+    fprintf(m->out, "Score of %s, %s, %s: %.2f - %.2f - %.2f [%.3f %.3f %.3f] %d\n", engine_name(m, 0),
             engine_name(m, 1), engine_name(m, 2), t[0].sum, t[1].sum, t[2].sum, tally_mean(&t[0]), tally_mean(&t[1]),
             tally_mean(&t[2]), m->r->games);
 }

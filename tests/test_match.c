@@ -429,8 +429,8 @@ START_TEST(test_three_player_match)
     temp_path(pgn, sizeof pgn, "");
     snprintf(file, sizeof file, "file=%s", book);
     run_match(&run, "-variant", "wellisch-ref", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine",
-              toy(""), "name=c", "-each", "depth=1", THREE_VARIANTS, "-games", "12", "-openings", file, "-pgnout", pgn,
-              NULL);
+              toy(""), "name=c", "-each", "depth=1", THREE_VARIANTS, "-games", "12", "-concurrency", "2", "-openings", file,
+              "-pgnout", pgn, NULL);
     assert_three_player_balance(&run, 12);
     /* Games 1-6: whoever sits Black wins at once; 7-12: the toys shuffle pieces until the start position
      * comes back a third time, a third of the point each. */
@@ -449,7 +449,7 @@ START_TEST(test_three_player_match)
     assert_output_has(&run, "Finished game 2 (a vs c vs b): 0-0-1 {Black is the last army on the board}");
     assert_output_has(&run, "Finished game 7 (a vs b vs c): 1/3-1/3-1/3 {Draw by threefold repetition, shared by "
                             "Red, White and Black}");
-    assert_output_has(&run, "Score of a, b, c: 4 - 4 - 4 [0.333 0.333 0.333] 12");
+    assert_output_has(&run, "Score of a, b, c: 4.00 - 4.00 - 4.00 [0.333 0.333 0.333] 12");
     assert_output_has(&run, "a ahead of b: 3 - 3 - 6 [0.500] 12");
     assert_output_has(&run, "Black         8.00     12   66.7%     6     0     6");
     const char *record = read_file(pgn);
