@@ -1,5 +1,6 @@
-/* The match runner: two UCI engines play a series of games over pipes, refereed by the engine's own
- * move generator, with Elo and SPRT on per-game scores (docs/match.md). */
+/* The match runner: two UCI engines (three in a three-player variant, in every seating) play a series
+ * of games over pipes, refereed by the engine's own move generator, with Elo and SPRT on per-game
+ * scores (docs/match.md). */
 #ifndef MATCH_H
 #define MATCH_H
 
@@ -11,7 +12,8 @@
 enum { MAX_CONCURRENCY = 64 };
 
 struct match_conf {
-    struct engine_conf engine[2];
+    struct engine_conf engine[MAX_PLAYERS];
+    int nengines;                   /* one per army: the variant's number of players */
     const struct variant *v;
     int games;                      /* in all: -games times -rounds */
     int concurrency;
@@ -28,9 +30,14 @@ struct match_conf {
 
 struct match_result {
     int games;                      /* games scored */
-    struct tally tally[2];          /* by engine */
+    struct tally tally[MAX_PLAYERS];    /* by engine */
+    struct tally seat[MAX_PLAYERS];     /* by colour, whichever engine played it */
+    struct tally engine_seat[MAX_PLAYERS][MAX_PLAYERS]; /* by engine, then colour */
+    /* [e][f] for engines e < f: 1 when e finished ahead of f (the better score, or the later to leave
+     * the board), 1/2 level, 0 behind. */
+    struct tally pair[MAX_PLAYERS][MAX_PLAYERS];
     int terminations[TERM_COUNT];
-    int faults[2][TERM_COUNT];      /* by engine: games lost on time, by an illegal move, a crash, a stall */
+    int faults[MAX_PLAYERS][TERM_COUNT]; /* by engine: games lost on time, by an illegal move, a crash, a stall */
     double llr;
     enum sprt_verdict verdict;
     bool interrupted;

@@ -236,9 +236,14 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
         snprintf(err, errlen, "-sprt needs elo0 < elo1, and alpha, beta > 0 with alpha + beta < 1");
     else if (!c->v)
         snprintf(err, errlen, "unknown variant '%s'", sv->variant);
-    else if (c->v->nplayers != 2)
-        snprintf(err, errlen, "variant '%s' has %d players: only two-player matches are supported", sv->variant,
-                 c->v->nplayers);
+    else if (c->nengines != c->v->nplayers)
+        snprintf(err, errlen, "variant '%s' has %d players: give %s -engine arguments, not %s", sv->variant,
+                 c->v->nplayers, c->v->nplayers == 2 ? "two" : "three", c->nengines == 2 ? "two" : "three");
+    else if (c->nengines > 2 && (c->use_sprt || c->adj.draw_movecount || c->adj.resign_movecount))
+        snprintf(err, errlen, "-draw, -resign and -sprt are for two-player matches");
+    else if (c->nengines > 2 && c->games % 6)
+        snprintf(err, errlen, "a three-player match plays the engines in their 6 seatings in turn: -games (times "
+                              "-rounds) must be a multiple of 6, not %d", c->games);
     else
         return true;
     return false;
@@ -246,9 +251,8 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
 
 bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t errlen)
 {
-    struct pairs each = { 0 }, own[2] = { 0 }, group[NGROUPS] = { 0 };
+    struct pairs each = { 0 }, own[MAX_PLAYERS] = { 0 }, group[NGROUPS] = { 0 };
     struct single_values sv = { .variant = "glinski", .games = 2, .rounds = 1 };
-    int nengines = 0;
     *c = (struct match_conf){ .concurrency = 1, .repeat = true, .rating_interval = 10,
                               .seed = (unsigned long long)time(NULL) };
     snprintf(c->event, sizeof c->event, "Sennight match");
@@ -263,8 +267,12 @@ bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t 
         if (g < NGROUPS) {
             c->use_sprt |= g == GROUP_SPRT;
             i = collect(argc, argv, i, &group[g]);
-        } else if (!strcmp(flag, "-engine") && nengines < 2) {
-            i = collect(argc, argv, i, &own[nengines++]);
+        } else if (!strcmp(flag, "-engine")) {
+            if (c->nengines == MAX_PLAYERS) {
+                snprintf(err, errlen, "at most three -engine arguments");
+                return false;
+            }
+            i = collect(argc, argv, i, &own[c->nengines++]);
         } else if (!strcmp(flag, "-each")) {
             i = collect(argc, argv, i, &each);
         } else if (!strcmp(flag, "-repeat") || !strcmp(flag, "-norepeat")) {
@@ -277,21 +285,26 @@ bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t 
             i++;
         }
     }
-    if (nengines != 2) {
-        snprintf(err, errlen, "a match needs two -engine arguments");
+    if (c->nengines < 2) {
+        snprintf(err, errlen, "a match needs two -engine arguments (three in a three-player variant)");
         return false;
     }
     for (int g = 0; g < NGROUPS; g++)
         if (!group_apply(c, g, &group[g], err, errlen))
             return false;
-    if (!engine_conf(&c->engine[0], 1, &each, &own[0], err, errlen)
-        || !engine_conf(&c->engine[1], 2, &each, &own[1], err, errlen))
-        return false;
+    for (int e = 0; e < c->nengines; e++)
+        if (!engine_conf(&c->engine[e], e + 1, &each, &own[e], err, errlen))
+            return false;
     /* Reports name the engines: two of the same name would be told apart by nothing. */
-    if (!strcmp(c->engine[0].name, c->engine[1].name)) {
-        char name[sizeof c->engine[1].name];
-        snprintf(name, sizeof name, "%.*s-2", (int)sizeof name - 3, c->engine[1].name);
-        copy(c->engine[1].name, sizeof name, name);
+    for (int e = 1; e < c->nengines; e++) {
+        bool taken = false;
+        for (int before = 0; before < e; before++)
+            taken |= !strcmp(c->engine[before].name, c->engine[e].name);
+        if (taken) {
+            char name[sizeof c->engine[e].name];
+            snprintf(name, sizeof name, "%.*s-%c", (int)sizeof name - 3, c->engine[e].name, (char)('1' + e));
+            copy(c->engine[e].name, sizeof name, name);
+        }
     }
     return check_conf(c, group, &sv, err, errlen);
 }

@@ -22,14 +22,16 @@ static void score_text(int num, int den, char *out, size_t len)
 
 void pgn_result(const struct game_record *r, char *out, size_t len)
 {
-    char white[16], black[16];
+    char score[16];
+    size_t n = 0;
     if (!game_record_scored(r)) {
         snprintf(out, len, "*");
         return;
     }
-    score_text(r->num[0], r->den, white, sizeof white);
-    score_text(r->num[1], r->den, black, sizeof black);
-    snprintf(out, len, "%s-%s", white, black);
+    for (int c = 0; c < r->narmies && n < len; c++) {
+        score_text(r->num[c], r->den, score, sizeof score);
+        n += (size_t)snprintf(out + n, len - n, "%s%s", c ? "-" : "", score);
+    }
 }
 
 const char *pgn_termination(enum termination term)
@@ -37,6 +39,7 @@ const char *pgn_termination(enum termination term)
     static const char *const names[TERM_COUNT] = {
         [TERM_CHECKMATE] = "checkmate",         [TERM_STALEMATE] = "stalemate",
         [TERM_REPETITION] = "repetition",       [TERM_FIFTY_MOVES] = "100-ply rule",
+        [TERM_LAST_ARMY] = "last army",
         [TERM_ADJUDICATED_DRAW] = "adjudication", [TERM_RESIGNATION] = "adjudication",
         [TERM_TIME] = "time forfeit",           [TERM_ILLEGAL] = "illegal move",
         [TERM_CRASH] = "engine crash",          [TERM_STALL] = "stalled connection",
@@ -70,17 +73,17 @@ static void put_tag(FILE *f, const char *name, const char *value)
 
 void pgn_write(FILE *f, const struct pgn_tags *tags, const struct game_record *r)
 {
-    char result[32], number[32], token[sizeof r->reason + 2];
+    char result[64], number[32], token[sizeof r->reason + 2];
     pgn_result(r, result, sizeof result);
     snprintf(number, sizeof number, "%d", tags->round);
     put_tag(f, "Event", tags->event);
     put_tag(f, "Site", "?");
     put_tag(f, "Date", tags->date);
     put_tag(f, "Round", number);
-    put_tag(f, "White", tags->player[0]);
-    put_tag(f, "Black", tags->player[1]);
+    for (int c = 0; c < r->narmies; c++)
+        put_tag(f, play_colour_name(tags->v, c), tags->player[c]);
     put_tag(f, "Result", result);
-    put_tag(f, "Variant", tags->variant);
+    put_tag(f, "Variant", tags->v->name);
     put_tag(f, "FEN", r->fen);
     put_tag(f, "SetUp", "1");
     put_tag(f, "TimeControl", tags->time_control);
@@ -88,20 +91,13 @@ void pgn_write(FILE *f, const struct pgn_tags *tags, const struct game_record *r
     put_tag(f, "PlyCount", number);
     put_tag(f, "Termination", pgn_termination(r->term));
     fputc('\n', f);
-    int column = 0, side = r->first_side, fullmove = r->first_fullmove;
-    const char *moves = text_str(&r->moves);
-    for (int i = 0; i < r->nmoves; i++) {
-        int n = (int)strcspn(moves, " ");
-        if (side == 0)
-            snprintf(token, sizeof token, "%d. %.*s", fullmove, n, moves);
-        else if (i == 0)
-            snprintf(token, sizeof token, "%d... %.*s", fullmove, n, moves);
-        else
-            snprintf(token, sizeof token, "%.*s", n, moves);
+    int column = 0;
+    const char *movetext = text_str(&r->movetext);
+    while (*movetext) {
+        int n = (int)strcspn(movetext, "\n");
+        snprintf(token, sizeof token, "%.*s", n, movetext);
         put_token(f, token, &column);
-        moves += n + (moves[n] == ' ');
-        fullmove += side;
-        side ^= 1;
+        movetext += n + (movetext[n] == '\n');
     }
     if (r->reason[0]) {
         /* The reason quotes engine output, which must not close the comment early. */

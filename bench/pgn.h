@@ -8,12 +8,14 @@
 #include "play.h"
 
 struct pgn_tags {
-    const char *event, *date, *variant, *time_control;
+    const struct variant *v;
+    const char *event, *date, *time_control;
     int round;
-    const char *player[2];          /* by colour */
+    const char *player[MAX_PLAYERS]; /* by colour */
 };
 
-/* "1-0", "0-1", "1/2-1/2", "3/4-1/4", "*" for a game that was not scored. */
+/* Every colour's score joined by '-': "1-0", "1/2-1/2", "3/4-1/4", "0-1-0", "1/2-0-1/2"; "*" for a game
+ * that was not scored. */
 void pgn_result(const struct game_record *r, char *out, size_t len);
 /* The termination as the Termination tag writes it ("checkmate", "time forfeit", ...). */
 const char *pgn_termination(enum termination term);

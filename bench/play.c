@@ -3,11 +3,18 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* How long past its time a clocked engine may take to answer before it is taken for hung. */
 enum { STALL_GRACE = 1000000 };
 
-static const char *const colour_name[2] = { "White", "Black" };
+const char *play_colour_name(const struct variant *v, int colour)
+{
+    /* variant.c gives the armies the letters "wb" or "rwb". */
+    static const char letters[] = "rwb";
+    static const char *const names[] = { "Red", "White", "Black" };
+    return names[strchr(letters, v->colour_letter[colour]) - letters];
+}
 
 static void set_reason(struct game_record *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void set_reason(struct game_record *r, const char *fmt, ...)
@@ -18,42 +25,69 @@ static void set_reason(struct game_record *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* `side` scores num / den, the other colour the rest. */
-static void end_game(struct game_record *r, enum termination term, int side, int num, int den)
+/* The armies in `share` (bit p for army p) split the point; the others score 0. */
+static void end_shared(struct game_record *r, enum termination term, unsigned share)
 {
     r->term = term;
-    r->den = den;
-    r->num[side] = num;
-    r->num[1 - side] = den - num;
+    r->den = __builtin_popcount(share);
+    for (int p = 0; p < r->narmies; p++)
+        r->num[p] = share >> p & 1;
 }
 
-static void end_by_fault(struct game_record *r, enum termination term, int side)
+/* The player at fault scores 0 and leaves; the other armies on the board share the point. */
+static void end_by_fault(struct game_record *r, enum termination term, int side, unsigned armies)
 {
-    end_game(r, term, side, 0, 1);
+    end_shared(r, term, armies & ~(1u << side));
     r->culprit = side;
+    r->left[side] = r->nmoves;
 }
 
-static void end_by_rule(struct game_record *r, struct game_status st, int side)
+/* " shared by Red and Black" (three players; nothing with two, where a draw says it all). */
+static void append_sharing(const struct variant *v, struct game_record *r, unsigned armies)
+{
+    size_t n = strlen(r->reason);
+    int k = __builtin_popcount(armies), named = 0;
+    if (v->nplayers < 3)
+        return;
+    n += (size_t)snprintf(r->reason + n, sizeof r->reason - n, ", shared by");
+    for (int p = 0; p < v->nplayers && n < sizeof r->reason; p++)
+        if (armies >> p & 1) {
+            named++;
+            const char *joint = named == 1 ? " " : named < k ? ", " : " and ";
+            n += (size_t)snprintf(r->reason + n, sizeof r->reason - n, "%s%s", joint, play_colour_name(v, p));
+        }
+}
+
+static void end_by_rule(const struct variant *v, struct game_record *r, struct game_status st, int side,
+                        unsigned armies)
 {
     static const enum termination term[] = { [GAME_CHECKMATE] = TERM_CHECKMATE, [GAME_STALEMATE] = TERM_STALEMATE,
                                              [GAME_REPETITION] = TERM_REPETITION,
-                                             [GAME_FIFTY_MOVES] = TERM_FIFTY_MOVES };
-    end_game(r, term[st.outcome], side, st.num, st.den);
+                                             [GAME_FIFTY_MOVES] = TERM_FIFTY_MOVES,
+                                             [GAME_LAST_ARMY] = TERM_LAST_ARMY };
+    r->term = term[st.outcome];
+    r->den = st.den;
+    for (int p = 0; p < r->narmies; p++)
+        r->num[p] = st.score[p];
     if (st.outcome == GAME_CHECKMATE) {
-        set_reason(r, "%s mates", colour_name[1 - side]);
+        set_reason(r, "%s mates", play_colour_name(v, 1 - side));
+    } else if (st.outcome == GAME_LAST_ARMY) {
+        set_reason(r, "%s is the last army on the board", play_colour_name(v, side));
     } else if (st.outcome == GAME_STALEMATE) {
         r->stalemated = side;
-        set_reason(r, "%s is stalemated", colour_name[side]);
+        set_reason(r, "%s is stalemated", play_colour_name(v, side));
     } else if (st.outcome == GAME_REPETITION) {
         set_reason(r, "Draw by threefold repetition");
     } else {
         set_reason(r, "Draw by the 100-ply rule");
     }
+    if (st.outcome != GAME_LAST_ARMY)
+        append_sharing(v, r, armies);
 }
 
 /* A player's failure ends the game; `allowance` >= 0 when it was thinking on a clock. */
 static void end_by_failure(const struct play *p, struct game_record *r, int side, enum player_status st,
-                           long long allowance)
+                           long long allowance, unsigned armies)
 {
     const struct player *pl = p->player[side];
     /* Engines killed by a signal to the runner look as if they crashed. */
@@ -65,8 +99,8 @@ static void end_by_failure(const struct play *p, struct game_record *r, int side
     if (st == PLAYER_FATAL)
         r->term = TERM_FATAL;
     else
-        end_by_fault(r, st == PLAYER_CRASHED ? TERM_CRASH : allowance >= 0 ? TERM_TIME : TERM_STALL, side);
-    set_reason(r, "%s (%s) %s", colour_name[side], pl->conf->name, pl->error);
+        end_by_fault(r, st == PLAYER_CRASHED ? TERM_CRASH : allowance >= 0 ? TERM_TIME : TERM_STALL, side, armies);
+    set_reason(r, "%s (%s) %s", play_colour_name(p->v, side), pl->conf->name, pl->error);
 }
 
 static void position_command(const struct play *p, const struct game_record *r, struct text *out)
@@ -80,66 +114,95 @@ static void position_command(const struct play *p, const struct game_record *r, 
         text_printf(out, " moves %s", text_str(&r->moves));
 }
 
+/* Plays the move and writes it down: in the movetext with its number where the fullmove number
+ * changed (or "N..." for a first move by another army than the first), then a comment for each army
+ * that left. *fullmove is the fullmove number of the previous move. */
+static void record_move(const struct play *p, struct game *g, struct game_record *r, move_t m, int *fullmove)
+{
+    struct setup s;
+    char text[16];
+    unsigned mated;
+    g->ops->position_get(g->pos, &s);
+    move_to_text(g->v, m, text);
+    text_printf(&r->moves, "%s%s", r->nmoves ? " " : "", text);
+    if (r->nmoves)
+        text_printf(&r->movetext, "\n");
+    if (!r->nmoves && s.side != 0)
+        text_printf(&r->movetext, "%d... %s", s.fullmove, text);
+    else if (!r->nmoves || s.fullmove != *fullmove)
+        text_printf(&r->movetext, "%d. %s", s.fullmove, text);
+    else
+        text_printf(&r->movetext, "%s", text);
+    *fullmove = s.fullmove;
+    unsigned left = game_play(g, m, &mated);
+    r->nmoves++;
+    for (int c = 0; c < r->narmies; c++)
+        if (left >> c & 1) {
+            r->left[c] = r->nmoves;
+            text_printf(&r->movetext, "\n{%s eliminated (%s)}", play_colour_name(p->v, c),
+                        mated >> c & 1 ? "mated" : "capture threat");
+        }
+}
+
 /* The moves until the game ends. */
 static void play_moves(const struct play *p, struct game *g, struct game_record *r)
 {
     const struct adjudication *adj = p->adj;
-    const struct limits *limits[2] = { &p->player[0]->conf->limits, &p->player[1]->conf->limits };
-    struct clock clock[2];
+    const struct limits *limits[MAX_PLAYERS];
+    struct clock clock[MAX_PLAYERS];
     struct text position = { 0 }, go = { 0 };
-    int quiet_plies = 0, losing_moves[2] = { 0, 0 }, resigned = -1;
-    char err[256], text[16];
-    clock_start(&clock[0], limits[0]);
-    clock_start(&clock[1], limits[1]);
+    int quiet_plies = 0, losing_moves[MAX_PLAYERS] = { 0 }, resigned = -1, fullmove = 0;
+    char err[256];
+    for (int c = 0; c < r->narmies; c++) {
+        limits[c] = &p->player[c]->conf->limits;
+        clock_start(&clock[c], limits[c]);
+    }
     for (;;) {
         struct game_status st = game_status(g);
+        unsigned armies = game_armies(g);
         int side = g->ops->position_side(g->pos);
         struct player *pl = p->player[side];
         if (st.outcome != GAME_ONGOING) {
-            end_by_rule(r, st, side);
+            end_by_rule(p->v, r, st, side, armies);
             break;
         }
         if (resigned >= 0) {
-            end_game(r, TERM_RESIGNATION, resigned, 0, 1);
-            set_reason(r, "%s resigns (adjudication)", colour_name[resigned]);
+            end_shared(r, TERM_RESIGNATION, armies & ~(1u << resigned));
+            set_reason(r, "%s resigns (adjudication)", play_colour_name(p->v, resigned));
             break;
         }
         if (adj->draw_movecount && quiet_plies >= 2 * adj->draw_movecount && r->nmoves >= 2 * adj->draw_movenumber) {
-            end_game(r, TERM_ADJUDICATED_DRAW, side, 1, 2);
+            end_shared(r, TERM_ADJUDICATED_DRAW, armies);
             set_reason(r, "Draw by adjudication");
             break;
         }
         position_command(p, r, &position);
         text_clear(&go);
-        clock_go_args(limits, clock, side, &go);
+        clock_go_args(limits, clock, p->v->colour_letter, r->narmies, side, &go);
         long long allowance = clock_allowance(&clock[side], limits[side]);
         struct reply reply;
         enum player_status ps = player_go(pl, text_str(&position), text_str(&go),
                                           allowance >= 0 ? allowance + STALL_GRACE : -1, p->cancel, &reply);
         if (ps != PLAYER_OK) {
-            end_by_failure(p, r, side, ps, allowance);
+            end_by_failure(p, r, side, ps, allowance, armies);
             break;
         }
         if (!clock_charge(&clock[side], limits[side], reply.elapsed)) {
-            end_by_fault(r, TERM_TIME, side);
-            set_reason(r, "%s (%s) loses on time: %lld ms, allowed %lld ms", colour_name[side], pl->conf->name,
-                       reply.elapsed / 1000, allowance / 1000);
+            end_by_fault(r, TERM_TIME, side, armies);
+            set_reason(r, "%s (%s) loses on time: %lld ms, allowed %lld ms", play_colour_name(p->v, side),
+                       pl->conf->name, reply.elapsed / 1000, allowance / 1000);
             break;
         }
         move_t m;
         if (!game_parse_move(g, reply.move, &m, err, sizeof err)) {
-            end_by_fault(r, TERM_ILLEGAL, side);
-            set_reason(r, "%s (%s) makes an illegal move: '%s'", colour_name[side], pl->conf->name,
+            end_by_fault(r, TERM_ILLEGAL, side, armies);
+            set_reason(r, "%s (%s) makes an illegal move: '%s'", play_colour_name(p->v, side), pl->conf->name,
                        reply.move[0] ? reply.move : "(none)");
             /* Its idea of the position is wrong: start afresh. */
             player_stop(pl, true);
             break;
         }
-        g->ops->position_make(g->pos, m);
-        g->ops->position_trim_history(g->pos);
-        move_to_text(g->v, m, text);
-        text_printf(&r->moves, "%s%s", r->nmoves ? " " : "", text);
-        r->nmoves++;
+        record_move(p, g, r, m, &fullmove);
         bool losing = reply.has_score && reply.score <= -adj->resign_score;
         losing_moves[side] = losing ? losing_moves[side] + 1 : 0;
         if (adj->resign_movecount && losing_moves[side] >= adj->resign_movecount)
@@ -153,9 +216,8 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
 
 void play_game(const struct play *p, struct game_record *r)
 {
-    *r = (struct game_record){ .culprit = -1, .den = 1 };
+    *r = (struct game_record){ .culprit = -1, .den = 1, .narmies = p->v->nplayers };
     struct game g = { 0 };
-    struct setup s;
     char err[512];
     if (!game_init(&g, p->v, false, err, sizeof err) || !game_set_position(&g, p->fen, NULL, 0, err, sizeof err)) {
         r->term = TERM_FATAL;
@@ -164,15 +226,18 @@ void play_game(const struct play *p, struct game_record *r)
         return;
     }
     game_fen(&g, r->fen, sizeof r->fen);
-    g.ops->position_get(g.pos, &s);
-    r->first_side = s.side;
-    r->first_fullmove = s.fullmove;
-    for (int c = 0; c < 2; c++) {
+    unsigned armies = game_armies(&g);
+    bool over = game_status(&g).outcome != GAME_ONGOING;
+    for (int c = 0; c < r->narmies; c++) {
+        /* An army missing from the opening has left before the first move. */
+        r->left[c] = armies >> c & 1 ? -1 : 0;
+        if (over || r->left[c] == 0)
+            continue;
         enum player_status st = player_start(p->player[c], p->v->name, p->cancel);
         if (st == PLAYER_OK)
             st = player_new_game(p->player[c], p->cancel);
         if (st != PLAYER_OK) {
-            end_by_failure(p, r, c, st, -1);
+            end_by_failure(p, r, c, st, -1, armies);
             game_free(&g);
             return;
         }
@@ -184,6 +249,7 @@ void play_game(const struct play *p, struct game_record *r)
 void game_record_free(struct game_record *r)
 {
     text_free(&r->moves);
+    text_free(&r->movetext);
 }
 
 bool game_record_scored(const struct game_record *r)

@@ -1,6 +1,7 @@
-/* One game between two UCI players, refereed by the engine's own move generator: every bestmove is
- * checked against the legal moves, the clocks are kept by the runner, and the game ends by the
- * variant's rules, by adjudication, or by a player's failure (docs/match.md). */
+/* One game between UCI players, one per army, refereed by the engine's own move generator: every
+ * bestmove is checked against the legal moves, the clocks are kept by the runner, and the game ends by
+ * the variant's rules (three players: the armies they remove leave and play goes on), by
+ * adjudication, or by a player's failure (docs/match.md). */
 #ifndef PLAY_H
 #define PLAY_H
 
@@ -15,6 +16,7 @@ enum termination {
     TERM_STALEMATE,
     TERM_REPETITION,
     TERM_FIFTY_MOVES,
+    TERM_LAST_ARMY,     /* three players: one army is left and wins */
     TERM_ADJUDICATED_DRAW,
     TERM_RESIGNATION,
     TERM_TIME,          /* lost on time */
@@ -34,11 +36,15 @@ struct adjudication {
 
 struct game_record {
     char fen[1024];                 /* the starting position */
-    int first_side, first_fullmove;
+    int narmies;                    /* the variant's number of players */
     struct text moves;              /* the moves played, separated by spaces */
+    /* The record's movetext: "1. f5f6", "b6b4", "{White eliminated (capture threat)}", one per line. */
+    struct text movetext;
     int nmoves;
     enum termination term;
-    int num[2], den;                /* each colour's score, num / den */
+    int num[MAX_PLAYERS], den;      /* each colour's score, num / den */
+    int left[MAX_PLAYERS];          /* moves played when the army left the board (eliminated, or at fault);
+                                     * -1 if it was on the board at the end */
     int culprit;                    /* the colour at fault for TERM_TIME and later, else -1 */
     int stalemated;                 /* the colour stalemated, for TERM_STALEMATE */
     char reason[512];               /* "Black mates", "White (old) crashed: ..." */
@@ -47,15 +53,18 @@ struct game_record {
 struct play {
     const struct variant *v;
     const char *fen;                /* NULL: the variant's start position ('position startpos') */
-    struct player *player[2];       /* by colour */
+    struct player *player[MAX_PLAYERS]; /* by colour */
     const struct adjudication *adj;
     const atomic_bool *cancel;
 };
 
-/* Plays the game; a player that failed is stopped, to be started again for its next game. */
+/* Plays the game; a player that failed is stopped, to be started again for its next game. Only the
+ * players of armies on the board are started, and none for an opening whose game is already over. */
 void play_game(const struct play *p, struct game_record *r);
 void game_record_free(struct game_record *r);
 /* Whether the game counts in the results. */
 bool game_record_scored(const struct game_record *r);
+/* "White", "Black", "Red": a colour in reports and records. */
+const char *play_colour_name(const struct variant *v, int colour);
 
 #endif

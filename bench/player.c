@@ -109,15 +109,23 @@ enum player_status player_start(struct player *pl, const char *variant, const at
         st = tell(pl, "uci");
     if (st == PLAYER_OK)
         st = expect(pl, "uciok", "waiting for uciok", cancel, variant, &unsupported);
-    if (st == PLAYER_OK && unsupported) {
-        set_error(pl, "does not play the variant '%s' (not in its UCI_Variant option)", variant);
-        return broken(pl, PLAYER_FATAL);
-    }
     struct text line_out = { 0 };
     for (int i = 0; i < pl->conf->noptions && st == PLAYER_OK; i++) {
         text_clear(&line_out);
         text_printf(&line_out, "setoption name %s value %s", pl->conf->option[i].name, pl->conf->option[i].value);
         st = tell(pl, text_str(&line_out));
+    }
+    /* An option such as VariantPath may have added the variant: the engine is asked for its list again. */
+    if (st == PLAYER_OK && unsupported && pl->conf->noptions) {
+        unsupported = false;
+        st = tell(pl, "uci");
+        if (st == PLAYER_OK)
+            st = expect(pl, "uciok", "waiting for uciok after the options", cancel, variant, &unsupported);
+    }
+    if (st == PLAYER_OK && unsupported) {
+        text_free(&line_out);
+        set_error(pl, "does not play the variant '%s' (not in its UCI_Variant option)", variant);
+        return broken(pl, PLAYER_FATAL);
     }
     text_clear(&line_out);
     text_printf(&line_out, "setoption name UCI_Variant value %s", variant);

@@ -102,17 +102,17 @@ bool clock_charge(struct clock *c, const struct limits *l, long long elapsed)
     return true;
 }
 
-void clock_go_args(const struct limits *const l[2], const struct clock c[2], int side, struct text *out)
+void clock_go_args(const struct limits *const l[], const struct clock c[], const char *letters, int narmies,
+                   int side, struct text *out)
 {
-    static const char *const colour[2] = { "w", "b" };
     const struct limits *mine = l[side];
     if (mine->base) {
-        for (int s = 0; s < 2; s++)
+        for (int s = 0; s < narmies; s++)
             if (l[s]->base)
-                text_printf(out, " %stime %lld", colour[s], c[s].left / 1000);
-        for (int s = 0; s < 2; s++)
+                text_printf(out, " %ctime %lld", letters[s], c[s].left / 1000);
+        for (int s = 0; s < narmies; s++)
             if (l[s]->base && l[s]->inc)
-                text_printf(out, " %sinc %lld", colour[s], l[s]->inc / 1000);
+                text_printf(out, " %cinc %lld", letters[s], l[s]->inc / 1000);
         if (mine->moves)
             text_printf(out, " movestogo %d", mine->moves - c[side].moves);
     } else if (mine->movetime) {

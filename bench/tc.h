@@ -33,8 +33,10 @@ void clock_start(struct clock *c, const struct limits *l);
 long long clock_allowance(const struct clock *c, const struct limits *l);
 /* Charges a move that took `elapsed`; false if that lost on time. */
 bool clock_charge(struct clock *c, const struct limits *l, long long elapsed);
-/* The arguments of 'go' for the side to move: wtime/btime/winc/binc[/movestogo] from both sides'
- * clocks, or movetime, then nodes and depth; appended to out. */
-void clock_go_args(const struct limits *const l[2], const struct clock c[2], int side, struct text *out);
+/* The arguments of 'go' for the side to move: <letter>time for every army's clock, then <letter>inc
+ * ("wtime btime winc binc", "rtime wtime btime rinc winc binc") [and movestogo], or movetime; then
+ * nodes and depth; appended to out. letters: the armies' colour letters, one per army. */
+void clock_go_args(const struct limits *const l[], const struct clock c[], const char *letters, int narmies,
+                   int side, struct text *out);
 
 #endif

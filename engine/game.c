@@ -60,14 +60,24 @@ bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, siz
     return false;
 }
 
-/* Resolves the turn and notes the armies it took off. */
+unsigned game_armies(const struct game *g)
+{
+    return g->ops->position_armies(g->pos);
+}
+
+static void game_note_eliminated(struct game *g, unsigned left)
+{
+    for (; left; left &= left - 1)
+        g->eliminated[g->neliminated++] = __builtin_ctz(left);
+}
+
+/* Resolves the turn of a position just set and notes the armies it took off. */
 static void game_resolve(struct game *g)
 {
     enum turn_end end;
-    unsigned before = g->ops->position_armies(g->pos);
+    unsigned before = game_armies(g);
     g->ops->position_resolve(g->pos, &end);
-    for (unsigned gone = before & ~g->ops->position_armies(g->pos); gone; gone &= gone - 1)
-        g->eliminated[g->neliminated++] = __builtin_ctz(gone);
+    game_note_eliminated(g, before & ~game_armies(g));
 }
 
 bool game_set_position(struct game *g, const char *fen, char *const *moves, int nmoves, char *err, size_t errlen)
@@ -90,11 +100,8 @@ bool game_set_position(struct game *g, const char *fen, char *const *moves, int 
     for (int i = 0; ok && i < nmoves; i++) {
         move_t m;
         ok = game_parse_move(&trial, moves[i], &m, err, errlen);
-        if (ok) {
-            g->ops->position_make(pos, m);
-            game_resolve(&trial);
-            g->ops->position_trim_history(pos);
-        }
+        if (ok)
+            game_note_eliminated(&trial, game_play(&trial, m, NULL));
     }
     if (!ok) {
         g->ops->position_free(pos);
@@ -106,6 +113,30 @@ bool game_set_position(struct game *g, const char *fen, char *const *moves, int 
     return true;
 }
 
+unsigned game_play(struct game *g, move_t m, unsigned *mated)
+{
+    enum turn_end end;
+    unsigned left = 0, mate = 0;
+    g->ops->position_make(g->pos, m);
+    int removed = g->ops->position_resolve(g->pos, &end);
+    /* The removals are undone one at a time to see who left and whether it was the army to move
+     * (mated: a capture threat never takes off the player to move); then the turn is resolved again. */
+    for (int i = 0; i < removed; i++) {
+        unsigned on_board = game_armies(g);
+        g->ops->position_unresolve(g->pos, 1);
+        unsigned back = game_armies(g) & ~on_board;
+        left |= back;
+        if (back & 1u << g->ops->position_side(g->pos))
+            mate |= back;
+    }
+    if (removed)
+        g->ops->position_resolve(g->pos, &end);
+    g->ops->position_trim_history(g->pos);
+    if (mated)
+        *mated = mate;
+    return left;
+}
+
 void game_fen(const struct game *g, char *fen, size_t len)
 {
     struct setup s;
@@ -113,29 +144,49 @@ void game_fen(const struct game *g, char *fen, size_t len)
     setup_to_fen(&s, g->v, fen, len);
 }
 
-/* Mate and stalemate come first: a mating move ends the game even on the 100th ply. */
+/* Mate and stalemate come first: a mating move ends the game even on the 100th ply. Three players:
+ * the turn is resolved (game_set_position, game_play), so a player left without a move is not in
+ * check but stalemated, and the armies still on the board share every draw. */
 struct game_status game_status(struct game *g)
 {
     const struct variant *v = g->v;
     move_t list[MAX_MOVES];
     struct setup s;
+    struct game_status st = { GAME_ONGOING, 0, 0, { 0 } };
+    unsigned armies = game_armies(g);
+    int side = g->ops->position_side(g->pos);
     g->ops->position_get(g->pos, &s);
-    if (!g->ops->movegen_legal(g->pos, list)) {
-        if (g->ops->position_in_check(g->pos))
-            return (struct game_status){ GAME_CHECKMATE, 0, 1 };
-        return (struct game_status){ GAME_STALEMATE, v->stalemate_den - v->stalemate_num, v->stalemate_den };
+    if (v->nplayers > 2 && __builtin_popcount(armies) == 1)
+        st.outcome = GAME_LAST_ARMY;
+    else if (!g->ops->movegen_legal(g->pos, list))
+        st.outcome = v->nplayers == 2 && g->ops->position_in_check(g->pos) ? GAME_CHECKMATE : GAME_STALEMATE;
+    else if (g->ops->position_repetitions(g->pos) >= 2)
+        st.outcome = GAME_REPETITION;
+    else if (s.halfmove >= 100)
+        st.outcome = GAME_FIFTY_MOVES;
+    if (st.outcome == GAME_ONGOING)
+        return st;
+    if (v->nplayers > 2) {
+        st.den = __builtin_popcount(armies);
+        for (int p = 0; p < v->nplayers; p++)
+            st.score[p] = armies >> p & 1;
+    } else if (st.outcome == GAME_CHECKMATE) {
+        st.den = 1;
+        st.score[1 - side] = 1;
+    } else {
+        bool stalemate = st.outcome == GAME_STALEMATE;
+        st.den = stalemate ? v->stalemate_den : 2;
+        st.score[side] = stalemate ? v->stalemate_den - v->stalemate_num : 1;
+        st.score[1 - side] = st.den - st.score[side];
     }
-    if (g->ops->position_repetitions(g->pos) >= 2)
-        return (struct game_status){ GAME_REPETITION, 1, 2 };
-    if (s.halfmove >= 100)
-        return (struct game_status){ GAME_FIFTY_MOVES, 1, 2 };
-    return (struct game_status){ GAME_ONGOING, 0, 0 };
+    st.num = st.score[side];
+    return st;
 }
 
 void game_status_text(const struct game *g, struct game_status st, char *out, size_t len)
 {
     static const char *const names[] = { "", "checkmate", "stalemate", "draw by threefold repetition",
-                                         "draw by the 100-ply rule" };
+                                         "draw by the 100-ply rule", "last army on the board" };
     const struct variant *v = g->v;
     int side = g->ops->position_side(g->pos), n = 0;
     out[0] = 0;
@@ -144,5 +195,5 @@ void game_status_text(const struct game *g, struct game_status st, char *out, si
     n = snprintf(out, len, "%s: %c scores %d/%d", names[st.outcome], v->colour_letter[side], st.num, st.den);
     for (int p = 0; p < v->nplayers && n > 0 && (size_t)n < len; p++)
         if (p != side)
-            n += snprintf(out + n, len - (size_t)n, ", %c %d/%d", v->colour_letter[p], st.den - st.num, st.den);
+            n += snprintf(out + n, len - (size_t)n, ", %c %d/%d", v->colour_letter[p], st.score[p], st.den);
 }

@@ -18,12 +18,16 @@ struct game {
     int eliminated[MAX_PLAYERS];
 };
 
-enum game_outcome { GAME_ONGOING, GAME_CHECKMATE, GAME_STALEMATE, GAME_REPETITION, GAME_FIFTY_MOVES };
+/* GAME_LAST_ARMY: three players, one army is left on the board and wins. */
+enum game_outcome { GAME_ONGOING, GAME_CHECKMATE, GAME_STALEMATE, GAME_REPETITION, GAME_FIFTY_MOVES, GAME_LAST_ARMY };
 
-/* Whether the game is over, and what the side to move scores if it is (num / den). */
+/* Whether the game is over, and what the side to move scores if it is (num / den); score[p] / den is
+ * army p's. Three players: the last army scores 1; a stalemate, repetition or the 100-ply rule is a
+ * draw shared by the k armies still on the board (1/k each); an army that left scores 0. */
 struct game_status {
     enum game_outcome outcome;
     int num, den;
+    int score[MAX_PLAYERS];
 };
 
 bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen);
@@ -32,11 +36,18 @@ void game_free(struct game *g);
 bool game_validate_variant(const struct variant *v, char *err, size_t errlen);
 /* Sets the position from a FEN (NULL: the variant's start) and plays the moves; all or nothing. */
 bool game_set_position(struct game *g, const char *fen, char *const *moves, int nmoves, char *err, size_t errlen);
+/* Plays a legal move and resolves the next turn: three players, the armies the rules remove leave.
+ * Returns the armies that left (bit p for army p), and in *mated (if not NULL) those among them that
+ * were mated rather than taken off under a capture threat. */
+unsigned game_play(struct game *g, move_t m, unsigned *mated);
+/* The armies on the board (bit p: army p still has its royal). */
+unsigned game_armies(const struct game *g);
 /* Finds the legal move written as text (promotion letter in either case). */
 bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, size_t errlen);
 void game_fen(const struct game *g, char *fen, size_t len);
 struct game_status game_status(struct game *g);
-/* One line such as "stalemate: w scores 1/4, b 3/4"; empty while the game goes on. */
+/* One line such as "stalemate: w scores 1/4, b 3/4" (the side to move first, then the other armies);
+ * empty while the game goes on. */
 void game_status_text(const struct game *g, struct game_status st, char *out, size_t len);
 
 #endif

@@ -1,4 +1,5 @@
-/* The end of a game: checkmate, stalemate with the variant's value, repetition, the 100-ply rule. */
+/* The end of a game: checkmate, stalemate with the variant's value, repetition, the 100-ply rule; with
+ * three players the last army's win and the draws shared by the armies still on the board. */
 #include <stdio.h>
 #include <string.h>
 
@@ -73,6 +74,65 @@ START_TEST(test_status_text)
 }
 END_TEST
 
+/* Three players (wellisch-ref, positions of tests/test_reference.c): each army's score as "r w b / den". */
+static void assert_scores(struct game_status st, enum game_outcome outcome, const char *scores)
+{
+    char have[64];
+    ck_assert_int_eq(st.outcome, outcome);
+    snprintf(have, sizeof have, "%d %d %d / %d", st.score[0], st.score[1], st.score[2], st.den);
+    ck_assert_str_eq(have, scores);
+}
+
+START_TEST(test_three_player_status)
+{
+    const char *v = "wellisch-ref", *generals = "2bG3/7/8/9/10/11/10/9/rG7/7/6 r - - 0 1";
+    /* Red's knight attacks White's General; White's knight leaves with it and opens Red's Rook's file to
+     * Black's General: Red is the last army before anyone moves. */
+    struct game_status st = status_after(v, "6/7/8/5wG3/4rE5/2rR4wE1bG1/10/9/rG7/7/6 r - - 0 1", "");
+    assert_scores(st, GAME_LAST_ARMY, "1 0 0 / 1");
+    ck_assert_int_eq(st.num, 1);
+    /* White gone, Black's Vicereine mates Red: Black wins. */
+    assert_scores(status_after(v, "6/5bG1/2bV5/9/10/rG10/10/9/8/7/6 b - - 0 1", "c3f3"), GAME_LAST_ARMY, "0 0 1 / 1");
+    /* Red mated leaves, White moves on against Black. */
+    assert_scores(status_after(v, "6/5bG1/8/9/10/rG1wV8/10/9/8/7/wG5 r - - 0 1", ""), GAME_ONGOING, "0 0 0 / 0");
+    /* Red stalemated with three armies on the board: a third each. */
+    st = status_after(v, "bG5/7/8/9/10/rG9wG/4bR5/9/8/7/1wR4 r - - 0 1", "");
+    assert_scores(st, GAME_STALEMATE, "1 1 1 / 3");
+    ck_assert_int_eq(st.num, 1);
+    /* The start position a third time after the knights went out and back twice: a third each. */
+    assert_scores(status_after(v, NULL, "h2g4 h8g7 b4d5 g4h2 g7h8 d5b4 h2g4 h8g7 b4d5 g4h2 g7h8 d5b4"),
+                  GAME_REPETITION, "1 1 1 / 3");
+    assert_scores(status_after(v, NULL, "h2g4 h8g7 b4d5 g4h2 g7h8 d5b4 h2g4 h8g7 b4d5 g4h2 g7h8"), GAME_ONGOING,
+                  "0 0 0 / 0");
+    /* White gone: Red and Black share the draws. */
+    assert_scores(status_after(v, generals, "i1i2 a3a4 i2i1 a4a3 i1i2 a3a4 i2i1 a4a3"), GAME_REPETITION,
+                  "1 0 1 / 2");
+    assert_scores(status_after(v, "2bG3/7/8/9/10/11/10/9/rG7/7/6 r - - 99 40", "i1i2"), GAME_FIFTY_MOVES,
+                  "1 0 1 / 2");
+}
+END_TEST
+
+/* game_play reports who left and who of them was mated: Black's General steps into the row of White's
+ * Vicereine, still covered by Red's knight; Red, to move, is mated and leaves with its knight, and White,
+ * to move, attacks Black's General. */
+START_TEST(test_three_player_eliminations)
+{
+    struct game g;
+    char err[256], text[128];
+    move_t m;
+    test_game(&g, "wellisch-ref", "6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1", false);
+    ck_assert_uint_eq(game_armies(&g), 7);
+    ck_assert_msg(game_parse_move(&g, "k4k3", &m, err, sizeof err), "%s", err);
+    unsigned mated, left = game_play(&g, m, &mated);
+    ck_assert_uint_eq(left, 1u << 0 | 1u << 2);
+    ck_assert_uint_eq(mated, 1u << 0);
+    ck_assert_uint_eq(game_armies(&g), 1u << 1);
+    game_status_text(&g, game_status(&g), text, sizeof text);
+    ck_assert_str_eq(text, "last army on the board: w scores 1/1, r 0/1, b 0/1");
+    game_free(&g);
+}
+END_TEST
+
 Suite *suite_game(void)
 {
     Suite *s = suite_create("game");
@@ -81,6 +141,8 @@ Suite *suite_game(void)
     tcase_add_test(tc, test_repetition);
     tcase_add_test(tc, test_hundred_plies);
     tcase_add_test(tc, test_status_text);
+    tcase_add_test(tc, test_three_player_status);
+    tcase_add_test(tc, test_three_player_eliminations);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,8 +1,10 @@
 /* The match runner (bench/match.c) playing short matches between toy engines
  * (tests/fixtures/toy_engine.c, path in $TOY_ENGINE) that mate, stalemate, crash, hang, play
- * illegal moves, think too long, never answer uci, or report scores for adjudication. */
+ * illegal moves, think too long, never answer uci, or report scores for adjudication; three-player
+ * matches between toy engines and between copies of the real engine ($SENNIGHT). */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,11 +16,19 @@
 #include <unistd.h>
 
 #include "../bench/match.h"
+#include "engine_pipe.h"
 #include "tests.h"
 
 /* Black to move stalemates White with b6b4 (Glinski: 3/4 to Black), or mates with d2b1. */
 #define STALEMATE_IN_ONE "K5/5q1/6r1/9/10/11/10/9/8/7/5k b - - 0 1"
 #define MATE_IN_ONE "K5/4r2/8/1q7/10/11/10/9/8/7/5k b - - 0 1"
+
+/* wellisch-ref (tests/fixtures/three-player.ini): White gone, Black's Vicereine mates Red with c3f3. */
+#define THREE_MATE_IN_ONE "6/5bG1/2bV5/9/10/rG10/10/9/8/7/6 b - - 0 1"
+#define THREE_START                                                                                           \
+    "bEbRbGbVbRbE/bPbPbPbEbPbPbP/3bPbP3/9/rP8wP/rErP7wPwE/rRrPrP4wPwPwR/rVrErP3wPwEwG/rGrP4wPwV/rRrP3wPwR/" \
+    "rErP2wPwE r - - 0 1"
+#define THREE_VARIANTS "option.VariantPath=tests/fixtures/three-player.ini"
 
 enum { MAX_RUN_ARGS = 64 };
 
@@ -386,6 +396,127 @@ START_TEST(test_match_cannot_start)
 }
 END_TEST
 
+/* The runner's registry needs wellisch-ref; the engines are given its file as VariantPath. */
+static void three_player_variants(void)
+{
+    char err[512];
+    ck_assert_msg(test_registry_init(err, sizeof err), "%s", err);
+}
+
+/* Every engine played every colour equally often, and the points of every game add up to 1. */
+static void assert_three_player_balance(const struct run *run, int games)
+{
+    double points = 0;
+    ck_assert_msg(run->status == 0, "%s", run->out);
+    ck_assert_int_eq(run->r.games, games);
+    for (int e = 0; e < 3; e++) {
+        points += run->r.tally[e].sum;
+        ck_assert_int_eq(run->r.tally[e].games, games);
+        ck_assert_int_eq(run->r.seat[e].games, games);
+        for (int colour = 0; colour < 3; colour++)
+            ck_assert_int_eq(run->r.engine_seat[e][colour].games, games / 3);
+    }
+    ck_assert_msg(fabs(points - games) < 1e-9, "%g points in %d games", points, games);
+    assert_no_children();
+}
+
+START_TEST(test_three_player_match)
+{
+    struct run run;
+    char book[64], pgn[64], file[80];
+    three_player_variants();
+    temp_path(book, sizeof book, "# Black mates, then the start\n" THREE_MATE_IN_ONE " id \"mate\";\n" THREE_START "\n");
+    temp_path(pgn, sizeof pgn, "");
+    snprintf(file, sizeof file, "file=%s", book);
+    run_match(&run, "-variant", "wellisch-ref", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine",
+              toy(""), "name=c", "-each", "depth=1", THREE_VARIANTS, "-games", "12", "-concurrency", "2", "-openings", file,
+              "-pgnout", pgn, NULL);
+    assert_three_player_balance(&run, 12);
+    /* Games 1-6: whoever sits Black wins at once; 7-12: the toys shuffle pieces until the start position
+     * comes back a third time, a third of the point each. */
+    for (int e = 0; e < 3; e++) {
+        const struct tally *t = &run.r.tally[e];
+        ck_assert(t->wins == 2 && t->losses == 4 && t->draws == 6);
+        ck_assert_int_eq(run.r.engine_seat[e][2].wins, 2);
+    }
+    ck_assert(run.r.seat[2].wins == 6 && run.r.seat[0].wins == 0 && run.r.seat[1].wins == 0);
+    /* A pair: the Black one finished ahead; with neither Black, Red (mated on the first move) finished
+     * ahead of White (missing from the start); level in the draws. */
+    const struct tally *ab = &run.r.pair[0][1];
+    ck_assert(ab->games == 12 && ab->wins == 3 && ab->losses == 3 && ab->draws == 6);
+    ck_assert_int_eq(run.r.terminations[TERM_LAST_ARMY], 6);
+    ck_assert_int_eq(run.r.terminations[TERM_REPETITION], 6);
+    assert_output_has(&run, "Finished game 2 (a vs c vs b): 0-0-1 {Black is the last army on the board}");
+    assert_output_has(&run, "Finished game 7 (a vs b vs c): 1/3-1/3-1/3 {Draw by threefold repetition, shared by "
+                            "Red, White and Black}");
+    assert_output_has(&run, "Score of a, b, c: 4.00 - 4.00 - 4.00 [0.333 0.333 0.333] 12");
+    assert_output_has(&run, "a ahead of b: 3 - 3 - 6 [0.500] 12");
+    assert_output_has(&run, "Black         8.00     12   66.7%     6     0     6");
+    const char *record = read_file(pgn);
+    ck_assert_int_eq(count(record, "[Red \"a\"]\n[White \"c\"]\n[Black \"b\"]"), 2);
+    ck_assert_int_eq(count(record, "[Result \"0-0-1\"]"), 6);
+    ck_assert_int_eq(count(record, "[Result \"1/3-1/3-1/3\"]"), 6);
+    ck_assert_int_eq(count(record, "[Termination \"last army\"]"), 6);
+    ck_assert_int_eq(count(record, "1... c3f3 {Red eliminated (mated)} {Black is the last army on the board} 0-0-1"), 6);
+    ck_assert_int_eq(count(record, "\n1. "), 6);
+    unlink(pgn);
+    unlink(book);
+}
+END_TEST
+
+/* A three-player failure: the engine at fault scores 0 and the game ends, the other armies on the board
+ * sharing the point. The crashing engine is restarted for every game and crashes on its first move. */
+START_TEST(test_three_player_failure)
+{
+    struct run run;
+    three_player_variants();
+    run_match(&run, "-variant", "wellisch-ref", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine",
+              toy("crash=1"), "name=bad", "-each", "depth=1", THREE_VARIANTS, "-games", "6", NULL);
+    assert_three_player_balance(&run, 6);
+    ck_assert(run.r.tally[0].sum == 3 && run.r.tally[0].draws == 6);
+    ck_assert(run.r.tally[2].sum == 0 && run.r.tally[2].losses == 6);
+    ck_assert_int_eq(run.r.faults[2][TERM_CRASH], 6);
+    ck_assert_int_eq(run.r.pair[0][2].wins, 6);
+    ck_assert_int_eq(run.r.pair[0][1].draws, 6);
+    assert_output_has(&run, "Finished game 1 (a vs b vs bad): 1/2-1/2-0 {Black (bad) crashed while thinking");
+    assert_output_has(&run, "Finished game 6 (bad vs b vs a): 0-1/2-1/2 {Red (bad) crashed while thinking");
+    assert_output_has(&run, "Engine failures: bad: engine crash 6\n");
+}
+END_TEST
+
+/* Three copies of the real engine on a clock (go rtime wtime btime rinc winc binc) and a depth. */
+START_TEST(test_three_player_real_engine)
+{
+    struct run run;
+    char engine[1024];
+    three_player_variants();
+    snprintf(engine, sizeof engine, "cmd=%s", pipe_engine_path());
+    run_match(&run, "-variant", "wellisch-ref", "-engine", engine, "-engine", engine, "-engine", engine, "-each",
+              "depth=1", "tc=60+0.1", THREE_VARIANTS, "-games", "6", NULL);
+    assert_three_player_balance(&run, 6);
+    assert_output_has(&run, "Match sennight vs sennight-2 vs sennight-3: wellisch-ref, 6 games, 60+0.1 depth=1");
+    assert_output_has(&run, "Engine failures: none");
+}
+END_TEST
+
+START_TEST(test_three_player_refused)
+{
+    three_player_variants();
+    assert_refused("variant 'wellisch-ref' has 3 players: give three -engine arguments, not two", "-variant",
+                   "wellisch-ref", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "6", NULL);
+    assert_refused("variant 'glinski' has 2 players: give two -engine arguments, not three", "-engine", toy(""),
+                   "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
+    assert_refused("at most three -engine arguments", "-variant", "wellisch-ref", "-engine", toy(""), "-engine",
+                   toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
+    assert_refused("-games (times -rounds) must be a multiple of 6, not 4", "-variant", "wellisch-ref", "-engine",
+                   toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "2", "-rounds", "2",
+                   NULL);
+    assert_refused("-draw, -resign and -sprt are for two-player matches", "-variant", "wellisch-ref", "-engine",
+                   toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "6", "-sprt",
+                   "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05", NULL);
+}
+END_TEST
+
 START_TEST(test_time_control)
 {
     struct limits l = { 0 }, two = { 0 };
@@ -409,7 +540,7 @@ START_TEST(test_time_control)
     clock_start(&c[0], &l);
     const struct limits *both[2] = { &l, &two };
     text_clear(&text);
-    clock_go_args(both, c, 1, &text);
+    clock_go_args(both, c, "wb", 2, 1, &text);
     ck_assert_str_eq(text_str(&text), " wtime 60000 btime 1300 winc 600 binc 100 movestogo 2");
     struct clock saved = c[1];
     ck_assert(!clock_charge(&c[1], &two, 1300001));
@@ -424,12 +555,20 @@ START_TEST(test_time_control)
     ck_assert(clock_charge(&c[0], &st, 50000) && !clock_charge(&c[0], &st, 50001));
     const struct limits *fixed[2] = { &st, &st };
     text_clear(&text);
-    clock_go_args(fixed, c, 0, &text);
+    clock_go_args(fixed, c, "wb", 2, 0, &text);
     ck_assert_str_eq(text_str(&text), " movetime 50 nodes 2000 depth 4");
     text_clear(&text);
     tc_format(&st, &text);
     ck_assert_str_eq(text_str(&text), "st=0.05 nodes=2000 depth=4");
     ck_assert_int_eq(clock_allowance(&c[0], &(struct limits){ .depth = 3 }), -1);
+    /* Three armies: every clock, then every increment. */
+    struct clock three_clocks[3];
+    const struct limits *three[3] = { &l, &l, &two };
+    for (int i = 0; i < 3; i++)
+        clock_start(&three_clocks[i], three[i]);
+    text_clear(&text);
+    clock_go_args(three, three_clocks, "rwb", 3, 1, &text);
+    ck_assert_str_eq(text_str(&text), " rtime 60000 wtime 60000 btime 1000 rinc 600 winc 600 binc 100 movestogo 40");
     text_free(&text);
 }
 END_TEST
@@ -451,6 +590,10 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_bad_arguments);
     tcase_add_test(tc, test_match_cannot_start);
     tcase_add_test(tc, test_time_control);
+    tcase_add_test(tc, test_three_player_match);
+    tcase_add_test(tc, test_three_player_failure);
+    tcase_add_test(tc, test_three_player_real_engine);
+    tcase_add_test(tc, test_three_player_refused);
     suite_add_tcase(s, tc);
     return s;
 }
