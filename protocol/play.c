@@ -236,7 +236,7 @@ static void print_result(struct play *p)
     if (st.outcome == GAME_ONGOING)
         return;
     game_status_text(&p->g, st, text, sizeof text);
-    int mine = play_side(p) == p->human ? st.num : st.den - st.num;
+    int mine = st.score[p->human];
     printf("Result: %s\n", text);
     if (mine == st.den)
         printf("You win.");
@@ -270,6 +270,8 @@ static void show(struct play *p, const char *fmt, ...)
     /* On the same line, so that the board, this line and the prompt fit 24 lines. */
     if (play_side(p) == p->human && p->g.ops->position_in_check(p->g.pos) && !play_over(p))
         printf(" You are in check.");
+    for (int i = 0; i < p->g.neliminated; i++)
+        printf("%s%c", i ? " " : " Eliminated: ", p->g.v->colour_letter[p->g.eliminated[i]]);
     putchar('\n');
     print_result(p);
 }
