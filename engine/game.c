@@ -70,6 +70,13 @@ static void game_resolve(struct game *g)
         g->eliminated[g->neliminated++] = __builtin_ctz(gone);
 }
 
+void game_play(struct game *g, move_t m)
+{
+    g->ops->position_make(g->pos, m);
+    game_resolve(g);
+    g->ops->position_trim_history(g->pos);
+}
+
 bool game_set_position(struct game *g, const char *fen, char *const *moves, int nmoves, char *err, size_t errlen)
 {
     struct setup s;
@@ -90,11 +97,8 @@ bool game_set_position(struct game *g, const char *fen, char *const *moves, int 
     for (int i = 0; ok && i < nmoves; i++) {
         move_t m;
         ok = game_parse_move(&trial, moves[i], &m, err, errlen);
-        if (ok) {
-            g->ops->position_make(pos, m);
-            game_resolve(&trial);
-            g->ops->position_trim_history(pos);
-        }
+        if (ok)
+            game_play(&trial, m);
     }
     if (!ok) {
         g->ops->position_free(pos);

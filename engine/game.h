@@ -32,6 +32,8 @@ void game_free(struct game *g);
 bool game_validate_variant(const struct variant *v, char *err, size_t errlen);
 /* Sets the position from a FEN (NULL: the variant's start) and plays the moves; all or nothing. */
 bool game_set_position(struct game *g, const char *fen, char *const *moves, int nmoves, char *err, size_t errlen);
+/* Plays a legal move (as game_parse_move finds it) and resolves the next turn. */
+void game_play(struct game *g, move_t m);
 /* Finds the legal move written as text (promotion letter in either case). */
 bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, size_t errlen);
 void game_fen(const struct game *g, char *fen, size_t len);
