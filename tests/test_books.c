@@ -1,5 +1,6 @@
 /* Opening books (books/, docs/books.md): the file format byte by byte, round trips, lookups, every
- * kind of damaged file, and only legal moves from a probe. */
+ * kind of damaged file, legal moves only, the builders from game records and by expansion, merging,
+ * and the command line. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,10 @@
 
 #include <xxhash.h>
 
-#include "../books/book.h"
+#include "../bench/pgn.h"
+#include "../books/build.h"
+#include "../books/cli.h"
+#include "engine_pipe.h"
 #include "tests.h"
 
 #define PROMOTION "5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1"
@@ -457,6 +461,374 @@ START_TEST(test_pick)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------------------------- */
+/* Building. */
+
+/* Two games written by the match runner's own writer (bench/pgn.c), then one by hand: Black to
+ * move first, a comment across lines, a game of another variant, an unscored one. */
+static void write_records(const char *path)
+{
+    static const struct {
+        const char *moves;
+        int num[2], den, first_side;
+        const char *fen;
+    } games[] = {
+        { "c1f4 c8f8 i1h2", { 1, 0 }, 1, 0, NULL },
+        { "c1f4 i8h8", { 1, 1 }, 2, 0, NULL },
+        { "b6b4", { 1, 3 }, 4, 1, "K5/5q1/6r1/9/10/11/10/9/8/7/5k b - - 0 1" },
+    };
+    const struct variant *v = test_variant("glinski");
+    FILE *f = fopen(path, "w");
+    ck_assert(f != NULL);
+    for (int i = 0; i < 3; i++) {
+        struct game_record r = { .term = TERM_ADJUDICATED_DRAW, .den = games[i].den, .first_side = games[i].first_side,
+                                 .first_fullmove = 1, .culprit = -1 };
+        snprintf(r.fen, sizeof r.fen, "%s", games[i].fen ? games[i].fen : v->start_fen);
+        snprintf(r.reason, sizeof r.reason, "game {%d}", i);
+        text_printf(&r.moves, "%s", games[i].moves);
+        r.nmoves = 1;
+        for (const char *c = games[i].moves; *c; c++)
+            r.nmoves += *c == ' ';
+        r.num[0] = games[i].num[0];
+        r.num[1] = games[i].num[1];
+        struct pgn_tags tags = { "test", "2026.01.01", "glinski", "-", i + 1, { "a", "b" } };
+        pgn_write(f, &tags, &r);
+        game_record_free(&r);
+    }
+    fputs("[Variant \"mccooey\"]\n[Result \"1-0\"]\n\n1. c1c2 {not read} 1-0\n\n"
+          "[Variant \"glinski\"] [Result \"*\"]\n1. c1f4 *\n"
+          "[Event \"by hand\"]\n[Variant \"glinski\"]\n[Result \"0-1\"]\n\n1.c1f4 {a comment\nover two lines} c8f8 "
+          "; to the end of the line\n2. d1g2 $1 0-1\n",
+          f);
+    fclose(f);
+}
+
+/* The entry of a move after the moves from the start; NULL if the book has none. */
+static const struct book_entry *find_entry(const struct book_entries *l, const char *before, const char *move)
+{
+    struct game g;
+    char err[256], copy[256], *words[16], *save;
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", before);
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        words[n++] = w;
+    test_game(&g, "glinski", NULL, false);
+    ck_assert_msg(game_set_position(&g, NULL, words, n, err, sizeof err), "%s", err);
+    struct book_entry want = entry_for(&g, move, 0);
+    game_free(&g);
+    for (size_t i = 0; i < l->n; i++)
+        if (same_move(&l->e[i], &want))
+            return &l->e[i];
+    return NULL;
+}
+
+START_TEST(test_build_from_records)
+{
+    const struct variant *v = test_variant("glinski");
+    struct book_entries l = { 0 };
+    struct games_stats st = { 0 };
+    char err[512];
+    write_records(file("games.pgn"));
+    ck_assert_msg(book_add_games(&l, v, file("games.pgn"), 100, &st, err, sizeof err), "%s", err);
+    ck_assert_int_eq(st.games, 6);
+    ck_assert_int_eq(st.used, 4);
+    ck_assert_int_eq(st.other_variant, 1);
+    ck_assert_int_eq(st.unscored, 1);
+    ck_assert_uint_eq(book_drop_rare(&l, 1), 0);
+    /* c1f4: a win (12), a draw (6), a loss (0). */
+    const struct book_entry *e = find_entry(&l, "", "c1f4");
+    ck_assert(e != NULL);
+    ck_assert_uint_eq(e->weight, 18);
+    ck_assert_uint_eq(e->learn, 3);
+    ck_assert_uint_eq(find_entry(&l, "c1f4", "c8f8")->weight, 12);
+    ck_assert_uint_eq(find_entry(&l, "c1f4", "c8f8")->learn, 2);
+    ck_assert_uint_eq(find_entry(&l, "c1f4", "i8h8")->weight, 6);
+    ck_assert_uint_eq(find_entry(&l, "c1f4 c8f8", "i1h2")->weight, 12);
+    ck_assert_uint_eq(find_entry(&l, "c1f4 c8f8", "d1g2")->weight, 0);
+    ck_assert_uint_eq(l.n, 6);   /* the five above and Black's b6b4 */
+    /* min-games drops the moves played less often; max-ply stops early. */
+    ck_assert_uint_eq(book_drop_rare(&l, 2), 4);
+    ck_assert_uint_eq(l.n, 2);
+    book_entries_free(&l);
+    st = (struct games_stats){ 0 };
+    ck_assert_msg(book_add_games(&l, v, file("games.pgn"), 1, &st, err, sizeof err), "%s", err);
+    book_entries_combine(&l);
+    ck_assert_uint_eq(l.n, 2);   /* c1f4 and b6b4 */
+    book_entries_free(&l);
+}
+END_TEST
+
+/* Damaged record files: one error line naming the file and line, never a crash. */
+START_TEST(test_bad_records)
+{
+    static const struct {
+        const char *text, *error;
+    } bad[] = {
+        { "[Variant \"glinski\"]\n[Result \"1-0\"]\n\n1. c1f4 c8f8 2. c1c2 1-0\n", ":1: the game's move 3: illegal move 'c1c2'" },
+        { "[Variant \"glinski\"]\n[Result \"1-0\"]\n\n1. c1f4 c8f8\n", ": the game that starts on line 1 has no result" },
+        { "[Variant \"glinski\"]\n[Result \"1-0\"]\n\n1. c1f4\n\n[Variant \"glinski\"]\n", ":6: a tag among the moves: the game that "
+          "starts on line 1 has no result" },
+        { "[Variant \"glinski\"]\n[Result \"1-0\"]\n\n1. c1f4 {never closed\n1-0\n", "unterminated comment" },
+        { "[Variant \"glinski\"]\n[Result \"2-0\"]\n\n1. c1f4 1-0\n", "bad Result tag '2-0' for 2 players" },
+        { "[Variant \"glinski\"]\n[Result \"1-0-0\"]\n\n1-0\n", "bad Result tag" },
+        { "[Variant \"glinski\"]\n[Result \"1/0-1\"]\n\n1-0\n", "bad Result tag" },
+        { "[Result \"1-0\"]\n\n1. c1f4 1-0\n", ":1: the game has no Variant tag" },
+        { "[Variant \"glinski\"]\n\n1. c1f4 1-0\n", "has no Result tag" },
+        { "[Variant \"glinski\"]\n[FEN \"K5/7\"]\n[Result \"1-0\"]\n\n1-0\n", ":1: bad FEN tag" },
+        { "\n\n[Variant glinski]\n", ":3: bad tag line" },
+        { "[Variant \"glinski]\n", "unterminated tag value" },
+        { "[Variant \"glinski\" x\n", "expected ']'" },
+        { "1. c1f4 1-0\n", ":1: expected a tag" },
+        { "[Variant \"glinski\"]\n[Result \"1-0\"]\n1. c1f4 (1. d1f4) 1-0\n", "variations are not read" },
+        { "[Variant \"glinski\"]\n[Result \"1-0\"]\n1. c1f4c1f4c1f4c1f4c1f4c1f4 1-0\n", "bad move 'c1f4c1f4c1f4c1f4c1f4...'" },
+        { "[Variant \"glinski\"]\n[Result \"1-0\"]\n1. 17 1-0\n", "unexpected '17'" },
+        { "[Variant \"glinski\"]\n[Result \"1-0\"]\n\n1. c1\0f4 1-0\n", "holds a NUL byte" },
+    };
+    const struct variant *v = test_variant("glinski");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct book_entries l = { 0 };
+        struct games_stats st = { 0 };
+        char err[512] = "";
+        size_t len = strlen(bad[i].text);
+        if (strstr(bad[i].error, "NUL"))
+            len += 1 + strlen(bad[i].text + len + 1);
+        write_bytes(file("bad.pgn"), bad[i].text, len);
+        ck_assert_msg(!book_add_games(&l, v, file("bad.pgn"), 100, &st, err, sizeof err), "record %zu was read", i);
+        ck_assert_msg(strstr(err, bad[i].error) && strstr(err, "bad.pgn") && !strchr(err, '\n'),
+                      "record %zu: expected '%s' in '%s'", i, bad[i].error, err);
+        book_entries_free(&l);
+    }
+    /* Random bytes and random slices of a good file. */
+    write_records(file("games.pgn"));
+    size_t len;
+    unsigned char *good = read_bytes(file("games.pgn"), &len), noise[512];
+    for (uint64_t i = 0; i < 200; i++) {
+        size_t n = random_at(i, 7) % sizeof noise;
+        for (size_t k = 0; k < n; k++) {
+            uint64_t r = random_at(i * 1000 + k, 8);
+            noise[k] = i % 2 ? (unsigned char)r : good[(k + r % 4 * (r % 3 == 0)) % len];
+        }
+        write_bytes(file("noise.pgn"), noise, n);
+        struct book_entries l = { 0 };
+        struct games_stats st = { 0 };
+        char err[512] = "";
+        if (!book_add_games(&l, v, file("noise.pgn"), 100, &st, err, sizeof err))
+            ck_assert_msg(err[0] && !strchr(err, '\n'), "noise %llu: '%s'", (unsigned long long)i, err);
+        book_entries_free(&l);
+    }
+    free(good);
+}
+END_TEST
+
+START_TEST(test_expand)
+{
+    const struct variant *v = test_variant("glinski");
+    struct expand_options o = { .plies = 2, .margin = 40, .width = 3, .nodes = 3000, .hash_mb = 1 };
+    struct book_entries l[2] = { 0 };
+    struct expand_stats st;
+    char err[512];
+    for (int run = 0; run < 2; run++) {
+        ck_assert_msg(book_expand(&l[run], v, &o, NULL, &st, err, sizeof err), "%s", err);
+        book_entries_combine(&l[run]);
+    }
+    /* Deterministic: the same entries twice. */
+    ck_assert_uint_eq(l[0].n, l[1].n);
+    for (size_t i = 0; i < l[0].n; i++)
+        expect_same_entry(&l[0].e[i], &l[1].e[i], i);
+    ck_assert_uint_eq(st.unresolved, 0);
+    write_book(file("expand.book"), v, l[0].e, l[0].n);
+    struct book b;
+    ck_assert_msg(book_open(&b, file("expand.book"), v, err, sizeof err), "%s", err);
+    ck_assert_uint_eq(b.npositions, st.positions);
+    /* The root: at most width moves, the best with weight margin + 1; then every position they lead
+     * to is in the book with all its entries legal. */
+    struct game g;
+    struct book_move root[MAX_MOVES], m[MAX_MOVES];
+    test_game(&g, "glinski", NULL, false);
+    int skipped, n = book_probe(&b, &g, root, &skipped);
+    ck_assert_int_ge(n, 1);
+    ck_assert_int_le(n, 3);
+    ck_assert_int_eq(skipped, 0);
+    ck_assert_uint_eq(st.positions, 1 + (size_t)n);
+    uint32_t heaviest = 0;
+    for (int i = 0; i < n; i++) {
+        heaviest = root[i].weight > heaviest ? root[i].weight : heaviest;
+        ck_assert_uint_ge(root[i].weight, 1);
+        ck_assert_uint_le(root[i].weight, 41);
+        game_play(&g, root[i].move);
+        ck_assert_int_ge(book_probe(&b, &g, m, &skipped), 1);
+        ck_assert_int_eq(skipped, 0);
+        ck_assert(game_set_position(&g, NULL, NULL, 0, err, sizeof err));
+    }
+    ck_assert_uint_eq(heaviest, 41);
+    book_close(&b);
+    game_free(&g);
+    book_entries_free(&l[0]);
+    book_entries_free(&l[1]);
+    /* Options that make no sense are refused. */
+    o.width = 0;
+    ck_assert(!book_expand(&l[0], v, &o, NULL, &st, err, sizeof err));
+    ck_assert(strstr(err, "bad options"));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------- */
+/* The command line, run in the test's own process with its output caught. */
+
+struct cli_run {
+    int status;
+    char out[8192], err[8192];
+};
+
+static void catch_stream(FILE *stream, int fd, int *saved, FILE **tmp)
+{
+    fflush(stream);
+    *tmp = tmpfile();
+    ck_assert(*tmp != NULL);
+    *saved = dup(fd);
+    dup2(fileno(*tmp), fd);
+}
+
+static void release_stream(FILE *stream, int fd, int saved, FILE *tmp, char *text, size_t len)
+{
+    fflush(stream);
+    dup2(saved, fd);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(text, 1, len - 1, tmp);
+    text[n] = 0;
+    fclose(tmp);
+}
+
+/* Runs `sennight book` with the words (NULL-terminated). */
+static struct cli_run *cli(const char *const *words)
+{
+    static struct cli_run r;
+    char *argv[64];
+    int argc = 0, out_fd, err_fd;
+    FILE *out_tmp, *err_tmp;
+    for (; words[argc]; argc++)
+        argv[argc] = (char *)words[argc];
+    catch_stream(stdout, STDOUT_FILENO, &out_fd, &out_tmp);
+    catch_stream(stderr, STDERR_FILENO, &err_fd, &err_tmp);
+    r.status = book_main(argc, argv);
+    release_stream(stdout, STDOUT_FILENO, out_fd, out_tmp, r.out, sizeof r.out);
+    release_stream(stderr, STDERR_FILENO, err_fd, err_tmp, r.err, sizeof r.err);
+    return &r;
+}
+
+static void expect_cli(const char *const *words, int status, const char *out, const char *err)
+{
+    struct cli_run *r = cli(words);
+    ck_assert_msg(r->status == status && strstr(r->out, out) && strstr(r->err, err),
+                  "%s %s: status %d (expected %d), stdout '%s' (expected '%s'), stderr '%s' (expected '%s')", words[0],
+                  words[1] ? words[1] : "", r->status, status, r->out, out, r->err, err);
+}
+
+START_TEST(test_cli_build_show_merge)
+{
+    char err[512];
+    write_records(file("games.pgn"));
+    const char *games = file("games.pgn"), *a = file("a.book"), *b = file("b.book"), *c = file("c.book");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--games", games, "--min-games", "1", NULL },
+               0, "a.book: 6 entries, 4 positions, variant glinski; from 4 of 6 games (1 of other variants, 1 unscored)", "");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", b, "--expand", "--plies", "1", "--margin", "0",
+                                 "--depth", "2", "--width", "2", NULL },
+               0, "1 positions, variant glinski; 1 positions searched", "ply 1: 1 positions searched");
+    expect_cli((const char *[]){ "show", a, NULL }, 0, "c1f4     weight         18  100.0%  learn 3", "");
+    expect_cli((const char *[]){ "show", "--variant", "glinski", a, "startpos", NULL }, 0, "variant glinski, 6 entries, 4 positions", "");
+    expect_cli((const char *[]){ "show", a, "K5/5q1/6r1/9/10/11/10/9/8/7/5k", "b", NULL }, 0, "b6b4     weight          9", "");
+    expect_cli((const char *[]){ "show", a, PROMOTION, NULL }, 0, "): not in the book", "");
+    expect_cli((const char *[]){ "merge", a, b, "--out", c, NULL }, 0, "c.book: ", "");
+    struct book in[3];
+    for (int i = 0; i < 3; i++)
+        ck_assert_msg(book_open(&in[i], i ? i == 1 ? b : c : a, NULL, err, sizeof err), "%s", err);
+    /* The merged book holds every entry of both, with the weights of a move in both summed. */
+    size_t shared = 0;
+    for (size_t i = 0; i < in[2].n; i++) {
+        uint64_t weight = 0, learn = 0;
+        int found = 0;
+        for (int k = 0; k < 2; k++)
+            for (size_t j = 0; j < in[k].n; j++)
+                if (same_move(&in[k].e[j], &in[2].e[i])) {
+                    weight += in[k].e[j].weight;
+                    learn += in[k].e[j].learn;
+                    found++;
+                }
+        shared += found == 2;
+        ck_assert_uint_eq(in[2].e[i].weight, weight);
+        ck_assert_uint_eq(in[2].e[i].learn, learn);
+    }
+    ck_assert_uint_eq(in[2].n, in[0].n + in[1].n - shared);
+    for (int i = 0; i < 3; i++)
+        book_close(&in[i]);
+}
+END_TEST
+
+START_TEST(test_cli_errors)
+{
+    write_records(file("games.pgn"));
+    const char *games = file("games.pgn"), *a = file("a.book"), *m = file("m.book");
+    expect_cli((const char *[]){ "build", "--variant", "mccooey", "--out", m, "--games", games, "--min-games", "1", NULL }, 0,
+               "m.book: 1 entries, 1 positions, variant mccooey; from 1 of 6 games (5 of other variants", "");
+    static const char usage[] = "usage: sennight book build";
+    expect_cli((const char *[]){ NULL }, 2, "", "build, show or merge is expected");
+    expect_cli((const char *[]){ "frobnicate", NULL }, 2, "", usage);
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, NULL }, 2, "", "either --games or --expand");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--games", games, "--expand", NULL }, 2, "",
+               "either --games or --expand");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--games", games, "--plies", "3", NULL }, 2,
+               "", "--plies goes with --expand");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--expand", "--max-ply", "3", NULL }, 2, "",
+               "--max-ply goes with --games");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--expand", "--plies", "3", "--nodes", "9", NULL },
+               2, "", "--expand needs --plies, --margin");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--games", games, "--max-ply", "0", NULL }, 2, "",
+               "--max-ply: a number from 1 to 10000 is expected, not '0'");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--games", NULL }, 2, "", "--games needs a value");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--games", games, "extra", NULL }, 2, "",
+               "unexpected 'extra'");
+    expect_cli((const char *[]){ "show", "--out", a, NULL }, 2, "", "--out does not go with this command");
+    expect_cli((const char *[]){ "show", "--bogus", NULL }, 2, "", "unknown option '--bogus'");
+    expect_cli((const char *[]){ "show", NULL }, 2, "", "which book?");
+    expect_cli((const char *[]){ "merge", a, NULL }, 2, "", "two books and --out are needed");
+    expect_cli((const char *[]){ "build", "--variant", "nosuch", "--out", a, "--games", games, NULL }, 1, "",
+               "unknown variant 'nosuch'");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--games", file("none.pgn"), NULL }, 1, "",
+               "none.pgn: No such file or directory");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", file("no/dir.book"), "--games", games, NULL }, 1,
+               "", "dir.book: cannot write");
+    expect_cli((const char *[]){ "show", games, NULL }, 1, "", "games.pgn: not a Sennight book");
+    expect_cli((const char *[]){ "show", "--variant", "glinski", m, NULL }, 1, "", "the book is for variant 'mccooey', not 'glinski'");
+    expect_cli((const char *[]){ "show", m, "x/y", NULL }, 1, "", "bad FEN");
+    expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--games", games, "--min-games", "1", NULL }, 0,
+               "", "");
+    expect_cli((const char *[]){ "merge", a, m, "--out", file("x.book"), NULL }, 1, "",
+               "the book is for variant 'mccooey', not 'glinski'");
+    ck_assert(access(file("x.book"), F_OK) != 0);
+    expect_cli((const char *[]){ "show", "--variant-file", file("none.ini"), a, NULL }, 1, "", "none.ini");
+}
+END_TEST
+
+/* How long the executable may take to answer: generous, as a hang is all it has to catch. */
+static int reply_ms(void)
+{
+    return (int)(test_timeout(5.0) * 1000);
+}
+
+/* `sennight book` reached through the executable's command line. */
+START_TEST(test_executable_dispatch)
+{
+    struct engine_pipe p;
+    ck_assert(pipe_start_args(&p, (const char *const[]){ "book", "--help", NULL }));
+    const char *line = pipe_read_line(&p, reply_ms());
+    ck_assert_msg(line && strstr(line, "usage: sennight book build"), "%s", line ? line : "(nothing)");
+    struct pipe_exit x = pipe_wait(&p, reply_ms());
+    ck_assert(x.exited && x.code == 0);
+    pipe_free(&p);
+}
+END_TEST
+
 Suite *suite_books(void)
 {
     Suite *s = suite_create("books");
@@ -471,6 +843,16 @@ Suite *suite_books(void)
     tcase_add_test(tc, test_garbage_files);
     tcase_add_test(tc, test_probe_legal_only);
     tcase_add_test(tc, test_pick);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("build");
+    tcase_add_unchecked_fixture(tc, dir_create, dir_remove);
+    tcase_set_timeout(tc, test_timeout(30));
+    tcase_add_test(tc, test_build_from_records);
+    tcase_add_test(tc, test_bad_records);
+    tcase_add_test(tc, test_expand);
+    tcase_add_test(tc, test_cli_build_show_merge);
+    tcase_add_test(tc, test_cli_errors);
+    tcase_add_test(tc, test_executable_dispatch);
     suite_add_tcase(s, tc);
     return s;
 }
