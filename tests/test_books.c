@@ -1,6 +1,6 @@
 /* Opening books (books/, docs/books.md): the file format byte by byte, round trips, lookups, every
  * kind of damaged file, legal moves only, the builders from game records and by expansion, merging,
- * and the command line. */
+ * the command line, and OwnBook through the real executable ($SENNIGHT). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -829,6 +829,123 @@ START_TEST(test_executable_dispatch)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------------------------- */
+/* OwnBook through the real executable. */
+
+/* Sends the lines and isready; returns everything printed before readyok, one line each. */
+static const char *uci(struct engine_pipe *p, const char *lines)
+{
+    static char out[16384];
+    size_t len = 0;
+    char script[4096];
+    snprintf(script, sizeof script, "%s\nisready", lines);
+    ck_assert_msg(pipe_send(p, script, reply_ms()), "cannot send '%s'", lines);
+    out[0] = 0;
+    for (const char *line; (line = pipe_read_line(p, reply_ms())) && strcmp(line, "readyok");)
+        len += (size_t)snprintf(out + len, sizeof out - len, "%s\n", line);
+    return out;
+}
+
+static void expect_uci(struct engine_pipe *p, const char *lines, const char *want)
+{
+    const char *got = uci(p, lines);
+    ck_assert_msg(strstr(got, want), "'%s': expected '%s', got '%s'", lines, want, got);
+}
+
+/* A search (not the book) answers: the engine's own info lines, then bestmove. */
+static void expect_search(struct engine_pipe *p, const char *go)
+{
+    ck_assert(pipe_send(p, go, reply_ms()));
+    bool searched = false;
+    const char *line;
+    while ((line = pipe_read_line(p, reply_ms())) && strncmp(line, "bestmove", 8)) {
+        ck_assert_msg(!strstr(line, "book move"), "'%s' played from the book: %s", go, line);
+        searched |= !strncmp(line, "info depth", 10);
+    }
+    ck_assert_msg(line && searched, "'%s': no search", go);
+}
+
+START_TEST(test_uci_own_book)
+{
+    const struct variant *v = test_variant("glinski");
+    struct game g;
+    test_game(&g, "glinski", NULL, false);
+    struct book_entry e[] = { entry_for(&g, "c1f4", 1), entry_for(&g, "i1h2", 1), entry_for(&g, "d1f4", 0) };
+    write_book(file("even.book"), v, e, 3);
+    e[1].weight = 5;
+    write_book(file("uneven.book"), v, e, 3);
+    game_free(&g);
+    struct engine_pipe p;
+    ck_assert_msg(pipe_start(&p), "cannot run %s", pipe_engine_path());
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "setoption name BookFile value %s", file("even.book"));
+    expect_uci(&p, cmd, "info string book ");
+    expect_uci(&p, cmd, "3 entries, 1 positions, variant glinski");
+    /* OwnBook is off by default. */
+    expect_search(&p, "go depth 1");
+    expect_uci(&p, "setoption name OwnBook value true\nposition startpos", "");
+    /* Both moves of weight 1 come up, d1f4 of weight 0 never. */
+    int seen[2] = { 0 };
+    for (int i = 0; i < 40; i++) {
+        const char *out = uci(&p, "go wtime 1000 btime 1000");
+        bool first = strstr(out, "info string book move c1f4 (weight 1 of 2)\nbestmove c1f4\n") != NULL;
+        ck_assert_msg(first || strstr(out, "info string book move i1h2 (weight 1 of 2)\nbestmove i1h2\n"), "%s", out);
+        seen[first]++;
+    }
+    ck_assert_msg(seen[0] && seen[1], "always the same move: %d and %d", seen[0], seen[1]);
+    snprintf(cmd, sizeof cmd, "setoption name BookFile value %s\nsetoption name BookVariety value best", file("uneven.book"));
+    expect_uci(&p, cmd, "3 entries");
+    for (int i = 0; i < 5; i++)
+        expect_uci(&p, "go nodes 1000", "info string book move i1h2 (weight 5 of 6)\nbestmove i1h2\n");
+    /* Analysis, pondering, a position out of the book, and BookDepth search as usual. */
+    expect_search(&p, "go depth 2 searchmoves c1f4");
+    expect_search(&p, "go depth 2 mate 1");
+    static const char *const endless[] = { "go infinite", "go ponder wtime 1000 btime 1000" };
+    for (int i = 0; i < 2; i++) {
+        ck_assert(pipe_send(&p, endless[i], reply_ms()));
+        const char *out = uci(&p, "stop");
+        ck_assert_msg(strstr(out, "bestmove") && !strstr(out, "book move"), "%s", out);
+    }
+    expect_uci(&p, "position startpos moves c1f4", "");
+    expect_search(&p, "go depth 1");
+    expect_uci(&p, "position fen " "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - - 0 2", "");
+    expect_uci(&p, "setoption name BookDepth value 1", "");
+    expect_search(&p, "go depth 1");
+    expect_uci(&p, "setoption name BookDepth value 2\ngo depth 1", "bestmove i1h2");
+    /* Another variant: the book is refused, and loaded again when glinski comes back. */
+    expect_uci(&p, "setoption name UCI_Variant value mccooey", "info string error: ");
+    expect_uci(&p, "position startpos", "");
+    expect_search(&p, "go depth 1");
+    expect_uci(&p, "setoption name UCI_Variant value glinski", "variant glinski");
+    expect_uci(&p, "go depth 1", "bestmove i1h2");
+    /* Bad files and values: one error line each, the position kept; the book is then not used. */
+    expect_uci(&p, "position startpos moves c1f4", "");
+    char before[512];
+    snprintf(before, sizeof before, "%s", strstr(uci(&p, "d"), "Fen: "));
+    static const char *const bad[][2] = {
+        { "setoption name OwnBook value maybe", "OwnBook: true or false" },
+        { "setoption name BookVariety value worst", "BookVariety: weighted or best" },
+        { "setoption name BookDepth value -1", "BookDepth: a number" },
+        { "setoption name BookFile value /nonexistent/x.book", "No such file or directory" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *out = uci(&p, bad[i][0]);
+        ck_assert_msg(!strncmp(out, "info string error: ", 19) && strstr(out, bad[i][1]) && strchr(out, '\n') == out + strlen(out) - 1,
+                      "'%s': %s", bad[i][0], out);
+    }
+    snprintf(cmd, sizeof cmd, "setoption name BookFile value %s", dir);
+    expect_uci(&p, cmd, "not a regular file");
+    ck_assert_str_eq(strstr(uci(&p, "d"), "Fen: "), before);
+    expect_uci(&p, "position startpos", "");
+    expect_search(&p, "go depth 1");
+    expect_uci(&p, "setoption name BookFile value <empty>", "");
+    ck_assert(pipe_send(&p, "quit", reply_ms()));
+    struct pipe_exit x = pipe_wait(&p, reply_ms());
+    ck_assert_msg(x.exited && x.code == 0, "the engine did not exit cleanly");
+    pipe_free(&p);
+}
+END_TEST
+
 Suite *suite_books(void)
 {
     Suite *s = suite_create("books");
@@ -853,6 +970,11 @@ Suite *suite_books(void)
     tcase_add_test(tc, test_cli_build_show_merge);
     tcase_add_test(tc, test_cli_errors);
     tcase_add_test(tc, test_executable_dispatch);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("uci");
+    tcase_add_unchecked_fixture(tc, dir_create, dir_remove);
+    tcase_set_timeout(tc, test_timeout(30));
+    tcase_add_test(tc, test_uci_own_book);
     suite_add_tcase(s, tc);
     return s;
 }
