@@ -26,7 +26,8 @@ SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c m
         movegen/move.c engine/game.c engine/instance_select.c engine/tt.c engine/timeman.c engine/threads.c \
         eval/weights.c eval/values.c protocol/uci.c protocol/diagram.c protocol/play.c bench/perft_speed.c \
         bench/bench.c bench/text.c bench/stats.c bench/tc.c bench/proc.c bench/player.c bench/openings.c \
-        bench/play.c bench/pgn.c bench/match_args.c bench/match.c
+        bench/play.c bench/pgn.c bench/match_args.c bench/match.c \
+        books/book.c books/records.c books/from_games.c books/expand.c books/cli.c
 INSTANCE_DEPS := engine/instance.c $(wildcard */*.h) movegen/tables.c movegen/attack.c \
         movegen/position.c movegen/movegen.c movegen/turns.c movegen/perft.c eval/eval.c engine/search.c engine/search_multi.c
 TEST_SRCS ?= $(wildcard tests/*.c)

@@ -5,6 +5,7 @@
 #include "../bench/bench.h"
 #include "../bench/match.h"
 #include "../bench/perft_speed.h"
+#include "../books/cli.h"
 #include "../engine/game.h"
 #include "../movegen/registry.h"
 #include "play.h"
@@ -18,6 +19,8 @@ int main(int argc, char **argv)
         return bench_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "match"))
         return match_main(argc - 2, argv + 2);
+    if (argc > 1 && !strcmp(argv[1], "book"))
+        return book_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "play"))
         return play_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "perft-speed"))
@@ -37,7 +40,7 @@ int main(int argc, char **argv)
     }
     if (argc > 1) {
         fprintf(stderr, "usage: sennight [play [options] | bench [depth] [threads] [hash] | match <arguments> | "
-                        "perft-speed [seconds] | check <file>]\n");
+                        "book build|show|merge <arguments> | perft-speed [seconds] | check <file>]\n");
         return 2;
     }
     return uci_loop(stdin);

@@ -7,8 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+
+#include <xxhash.h>
 
 #include "../bench/bench.h"
+#include "../books/book.h"
 #include "../engine/game.h"
 #include "../engine/threads.h"
 #include "../eval/trace.h"
@@ -16,7 +20,7 @@
 #include "../movegen/registry.h"
 #include "diagram.h"
 
-enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 5000 };
+enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 5000, MAX_BOOK_DEPTH = 1000 };
 
 struct uci {
     struct game game;
@@ -32,6 +36,12 @@ struct uci {
     size_t hash_mb;
     int64_t move_overhead;
     bool ponder;
+    struct book book;           /* BookFile, loaded for the current variant; empty if it does not fit */
+    char book_path[4096];       /* "" for none */
+    bool own_book;
+    enum book_variety book_variety;
+    int book_depth;             /* the last fullmove number the book is used for; 0: no limit */
+    uint64_t book_seed, book_draws;
 };
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -121,6 +131,10 @@ static void cmd_uci(struct uci *u, char **tok, int n)
     say("option name Move Overhead type spin default 10 min 0 max %d", MAX_OVERHEAD);
     say("option name Evaluation type combo default full var full var material");
     say("option name ThreePlayerSearch type combo default paranoid var paranoid var brs");
+    say("option name OwnBook type check default false");
+    say("option name BookFile type string default <empty>");
+    say("option name BookVariety type combo default weighted var weighted var best");
+    say("option name BookDepth type spin default 0 min 0 max %d", MAX_BOOK_DEPTH);
     (void)u;
     say("uciok");
 }
@@ -139,6 +153,20 @@ static void cmd_isready(struct uci *u, char **tok, int n)
     say("readyok");
 }
 
+/* Loads BookFile for the current variant; a book that does not fit is reported and not used. */
+static void load_book(struct uci *u)
+{
+    char err[ERR_LEN * 2];
+    book_close(&u->book);
+    if (!u->book_path[0])
+        return;
+    if (book_open(&u->book, u->book_path, u->game.v, err, sizeof err))
+        say("info string book %s: %zu entries, %zu positions, variant %s", u->book_path, u->book.n, u->book.npositions,
+            u->game.v->name);
+    else
+        say_error(err);
+}
+
 static void select_variant(struct uci *u, const char *name)
 {
     char err[ERR_LEN];
@@ -148,6 +176,8 @@ static void select_variant(struct uci *u, const char *name)
         say_error(err);
     } else if (!game_init(&u->game, v, false, err, sizeof err)) {
         say_error(err);
+    } else if (u->book.v != v) {
+        load_book(u);
     }
 }
 
@@ -243,6 +273,24 @@ static void cmd_setoption(struct uci *u, char **tok, int n)
             say_error("Ponder: true or false is expected");
         else
             u->ponder = !strcmp(value, "true");
+    } else if (!strcasecmp(name, "OwnBook")) {
+        if (strcmp(value, "true") && strcmp(value, "false"))
+            say_error("OwnBook: true or false is expected");
+        else
+            u->own_book = !strcmp(value, "true");
+    } else if (!strcasecmp(name, "BookFile")) {
+        snprintf(u->book_path, sizeof u->book_path, "%s", strcmp(value, "<empty>") ? value : "");
+        load_book(u);
+    } else if (!strcasecmp(name, "BookVariety")) {
+        if (strcmp(value, "weighted") && strcmp(value, "best"))
+            say_error("BookVariety: weighted or best is expected");
+        else
+            u->book_variety = !strcmp(value, "best") ? BOOK_BEST : BOOK_WEIGHTED;
+    } else if (!strcasecmp(name, "BookDepth")) {
+        if (!parse_int(value, 0, MAX_BOOK_DEPTH, &x))
+            say_error("BookDepth: a number of moves from 0 (no limit) to 1000 is expected");
+        else
+            u->book_depth = (int)x;
     } else if (!strcasecmp(name, "UCI_Variant")) {
         select_variant(u, value);
     } else if (!strcasecmp(name, "VariantPath")) {
@@ -415,6 +463,32 @@ static bool parse_go(struct uci *u, char **tok, int n, struct search_limits *l)
     return true;
 }
 
+/* A book move is played at once, except in analysis (infinite, mate, searchmoves) and pondering;
+ * returns whether one was. */
+static bool play_book_move(struct uci *u, const struct search_limits *l)
+{
+    struct book_move m[MAX_MOVES];
+    struct setup s;
+    char text[16];
+    if (!u->own_book || !u->book.n || l->infinite || l->ponder || l->mate || l->nsearchmoves)
+        return false;
+    u->game.ops->position_get(u->game.pos, &s);
+    if (u->book_depth && s.fullmove > u->book_depth)
+        return false;
+    int n = book_probe(&u->book, &u->game, m, NULL);
+    uint64_t random = XXH3_64bits_withSeed(&u->book_draws, sizeof u->book_draws, u->book_seed), total = 0;
+    u->book_draws++;
+    int i = book_pick(m, n, u->book_variety, random);
+    if (i < 0)
+        return false;
+    for (int k = 0; k < n; k++)
+        total += m[k].weight;
+    move_to_text(u->game.v, m[i].move, text);
+    say("info string book move %s (weight %u of %llu)", text, m[i].weight, (unsigned long long)total);
+    say("bestmove %s", text);
+    return true;
+}
+
 static void cmd_go(struct uci *u, char **tok, int n)
 {
     long depth;
@@ -433,7 +507,7 @@ static void cmd_go(struct uci *u, char **tok, int n)
         return;
     }
     struct search_limits l;
-    if (!parse_go(u, tok, n, &l))
+    if (!parse_go(u, tok, n, &l) || play_book_move(u, &l))
         return;
     u->endless = l.infinite || l.ponder;
     u->pool.done = search_done;
@@ -619,6 +693,9 @@ int uci_loop(FILE *in)
         u->threads = u->multipv = 1;
         u->hash_mb = TT_DEFAULT_MB;
         u->move_overhead = 10;
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        u->book_seed = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
     }
     if (!u || !registry_init(err, sizeof err) || !game_init(&u->game, registry_find("glinski"), false, err, sizeof err)
         || !pool_configure(&u->pool, u->threads, u->hash_mb)) {
@@ -633,6 +710,7 @@ int uci_loop(FILE *in)
         running = uci_execute(u, line, (size_t)len);
     join_worker(u);
     free(line);
+    book_close(&u->book);
     pool_free(&u->pool);
     game_free(&u->game);
     free(u);

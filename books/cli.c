@@ -1,0 +1,295 @@
+/* `sennight book build|show|merge`: the command line of the book tools (docs/books.md). */
+#include "cli.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/search.h"
+#include "../movegen/registry.h"
+#include "build.h"
+
+enum { BUILD = 1, SHOW = 2, MERGE = 4, MAX_WORDS = 64, ERR_LEN = 4096 };
+/* The two ways to build, and the options that belong to one of them. */
+enum source { ANY, GAMES, EXPAND };
+
+static const char usage[] =
+    "usage: sennight book build --variant NAME --out FILE --games FILE [--games FILE ...] [--max-ply N] [--min-games N]\n"
+    "       sennight book build --variant NAME --out FILE --expand --plies N --margin CP (--nodes N | --depth N)\n"
+    "                           [--width N] [--hash MB] [--fen FEN]\n"
+    "       sennight book show [--variant NAME] BOOK [startpos | FEN]\n"
+    "       sennight book merge BOOK BOOK --out FILE\n"
+    "       any of them: [--variant-file FILE] to load user variants first\n";
+
+struct args {
+    int command;
+    unsigned given;                /* bit k: options[k] was given */
+    const char *variant, *variant_file, *out, *fen;
+    const char *games[MAX_WORDS];
+    int ngames;
+    bool expand;
+    long long max_ply, min_games, plies, margin, width, depth, nodes, hash;
+    const char *word[MAX_WORDS];   /* the words that are not options */
+    int nwords;
+};
+
+enum kind { TEXT, NUMBER, FLAG };
+
+static const struct option {
+    const char *name;
+    int commands;
+    enum source source;
+    enum kind kind;
+    size_t at;
+    long long lo, hi;
+} options[] = {
+    { "--variant", BUILD | SHOW, ANY, TEXT, offsetof(struct args, variant), 0, 0 },
+    { "--variant-file", BUILD | SHOW | MERGE, ANY, TEXT, offsetof(struct args, variant_file), 0, 0 },
+    { "--out", BUILD | MERGE, ANY, TEXT, offsetof(struct args, out), 0, 0 },
+    { "--games", BUILD, GAMES, TEXT, 0, 0, 0 },
+    { "--max-ply", BUILD, GAMES, NUMBER, offsetof(struct args, max_ply), 1, 10000 },
+    { "--min-games", BUILD, GAMES, NUMBER, offsetof(struct args, min_games), 1, UINT32_MAX },
+    { "--expand", BUILD, EXPAND, FLAG, offsetof(struct args, expand), 0, 0 },
+    { "--plies", BUILD, EXPAND, NUMBER, offsetof(struct args, plies), 1, 100 },
+    { "--margin", BUILD, EXPAND, NUMBER, offsetof(struct args, margin), 0, 100000 },
+    { "--width", BUILD, EXPAND, NUMBER, offsetof(struct args, width), 1, MAX_MULTIPV },
+    { "--depth", BUILD, EXPAND, NUMBER, offsetof(struct args, depth), 1, MAX_PLY - 1 },
+    { "--nodes", BUILD, EXPAND, NUMBER, offsetof(struct args, nodes), 1, 1000000000000LL },
+    { "--hash", BUILD, EXPAND, NUMBER, offsetof(struct args, hash), 1, 65536 },
+    { "--fen", BUILD, EXPAND, TEXT, offsetof(struct args, fen), 0, 0 },
+};
+
+enum { NOPTIONS = sizeof options / sizeof *options };
+
+static bool given(const struct args *a, const char *name)
+{
+    for (int k = 0; k < NOPTIONS; k++)
+        if (!strcmp(options[k].name, name))
+            return a->given >> k & 1;
+    return false;
+}
+
+/* Reads one option and its value at argv[*i]; false with err on a mistake. */
+static bool parse_option(struct args *a, char **argv, int argc, int *i, char *err, size_t errlen)
+{
+    const char *name = argv[*i];
+    for (int k = 0; k < NOPTIONS; k++) {
+        const struct option *o = &options[k];
+        if (strcmp(name, o->name))
+            continue;
+        if (!(o->commands & a->command)) {
+            snprintf(err, errlen, "%s does not go with this command", name);
+            return false;
+        }
+        a->given |= 1u << k;
+        if (o->kind == FLAG) {
+            *(bool *)((char *)a + o->at) = true;
+            return true;
+        }
+        if (++*i == argc) {
+            snprintf(err, errlen, "%s needs a value", name);
+            return false;
+        }
+        const char *value = argv[*i];
+        if (!strcmp(name, "--games")) {
+            if (a->ngames == MAX_WORDS) {
+                snprintf(err, errlen, "at most %d --games files", MAX_WORDS);
+                return false;
+            }
+            a->games[a->ngames++] = value;
+            return true;
+        }
+        if (o->kind == TEXT) {
+            *(const char **)((char *)a + o->at) = value;
+            return true;
+        }
+        char *end;
+        errno = 0;
+        long long x = strtoll(value, &end, 10);
+        if (end == value || *end || errno || x < o->lo || x > o->hi) {
+            snprintf(err, errlen, "%s: a number from %lld to %lld is expected, not '%s'", name, o->lo, o->hi, value);
+            return false;
+        }
+        *(long long *)((char *)a + o->at) = x;
+        return true;
+    }
+    snprintf(err, errlen, "unknown option '%s'", name);
+    return false;
+}
+
+static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t errlen)
+{
+    static const char *const commands[] = { "build", "show", "merge" };
+    *a = (struct args){ .max_ply = 30, .min_games = 3, .width = 4, .hash = 4 };
+    for (int c = 0; c < 3 && argc > 0; c++)
+        if (!strcmp(argv[0], commands[c]))
+            a->command = 1 << c;
+    if (!a->command) {
+        snprintf(err, errlen, "build, show or merge is expected");
+        return false;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (!strncmp(argv[i], "--", 2)) {
+            if (!parse_option(a, argv, argc, &i, err, errlen))
+                return false;
+        } else if (a->nwords == MAX_WORDS) {
+            snprintf(err, errlen, "too many arguments");
+            return false;
+        } else {
+            a->word[a->nwords++] = argv[i];
+        }
+    }
+    return true;
+}
+
+/* The build arguments make sense together: one source, and what it needs. */
+static bool check_build(const struct args *a, char *err, size_t errlen)
+{
+    enum source source = a->ngames ? GAMES : EXPAND;
+    if (a->nwords) {
+        snprintf(err, errlen, "unexpected '%s'", a->word[0]);
+        return false;
+    }
+    if (!a->variant || !a->out || !a->ngames == !a->expand) {
+        snprintf(err, errlen, "--variant, --out, and either --games or --expand are needed");
+        return false;
+    }
+    for (int k = 0; k < NOPTIONS; k++)
+        if ((a->given >> k & 1) && options[k].source != ANY && options[k].source != source) {
+            snprintf(err, errlen, "%s goes with %s", options[k].name, source == GAMES ? "--expand" : "--games");
+            return false;
+        }
+    if (source == EXPAND && (!given(a, "--plies") || !given(a, "--margin") || !(a->depth || a->nodes))) {
+        snprintf(err, errlen, "--expand needs --plies, --margin, and --nodes or --depth");
+        return false;
+    }
+    return true;
+}
+
+static size_t count_positions(const struct book_entries *l)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n += !i || l->e[i].key != l->e[i - 1].key;
+    return n;
+}
+
+static int build(const struct args *a, const struct variant *v, char *err, size_t errlen)
+{
+    struct book_entries l = { 0 };
+    bool ok = true;
+    char summary[512] = "";
+    if (a->ngames) {
+        struct games_stats st = { 0 };
+        for (int i = 0; ok && i < a->ngames; i++)
+            ok = book_add_games(&l, v, a->games[i], (int)a->max_ply, &st, err, errlen);
+        size_t rare = ok ? book_drop_rare(&l, (uint32_t)a->min_games) : 0;
+        snprintf(summary, sizeof summary, "from %d of %d games (%d of other variants, %d unscored); %zu moves played "
+                 "fewer than %lld times left out", st.used, st.games, st.other_variant, st.unscored, rare, a->min_games);
+    } else {
+        struct expand_options o = { a->fen, (int)a->plies, (int)a->margin, (int)a->width, (int)a->depth,
+                                    (uint64_t)a->nodes, (size_t)a->hash };
+        struct expand_stats st;
+        ok = book_expand(&l, v, &o, stderr, &st, err, errlen);
+        snprintf(summary, sizeof summary, "%zu positions searched, %zu of them without a completed iteration",
+                 st.positions, st.unresolved);
+    }
+    ok = ok && book_write(a->out, v, &l, err, errlen);
+    if (ok)
+        printf("%s: %zu entries, %zu positions, variant %s; %s\n", a->out, l.n, count_positions(&l), v->name, summary);
+    book_entries_free(&l);
+    return ok ? 0 : 1;
+}
+
+/* The position's entries that are legal there, with each one's share of the total weight. */
+static int show(const struct args *a, const struct variant *v, char *err, size_t errlen)
+{
+    struct book b;
+    struct game g = { 0 };
+    struct book_move m[MAX_MOVES];
+    char fen[4096] = "", text[16];
+    for (int i = 1; i < a->nwords; i++)
+        snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "%s%s", i > 1 ? " " : "", a->word[i]);
+    bool start = a->nwords < 2 || !strcmp(fen, "startpos");
+    if (!a->nwords) {
+        snprintf(err, errlen, "which book?");
+        return 2;
+    }
+    if (!book_open(&b, a->word[0], v, err, errlen))
+        return 1;
+    bool ok = game_init(&g, b.v, false, err, errlen) && game_set_position(&g, start ? NULL : fen, NULL, 0, err, errlen);
+    if (ok) {
+        int skipped, n = book_probe(&b, &g, m, &skipped);
+        uint64_t total = 0;
+        game_fen(&g, fen, sizeof fen);
+        printf("%s: variant %s, %zu entries, %zu positions\n", a->word[0], b.v->name, b.n, b.npositions);
+        printf("%s (key %016llx)%s\n", fen, (unsigned long long)g.ops->position_key(g.pos), n ? ":" : ": not in the book");
+        for (int i = 0; i < n; i++)
+            total += m[i].weight;
+        for (int i = 0; i < n; i++) {
+            move_to_text(b.v, m[i].move, text);
+            double share = total ? 100.0 * m[i].weight / (double)total : 0.0;
+            printf("  %-8s weight %10u  %5.1f%%  learn %u\n", text, m[i].weight, share, m[i].learn);
+        }
+        if (skipped)
+            printf("  (%d entries for this key are not legal moves here: a key collision)\n", skipped);
+    }
+    game_free(&g);
+    book_close(&b);
+    return ok ? 0 : 1;
+}
+
+/* Both books' entries in one: the weights and learn fields of a move in both are summed. */
+static int merge(const struct args *a, char *err, size_t errlen)
+{
+    struct book in[2] = { 0 };
+    struct book_entries l = { 0 };
+    if (a->nwords != 2 || !a->out) {
+        snprintf(err, errlen, "two books and --out are needed");
+        return 2;
+    }
+    bool ok = book_open(&in[0], a->word[0], NULL, err, errlen) && book_open(&in[1], a->word[1], in[0].v, err, errlen);
+    for (int k = 0; k < 2 && ok; k++)
+        for (size_t i = 0; ok && i < in[k].n; i++)
+            if (!(ok = book_entries_add(&l, &in[k].e[i])))
+                snprintf(err, errlen, "out of memory");
+    ok = ok && book_write(a->out, in[0].v, &l, err, errlen);
+    if (ok)
+        printf("%s: %zu entries, %zu positions, variant %s (from %zu and %zu entries)\n", a->out, l.n,
+               count_positions(&l), in[0].v->name, in[0].n, in[1].n);
+    book_entries_free(&l);
+    book_close(&in[0]);
+    book_close(&in[1]);
+    return ok ? 0 : 1;
+}
+
+int book_main(int argc, char **argv)
+{
+    struct args a;
+    char err[ERR_LEN];
+    const struct variant *v = NULL;
+    if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (!parse_args(&a, argc, argv, err, sizeof err) || (a.command == BUILD && !check_build(&a, err, sizeof err))) {
+        fprintf(stderr, "sennight book: %s\n%s", err, usage);
+        return 2;
+    }
+    int status = 1;
+    bool loaded = registry_init(err, sizeof err)
+               && (!a.variant_file || registry_add_file(a.variant_file, false, err, sizeof err) >= 0);
+    if (loaded) {
+        if (a.variant && !(v = registry_find(a.variant)))
+            snprintf(err, sizeof err, "unknown variant '%s'", a.variant);
+        else
+            status = a.command == BUILD  ? build(&a, v, err, sizeof err)
+                   : a.command == SHOW   ? show(&a, v, err, sizeof err)
+                                         : merge(&a, err, sizeof err);
+    }
+    if (status)
+        fprintf(stderr, "sennight book: %s\n%s", err, status == 2 ? usage : "");
+    return status;
+}

@@ -1,0 +1,8 @@
+/* `sennight book ...`: building, showing and merging opening books (docs/books.md). */
+#ifndef BOOKS_CLI_H
+#define BOOKS_CLI_H
+
+/* The arguments after `book`; returns the exit status (2: bad usage, 1: failure). */
+int book_main(int argc, char **argv);
+
+#endif

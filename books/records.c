@@ -1,0 +1,184 @@
+#include "records.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool fail(struct records *r, char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(err, errlen, "%s:%d: ", r->path, r->line);
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < errlen)
+        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool records_open(struct records *r, const char *path, char *err, size_t errlen)
+{
+    *r = (struct records){ .path = path, .line = 1 };
+    struct stat st;
+    const char *why = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f || fstat(fileno(f), &st))
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if (!(r->text = malloc((size_t)st.st_size + 1)))
+        why = "out of memory";
+    else if (fread(r->text, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
+        why = "read error";
+    else if (memchr(r->text, 0, (size_t)st.st_size))
+        why = "holds a NUL byte: not a game record file";
+    if (f)
+        fclose(f);
+    if (why) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        records_close(r);
+        return false;
+    }
+    r->at = r->text;
+    r->end = r->text + st.st_size;
+    *r->end = 0;
+    return true;
+}
+
+void records_close(struct records *r)
+{
+    free(r->text);
+    free(r->moves);
+    *r = (struct records){ 0 };
+}
+
+static void skip_space(struct records *r)
+{
+    for (; r->at < r->end && isspace((unsigned char)*r->at); r->at++)
+        r->line += *r->at == '\n';
+}
+
+/* Skips to the end of the line, or past the closing brace of a comment. */
+static bool skip_until(struct records *r, char close)
+{
+    for (; r->at < r->end && *r->at != close; r->at++)
+        r->line += *r->at == '\n';
+    if (r->at == r->end)
+        return false;
+    r->line += *r->at == '\n';
+    r->at++;
+    return true;
+}
+
+/* [Name "value"]: the value is unescaped in place; Variant, FEN and Result are kept. */
+static bool read_tag(struct records *r, struct record_game *g, char *err, size_t errlen)
+{
+    char *name = ++r->at;
+    while (r->at < r->end && (isalnum((unsigned char)*r->at) || *r->at == '_'))
+        r->at++;
+    size_t len = (size_t)(r->at - name);
+    while (r->at < r->end && (*r->at == ' ' || *r->at == '\t'))
+        r->at++;
+    if (!len || *r->at != '"')
+        return fail(r, err, errlen, "bad tag line (expected [Name \"value\"])");
+    char *value = ++r->at, *out = value;
+    for (; r->at < r->end && *r->at != '"' && *r->at != '\n'; r->at++) {
+        if (*r->at == '\\' && r->at + 1 < r->end && r->at[1] != '\n')
+            r->at++;
+        *out++ = *r->at;
+    }
+    if (*r->at != '"')
+        return fail(r, err, errlen, "unterminated tag value");
+    r->at++;
+    while (r->at < r->end && (*r->at == ' ' || *r->at == '\t'))
+        r->at++;
+    if (*r->at != ']')
+        return fail(r, err, errlen, "bad tag line (expected ']' after the value)");
+    r->at++;
+    *out = 0;
+    const char **slot = len == 7 && !strncmp(name, "Variant", 7) ? &g->variant
+                      : len == 3 && !strncmp(name, "FEN", 3)     ? &g->fen
+                      : len == 6 && !strncmp(name, "Result", 6)  ? &g->result
+                                                                 : NULL;
+    if (slot)
+        *slot = value;
+    return true;
+}
+
+/* "*", or scores joined by '-': "1-0", "1/2-1/2", "3/4-1/4". */
+static bool is_result(const char *t, size_t n)
+{
+    return (n == 1 && *t == '*') || (isdigit((unsigned char)*t) && memchr(t, '-', n) && strspn(t, "0123456789/-") == n);
+}
+
+static bool add_move(struct records *r, struct record_game *g, const char *t, size_t n, char *err, size_t errlen)
+{
+    if (n >= sizeof r->moves->text)
+        return fail(r, err, errlen, "bad move '%.*s...'", (int)(n < 20 ? n : 20), t);
+    if (g->nmoves == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 256;
+        struct record_move *grown = realloc(r->moves, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return fail(r, err, errlen, "out of memory");
+        r->moves = grown;
+        r->cap = cap;
+    }
+    memcpy(r->moves[g->nmoves].text, t, n);
+    r->moves[g->nmoves++].text[n] = 0;
+    return true;
+}
+
+/* Movetext: move numbers, moves, comments and NAGs, up to the result. */
+static bool read_movetext(struct records *r, struct record_game *g, char *err, size_t errlen)
+{
+    for (;;) {
+        skip_space(r);
+        if (r->at == r->end)
+            return fail(r, err, errlen, "the game that starts on line %d has no result at its end", g->line);
+        if (*r->at == '{' || *r->at == ';') {
+            if (!skip_until(r, *r->at == '{' ? '}' : '\n'))
+                return fail(r, err, errlen, "unterminated comment");
+            continue;
+        }
+        if (*r->at == '(')
+            return fail(r, err, errlen, "unexpected '(' in the moves (variations are not read)");
+        if (*r->at == '[')
+            return fail(r, err, errlen, "a tag among the moves: the game that starts on line %d has no result", g->line);
+        char *t = r->at;
+        while (r->at < r->end && !isspace((unsigned char)*r->at) && !strchr("{;([", *r->at))
+            r->at++;
+        size_t n = (size_t)(r->at - t);
+        if (is_result(t, n))
+            return true;
+        /* A move number ("12.", "12...") may be written against its move. */
+        size_t digits = strspn(t, "0123456789"), dots = digits ? strspn(t + digits, ".") : 0;
+        if (digits && !dots && digits == n)
+            return fail(r, err, errlen, "unexpected '%.*s' in the moves", (int)(n < 20 ? n : 20), t);
+        t += dots ? digits + dots : 0;
+        n -= dots ? digits + dots : 0;
+        if (n && *t != '$' && !add_move(r, g, t, n, err, errlen))
+            return false;
+    }
+}
+
+int records_next(struct records *r, struct record_game *g, char *err, size_t errlen)
+{
+    skip_space(r);
+    *g = (struct record_game){ .line = r->line };
+    if (r->at == r->end)
+        return 0;
+    if (*r->at != '[')
+        return fail(r, err, errlen, "expected a tag such as [Event \"...\"] to start a game"), -1;
+    while (*r->at == '[') {
+        if (!read_tag(r, g, err, errlen))
+            return -1;
+        skip_space(r);
+    }
+    if (!read_movetext(r, g, err, errlen))
+        return -1;
+    g->moves = r->moves;
+    return 1;
+}

@@ -1,0 +1,33 @@
+/* The match runner's game record files (bench/pgn.c, docs/match.md) read back one game at a time:
+ * tag pairs, then movetext up to the result that ends every game. */
+#ifndef RECORDS_H
+#define RECORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct record_move {
+    char text[16];
+};
+
+struct record_game {
+    int line;                           /* where the game starts in the file */
+    const char *variant, *fen, *result; /* tag values; NULL when the tag is absent */
+    int nmoves;
+    const struct record_move *moves;
+};
+
+struct records {
+    const char *path;
+    char *text, *at, *end;              /* the whole file; tag values are unescaped in place */
+    int line;
+    struct record_move *moves;
+    int cap;
+};
+
+bool records_open(struct records *r, const char *path, char *err, size_t errlen);
+/* 1: the next game is in *g (valid until the next call), 0: no games left, -1: an error in err. */
+int records_next(struct records *r, struct record_game *g, char *err, size_t errlen);
+void records_close(struct records *r);
+
+#endif
