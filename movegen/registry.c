@@ -61,7 +61,8 @@ int registry_add_text(const char *text, const char *origin, bool dry_run, char *
         struct setup s;
         char why[256];
         zobrist_init(fresh[i]);
-        if (!setup_from_fen(&s, fresh[i], fresh[i]->start_fen, why, sizeof why) || !start_castles(fresh[i], &s, why, sizeof why)
+        if (!setup_from_fen(&s, fresh[i], fresh[i]->start_fen, why, sizeof why)
+            || !start_castles(fresh[i], &s, why, sizeof why)
             || (validator && !validator(fresh[i], why, sizeof why))) {
             snprintf(err, errlen, "%s: variant '%s': start position: %s", origin, fresh[i]->name, why);
             ok = false;

@@ -92,6 +92,7 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
 
 /* A castling right is one bit per player and rule, in positions and FENs. */
 static inline unsigned castle_bit(int player, int rule) { return 1u << (player * MAX_CASTLES + rule); }
+static inline unsigned castle_bits_of(int player) { return ((1u << MAX_CASTLES) - 1) << (player * MAX_CASTLES); }
 
 int variant_type_of_letter(const struct variant *v, char letter);
 static inline bool variant_is_compound(const struct variant *v, int type) { return v->component[type][0] != 0; }
