@@ -284,7 +284,8 @@ START_TEST(test_castling_rules)
     char def[512];
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         snprintf(def, sizeof def, "[z]\nboard = hexagon 8\npiece = grandduke K W F royal\npiece = rook R R\n"
-                 "castling = %s\nstart = 8/9/10/11/R10r/13/14/K13k/14/13/R10r/11/10/9/8 w e1,e12 - 0 1\n", bad[i].rules);
+                 "castling = %s\nstart = 8/9/10/11/R10r/13/14/K13k/14/13/R10r/11/10/9/8 w e1,e12 - 0 1\n",
+                 bad[i].rules);
         const char *have = parse_error_of(def);
         ck_assert_msg(strstr(have, bad[i].error), "%s: got '%s', expected '%s'", bad[i].rules, have, bad[i].error);
     }
