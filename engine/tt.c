@@ -5,23 +5,23 @@
 
 #include "score.h"
 
-/* Packed entry data: move 28 bits (cells, promotion, and the flag and fission bits from bit 24),
- * score 16, depth 8, bound 2, age 6. */
+/* Packed entry data: move 29 bits (cells, the five promotion bits a type needs, and the flag, fission
+ * and castling bits from bit 24), score 16, depth 8, bound 2, age 6. */
 static uint64_t pack(move_t move, int score, int depth, int bound, unsigned age)
 {
-    uint64_t m = (move & 0x1fffff) | ((uint64_t)(move >> 24) & 0x7f) << 21;
-    return m | (uint64_t)(uint16_t)(int16_t)score << 28 | (uint64_t)(uint8_t)(depth + 1) << 44
-           | (uint64_t)bound << 52 | (uint64_t)(age & 63) << 54;
+    uint64_t m = (move & 0x1fffff) | ((uint64_t)(move >> 24) & 0xff) << 21;
+    return m | (uint64_t)(uint16_t)(int16_t)score << 29 | (uint64_t)(uint8_t)(depth + 1) << 45
+           | (uint64_t)bound << 53 | (uint64_t)(age & 63) << 55;
 }
 
 static move_t unpack_move(uint64_t d)
 {
-    return (move_t)(d & 0x1fffff) | (move_t)((d >> 21) & 0x7f) << 24;
+    return (move_t)(d & 0x1fffff) | (move_t)((d >> 21) & 0xff) << 24;
 }
 
-static int unpack_depth(uint64_t d) { return (int)((d >> 44) & 0xff) - 1; }
-static int unpack_bound(uint64_t d) { return (int)((d >> 52) & 3); }
-static unsigned unpack_age(uint64_t d) { return (unsigned)((d >> 54) & 63); }
+static int unpack_depth(uint64_t d) { return (int)((d >> 45) & 0xff) - 1; }
+static int unpack_bound(uint64_t d) { return (int)((d >> 53) & 3); }
+static unsigned unpack_age(uint64_t d) { return (unsigned)((d >> 55) & 63); }
 
 bool tt_resize(struct tt *tt, size_t mb)
 {
@@ -70,7 +70,7 @@ bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit)
         if ((b[i].check ^ data) != key || !data)
             continue;
         hit->move = unpack_move(data);
-        hit->score = (int16_t)(uint16_t)(data >> 28);
+        hit->score = (int16_t)(uint16_t)(data >> 29);
         hit->depth = unpack_depth(data);
         hit->bound = unpack_bound(data);
         return true;

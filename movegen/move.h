@@ -1,4 +1,6 @@
-/* Moves: from and to cells, promotion type and flags packed in 32 bits; UCI text form (protocol.md). */
+/* Moves: from and to cells, promotion type and flags packed in 32 bits; UCI text form (protocol.md).
+ * Bits: from 0-7, to 8-15, promotion 16-23 (5 used), en passant 24, double step 25, fission 26-30,
+ * castling 31. The transposition table keeps bits 0-20 and 24-31 (engine/tt.c). */
 #ifndef MOVE_H
 #define MOVE_H
 
@@ -14,6 +16,8 @@ enum {
     MOVE_DOUBLE = 1u << 25,  /* pawn double step: sets the en-passant cell */
     MAX_MOVES = 2048,
 };
+/* Castling: from and to are the royal's cells, the rule's rook moves too. (Out of an enum's int range.) */
+#define MOVE_CASTLE (1u << 31)
 
 static inline move_t move_make(int from, int to) { return (move_t)from | (move_t)to << 8; }
 static inline int move_from(move_t m) { return (int)(m & 0xff); }

@@ -201,6 +201,40 @@ static int gen_fissions(const struct position *pos, move_t *list, int n, int fro
     return n;
 }
 
+/* Whether an opponent attacks one of the cells, given the occupancy. */
+static bool any_attacked(const struct attackers *opp, int nopp, cellset cells, cellset occ)
+{
+    int c;
+    for (int k = 0; k < nopp; k++)
+        CS_FOR_EACH(c, cells)
+            if (!cs_is_empty(attackers_to(&opp[k], c, occ, true)))
+                return true;
+    return false;
+}
+
+/* Castling (variants.md) for the side to move, not in check: the right held, the cells between the
+ * royal and the rook empty, no cell the royal crosses attacked (tested as if it had stopped there, lifted
+ * from its cell, the rook still at home), and the royal safe where it lands beside the moved rook. The
+ * tests use the occupancy itself, so curved and hopping attackers need nothing more. */
+static int gen_castling(const struct position *pos, move_t *list, int n, const struct attackers *opp, int nopp,
+                        int king)
+{
+    const struct tables *tb = pos->tb;
+    const struct variant *v = pos->v;
+    int us = pos->side;
+    cellset lifted = cs_xor(pos->occ, tb->bit[king]);
+    for (int i = 0; i < v->ncastles; i++) {
+        const struct castle_rule *r = &v->castle[us][i];
+        const struct castle_cells *cc = &tb->castle[us][i];
+        if (!(pos->st[pos->ply].castling & castle_bit(us, i)) || cs_intersects(cc->empty, pos->occ))
+            continue;
+        cellset after = cs_or(cs_xor(lifted, tb->bit[r->rook]), cs_or(tb->bit[r->royal_to], tb->bit[r->rook_to]));
+        if (!any_attacked(opp, nopp, cc->cross, lifted) && !any_attacked(opp, nopp, tb->bit[r->royal_to], after))
+            n = push_move(list, n, move_make(king, r->royal_to) | MOVE_CASTLE);
+    }
+    return n;
+}
+
 /* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only. */
 static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
 {
@@ -236,6 +270,8 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
         if (safe)
             n = push_move(list, n, move_make(king, to));
     }
+    if (!noisy && (st->castling & castle_bits_of(us)) && cs_is_empty(checkers))
+        n = gen_castling(pos, list, n, opp, nopp, king);
     /* Against a hopper even a double check may be answered by moving its screen. */
     if (cs_several(checkers) && !exotic)
         return n;

@@ -45,6 +45,17 @@ static inline uint64_t piece_key(const struct position *pos, int piece, int cell
     return pos->v->key_piece[piece_colour(piece)][piece_type(piece)][cell];
 }
 
+/* The keys of a set of castling rights. */
+static inline uint64_t castling_key(const struct variant *v, unsigned rights)
+{
+    uint64_t key = 0;
+    for (; rights; rights &= rights - 1) {
+        int b = __builtin_ctz(rights);
+        key ^= v->key_castle[b / MAX_CASTLES][b % MAX_CASTLES];
+    }
+    return key;
+}
+
 static uint64_t position_compute_key(const struct position *pos)
 {
     const struct state *st = &pos->st[pos->ply];
@@ -54,7 +65,7 @@ static uint64_t position_compute_key(const struct position *pos)
             key ^= piece_key(pos, pos->board[c], c);
     if (st->ep != CELL_NONE)
         key ^= pos->v->key_ep[st->ep];
-    return key;
+    return key ^ castling_key(pos->v, st->castling);
 }
 
 static struct position *position_new(const struct tables *tb)
@@ -79,6 +90,7 @@ static void position_get(const struct position *pos, struct setup *s)
     memcpy(s->piece, pos->board, sizeof s->piece);
     s->side = pos->side;
     s->ep = pos->st[pos->ply].ep;
+    s->castling = pos->st[pos->ply].castling;
     s->halfmove = pos->st[pos->ply].halfmove;
     s->fullmove = pos->fullmove;
 }
@@ -114,22 +126,37 @@ static void position_trim_history(struct position *pos)
     pos->ply = keep - 1;
 }
 
-static void position_make(struct position *pos, move_t m)
+/* The rule of a castling move by the player: the royal's target names it (variant.c). */
+static const struct castle_rule *castle_rule_of(const struct variant *v, int player, move_t m)
+{
+    int i = 0;
+    while (i < v->ncastles - 1 && v->castle[player][i].royal_to != move_to(m))
+        i++;
+    return &v->castle[player][i];
+}
+
+/* Moves the rule's royal and rook to their targets, or back; returns the change of the key. Both are
+ * lifted before either is set down, since a target may be the other one's cell. */
+static uint64_t castle_pieces(struct position *pos, const struct castle_rule *r, bool back)
+{
+    int royal_from = back ? r->royal_to : r->royal, royal_to = back ? r->royal : r->royal_to;
+    int rook_from = back ? r->rook_to : r->rook, rook_to = back ? r->rook : r->rook_to;
+    int royal = pos->board[royal_from], rook = pos->board[rook_from];
+    pos_remove(pos, royal_from);
+    pos_remove(pos, rook_from);
+    pos_put(pos, royal_to, royal);
+    pos_put(pos, rook_to, rook);
+    return piece_key(pos, royal, royal_from) ^ piece_key(pos, royal, royal_to) ^ piece_key(pos, rook, rook_from)
+           ^ piece_key(pos, rook, rook_to);
+}
+
+/* Every move but castling: the piece leaves its cell, takes what it captures (or fuses with a friendly
+ * piece), and lands, promoted or as one component of a fission; returns the change of the key. */
+static inline uint64_t make_piece_move(struct position *pos, struct state *st, move_t m, int victim)
 {
     const struct variant *v = pos->v;
-    struct state *prev = &pos->st[pos->ply], *st = prev + 1;
-    int from = move_from(m), to = move_to(m), piece = pos->board[from], us = pos->side;
-    uint64_t key = prev->key ^ v->key_side[us];
-    if (prev->ep != CELL_NONE)
-        key ^= v->key_ep[prev->ep];
-    int victim = m & MOVE_EP ? prev->ep_victim : to;
-    st->move = m;
-    st->side_before = us;
-    st->moved = piece;
-    st->captured = pos->board[victim];
-    st->halfmove = prev->halfmove + 1;
-    st->ep = CELL_NONE;
-    st->ep_victim = CELL_NONE;
+    int from = move_from(m), to = move_to(m), piece = st->moved, us = pos->side;
+    uint64_t key = 0;
     /* A move onto an own piece is a fusion: that piece is kept in `captured` for unmake. */
     bool fusion = st->captured && piece_colour(st->captured) == us;
     if (st->captured) {
@@ -152,11 +179,37 @@ static void position_make(struct position *pos, move_t m)
         piece = piece_make(us, move_fission(m));
     }
     pos_put(pos, to, piece);
-    key ^= piece_key(pos, piece, to);
+    return key ^ piece_key(pos, piece, to);
+}
+
+static void position_make(struct position *pos, move_t m)
+{
+    const struct variant *v = pos->v;
+    struct state *prev = &pos->st[pos->ply], *st = prev + 1;
+    int from = move_from(m), to = move_to(m), us = pos->side;
+    uint64_t key = prev->key ^ v->key_side[us];
+    if (prev->ep != CELL_NONE)
+        key ^= v->key_ep[prev->ep];
+    int victim = m & MOVE_EP ? prev->ep_victim : to;
+    st->move = m;
+    st->side_before = us;
+    st->moved = pos->board[from];
+    st->captured = m & MOVE_CASTLE ? 0 : pos->board[victim];
+    st->halfmove = prev->halfmove + 1;
+    st->ep = CELL_NONE;
+    st->ep_victim = CELL_NONE;
+    /* A right is lost once its royal or its rook leaves its cell, or a piece lands on the rook's. */
+    unsigned lost = prev->castling ? prev->castling & (pos->tb->castle_touch[from] | pos->tb->castle_touch[to]) : 0;
+    st->castling = prev->castling ^ lost;
+    key ^= castling_key(v, lost);
+    if (m & MOVE_CASTLE)
+        key ^= castle_pieces(pos, castle_rule_of(v, us, m), false);
+    else
+        key ^= make_piece_move(pos, st, m, victim);
     if (v->piece[piece_type(st->moved)].pawn)
         st->halfmove = 0;
     /* Only a piece that can be taken en passant leaves an en-passant cell behind. */
-    if ((m & MOVE_DOUBLE) && v->piece[piece_type(piece)].en_passant) {
+    if ((m & MOVE_DOUBLE) && v->piece[piece_type(st->moved)].en_passant) {
         const struct geometry *g = &v->geo;
         st->ep = geo_cell(g, (g->q[from] + g->q[to]) / 2, (g->r[from] + g->r[to]) / 2);
         st->ep_victim = to;
@@ -183,6 +236,7 @@ static void position_make_null(struct position *pos)
     st->moved = st->captured = 0;
     st->halfmove = 0;
     st->ep = st->ep_victim = CELL_NONE;
+    st->castling = prev->castling;
     int us = pos->side;
     st->side_before = us;
     pos->side = pos_next_player(pos, us);
@@ -212,6 +266,11 @@ static void position_unmake(struct position *pos, move_t m)
     const struct state *st = &pos->st[pos->ply];
     int to = move_to(m);
     position_restore_side(pos);
+    if (m & MOVE_CASTLE) {
+        castle_pieces(pos, castle_rule_of(pos->v, pos->side, m), true);
+        pos->ply--;
+        return;
+    }
     pos_remove(pos, to);
     if (move_fission(m) >= 0)
         pos_remove(pos, move_from(m));
@@ -241,7 +300,10 @@ static void position_remove_army(struct position *pos, int colour)
         key ^= piece_key(pos, pos->board[c], c);
         pos_remove(pos, c);
     }
-    /* The pawn that could be taken en passant left with its army. */
+    /* Its castling rights leave with it, and so does the pawn that could be taken en passant. */
+    unsigned lost = st->castling & castle_bits_of(colour);
+    st->castling ^= lost;
+    key ^= castling_key(v, lost);
     if (st->ep != CELL_NONE && !pos->board[st->ep_victim]) {
         key ^= v->key_ep[st->ep];
         st->ep = st->ep_victim = CELL_NONE;
@@ -310,6 +372,7 @@ static bool position_set(struct position *pos, const struct setup *s, char *err,
     st->side_before = position_prev_player(t);
     st->ep = CELL_NONE;
     st->ep_victim = CELL_NONE;
+    st->castling = s->castling;
     int prev = position_prev_player(t);
     bool ok = true;
     if (s->ep != CELL_NONE) {

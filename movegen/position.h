@@ -16,6 +16,7 @@ struct state {
     int captured;      /* piece code taken by the move, 0 if none */
     int ep;            /* en-passant cell after the move, CELL_NONE if none */
     int ep_victim;     /* the pawn that may be taken en passant */
+    unsigned castling; /* castling rights held (castle_bit) */
     int halfmove;
     int side_before;   /* the player to move before this state */
 };

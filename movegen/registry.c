@@ -36,6 +36,19 @@ const struct variant *registry_find(const char *name)
     return NULL;
 }
 
+/* Castling rules are for the armies as they start, so the start position grants every right. */
+static bool start_castles(const struct variant *v, const struct setup *s, char *why, size_t len)
+{
+    for (int p = 0; p < v->nplayers; p++)
+        for (int i = 0; i < v->ncastles; i++)
+            if (!(s->castling & castle_bit(p, i))) {
+                snprintf(why, len, "the castling field must list every castling rook (%s is missing)",
+                         v->geo.name[v->castle[p][i].rook]);
+                return false;
+            }
+    return true;
+}
+
 int registry_add_text(const char *text, const char *origin, bool dry_run, char *err, size_t errlen)
 {
     struct variant *fresh[MAX_VARIANTS];
@@ -49,6 +62,7 @@ int registry_add_text(const char *text, const char *origin, bool dry_run, char *
         char why[256];
         zobrist_init(fresh[i]);
         if (!setup_from_fen(&s, fresh[i], fresh[i]->start_fen, why, sizeof why)
+            || !start_castles(fresh[i], &s, why, sizeof why)
             || (validator && !validator(fresh[i], why, sizeof why))) {
             snprintf(err, errlen, "%s: variant '%s': start position: %s", origin, fresh[i]->name, why);
             ok = false;

@@ -117,6 +117,48 @@ static bool parse_board(struct setup *s, const struct variant *v, const char *b,
     return true;
 }
 
+/* The piece that stands on the cell in the variant's start position. */
+static int start_piece(const struct variant *v, int cell)
+{
+    struct setup start = { 0 };
+    char board[sizeof v->start_fen], err[8];
+    snprintf(board, sizeof board, "%.*s", (int)strcspn(v->start_fen, " \t"), v->start_fen);
+    return parse_board(&start, v, board, err, sizeof err) ? start.piece[cell] : 0;
+}
+
+/* The castling field: the cells of the rooks that may still castle, comma-separated. A right needs its
+ * royal on the royal's cell and, on the rook's cell, the piece that starts there. */
+static bool parse_castling(struct setup *t, const struct variant *v, const char *field, char *err, size_t errlen)
+{
+    if (!strcmp(field, "-"))
+        return true;
+    if (!v->ncastles)
+        return fail(err, errlen, "this variant has no castling; castling field must be '-', not", field);
+    size_t len = strlen(field);
+    if (field[0] == ',' || field[len - 1] == ',' || strstr(field, ",,"))
+        return fail(err, errlen, "bad castling field", field);
+    char buf[1024], *save;
+    snprintf(buf, sizeof buf, "%s", field);
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int len = 0, cell = geo_parse_cell(&v->geo, tok, &len), player = -1, rule = -1;
+        for (int p = 0; p < v->nplayers && cell != CELL_NONE && !tok[len]; p++)
+            for (int i = 0; i < v->ncastles; i++)
+                if (v->castle[p][i].rook == cell && player < 0)
+                    player = p, rule = i;
+        if (player < 0)
+            return fail(err, errlen, "no castling rook starts on", tok);
+        if (t->castling & castle_bit(player, rule))
+            return fail(err, errlen, "castling rook listed twice:", tok);
+        int royal = v->castle[player][rule].royal, rook = t->piece[cell];
+        if (t->piece[royal] != piece_make(player, variant_royal_type(v)))
+            return fail(err, errlen, "castling right without the royal piece on", v->geo.name[royal]);
+        if (!rook || piece_colour(rook) != player || rook != start_piece(v, cell))
+            return fail(err, errlen, "castling right without its rook on", tok);
+        t->castling |= castle_bit(player, rule);
+    }
+    return true;
+}
+
 static bool parse_count(const char *tok, int min, int *out)
 {
     char *end;
@@ -145,8 +187,8 @@ bool setup_from_fen(struct setup *s, const struct variant *v, const char *fen, c
     t.side = strlen(f[1]) == 1 ? colour_of_letter(v, f[1][0]) : -1;
     if (t.side < 0)
         return fail(err, errlen, "bad side to move", f[1]);
-    if (f[2] && strcmp(f[2], "-"))
-        return fail(err, errlen, "this variant has no castling; castling field must be '-', not", f[2]);
+    if (f[2] && !parse_castling(&t, v, f[2], err, errlen))
+        return false;
     if (f[3] && strcmp(f[3], "-")) {
         int len = 0;
         t.ep = geo_parse_cell(&v->geo, f[3], &len);
@@ -199,6 +241,14 @@ void setup_to_fen(const struct setup *s, const struct variant *v, char *fen, siz
             n += (size_t)sprintf(out + n, "%d", empty);
     }
     out[n] = 0;
-    snprintf(fen, len, "%s %c - %s %d %d", out, v->colour_letter[s->side],
+    /* The rooks' cells in cell order, which is by file, then rank. */
+    char castling[MAX_PLAYERS * MAX_CASTLES * (CELL_NAME_LEN + 1) + 2] = "";
+    for (int c = 0; c < g->ncells; c++)
+        for (int p = 0; p < v->nplayers; p++)
+            for (int i = 0; i < v->ncastles; i++)
+                if ((s->castling & castle_bit(p, i)) && v->castle[p][i].rook == c)
+                    snprintf(castling + strlen(castling), sizeof castling - strlen(castling), "%s%s",
+                             castling[0] ? "," : "", g->name[c]);
+    snprintf(fen, len, "%s %c %s %s %d %d", out, v->colour_letter[s->side], castling[0] ? castling : "-",
              s->ep == CELL_NONE ? "-" : g->name[s->ep], s->halfmove, s->fullmove);
 }

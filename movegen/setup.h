@@ -10,6 +10,7 @@
 struct setup {
     unsigned char piece[MAX_CELLS];   /* piece_make() codes, 0 = empty */
     int side;
+    unsigned castling;                /* castling rights: castle_bit(player, rule) */
     int ep;                           /* cell passed by the last double step, or CELL_NONE */
     int halfmove, fullmove;
 };

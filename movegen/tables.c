@@ -255,6 +255,21 @@ static void tables_curved(struct tables *tb)
             }
 }
 
+static void tables_castling(struct tables *tb)
+{
+    const struct variant *v = tb->v;
+    for (int pl = 0; pl < v->nplayers; pl++)
+        for (int i = 0; i < v->ncastles; i++) {
+            const struct castle_rule *r = &v->castle[pl][i];
+            cellset ends = cs_or(tb->bit[r->royal], tb->bit[r->rook]);
+            cellset targets = cs_or(tb->bit[r->royal_to], tb->bit[r->rook_to]);
+            tb->castle[pl][i].empty = cs_andnot(cs_or(*between_at(tb, r->royal, r->rook), targets), ends);
+            tb->castle[pl][i].cross = *between_at(tb, r->royal, r->royal_to);
+            tb->castle_touch[r->royal] |= castle_bit(pl, i);
+            tb->castle_touch[r->rook] |= castle_bit(pl, i);
+        }
+}
+
 static void tables_free(struct tables *tb)
 {
     if (tb) {
@@ -283,6 +298,7 @@ static struct tables *tables_new(const struct variant *v)
     }
     tables_lines(tb);
     tables_curved(tb);
+    tables_castling(tb);
     for (int pl = 0; pl < v->nplayers; pl++) {
         for (int t = 0; t < v->ntypes; t++)
             tables_piece(tb, pl, t);

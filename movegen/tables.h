@@ -74,6 +74,12 @@ struct curved_ray {
     cellset prefix[CURVED_MAX_STEPS];
 };
 
+/* A castling rule's cells (variant.h): those that must be empty (between the royal and the rook, and
+ * both targets, less the two pieces' own cells) and those the royal crosses on its way. */
+struct castle_cells {
+    cellset empty, cross;
+};
+
 struct eval_data;
 
 struct tables {
@@ -94,6 +100,8 @@ struct tables {
     struct curved_ray (*curved)[NUM_STRAIGHT][2]; /* per cell, start direction, turn sense (0: +1, 1: -1) */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
     struct attack_groups attack[MAX_PLAYERS];
+    struct castle_cells castle[MAX_PLAYERS][MAX_CASTLES];
+    unsigned castle_touch[MAX_CELLS];       /* castling rights lost when a piece leaves or lands on the cell */
 };
 
 #endif

@@ -344,17 +344,99 @@ static void parse_values(struct parser *p, struct variant *v, char *val)
     }
 }
 
+/* One cell name, or CELL_NONE after reporting it. */
+static int parse_cell(struct parser *p, const struct variant *v, const char *tok)
+{
+    int len = 0, c = geo_parse_cell(&v->geo, tok, &len);
+    if (c == CELL_NONE || tok[len]) {
+        parse_error(p, "no cell '%s' on this board", tok);
+        return CELL_NONE;
+    }
+    return c;
+}
+
 static void parse_cells(struct parser *p, struct variant *v, char *val)
 {
     char *save;
     memset(v->double_cell, 0, sizeof v->double_cell);
     for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        int len = 0, c = geo_parse_cell(&v->geo, tok, &len);
-        if (c == CELL_NONE || tok[len]) {
-            parse_error(p, "no cell '%s' on this board", tok);
+        int c = parse_cell(p, v, tok);
+        if (c == CELL_NONE)
+            return;
+        v->double_cell[0][c] = true;
+    }
+}
+
+/* How many steps u takes from `from` to `cell` (0 for the cell itself), or -1 off that ray. */
+static int steps_along(const struct geometry *g, int from, struct vec u, int cell)
+{
+    int dq = g->q[cell] - g->q[from], dr = g->r[cell] - g->r[from];
+    int k = u.q ? dq / u.q : dr / u.r;
+    return k >= 0 && dq == k * u.q && dr == k * u.r ? k : -1;
+}
+
+/* One rule's four cells: the rook on an orthogonal ray from the royal, both targets on that ray no
+ * farther than the rook, the royal's nearer the rook than the rook's, so the two pass each other. */
+static bool castle_line_ok(const struct geometry *g, const struct castle_rule *r)
+{
+    for (int d = 0; d < 6; d++) {
+        int rook = steps_along(g, r->royal, geo_orth[d], r->rook);
+        if (rook < 1)
+            continue;
+        int king_to = steps_along(g, r->royal, geo_orth[d], r->royal_to);
+        int rook_to = steps_along(g, r->royal, geo_orth[d], r->rook_to);
+        return rook_to >= 0 && king_to > rook_to && king_to <= rook;
+    }
+    return false;
+}
+
+/* castling = royal rook royal-to rook-to, ...: the first player's rules; replaces the list. */
+static void parse_castling(struct parser *p, struct variant *v, char *val)
+{
+    v->ncastles = 0;
+    if (!strcmp(val, "-"))
+        return;
+    char *save;
+    for (char *text = strtok_r(val, ",", &save); text; text = strtok_r(NULL, ",", &save)) {
+        char words[2048], *save2;
+        int cell[4], n = 0;
+        text = trim(text);
+        strcpy(words, text);
+        for (char *tok = strtok_r(words, " \t", &save2); tok && n <= 4; tok = strtok_r(NULL, " \t", &save2)) {
+            if (n == 4) {
+                n++;
+                break;
+            }
+            if ((cell[n++] = parse_cell(p, v, tok)) == CELL_NONE)
+                return;
+        }
+        if (n != 4) {
+            parse_error(p, "castling rule '%s' needs four cells: royal rook royal-to rook-to", text);
             return;
         }
-        v->double_cell[0][c] = true;
+        struct castle_rule r = { (unsigned char)cell[0], (unsigned char)cell[1], (unsigned char)cell[2],
+                                 (unsigned char)cell[3] };
+        if (!castle_line_ok(&v->geo, &r)) {
+            parse_error(p, "castling rule '%s': the royal and the rook must stand on one orthogonal line, with "
+                           "both targets on it between or on them, the royal's nearer the rook", text);
+            return;
+        }
+        for (int i = 0; i < v->ncastles; i++) {
+            const struct castle_rule *o = &v->castle[0][i];
+            const char *why = o->royal != r.royal ? "every rule starts from the same royal cell"
+                              : o->rook == r.rook ? "a rook castles by one rule"
+                              : o->royal_to == r.royal_to ? "the royal's target must tell the rules apart"
+                                                          : NULL;
+            if (why) {
+                parse_error(p, "castling rule '%s': %s", text, why);
+                return;
+            }
+        }
+        if (v->ncastles == MAX_CASTLES) {
+            parse_error(p, "more than %d castling rules", MAX_CASTLES);
+            return;
+        }
+        v->castle[0][v->ncastles++] = r;
     }
 }
 
@@ -396,6 +478,7 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
         } else if (g.ncells != v->geo.ncells || g.shape != v->geo.shape) {
             /* Inherited cells mean nothing on another board. */
             memset(v->double_cell, 0, sizeof v->double_cell);
+            v->ncastles = 0;
             v->geo = g;
         }
     } else if (!strcmp(key, "orientation")) {
@@ -440,6 +523,8 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
         parse_values(p, v, val);
     } else if (!strcmp(key, "double-step")) {
         parse_cells(p, v, val);
+    } else if (!strcmp(key, "castling")) {
+        parse_castling(p, v, val);
     } else if (!strcmp(key, "start")) {
         if (strlen(val) >= sizeof v->start_fen)
             parse_error(p, "start FEN too long");
@@ -459,13 +544,74 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
 
 static void derive(struct variant *v)
 {
-    for (int pl = 1; pl < v->nplayers; pl++)
+    for (int pl = 1; pl < v->nplayers; pl++) {
         for (int c = 0; c < v->geo.ncells; c++)
             if (v->double_cell[0][c]) {
                 int m = variant_map_cell(v, c, pl);
                 if (m != CELL_NONE)
                     v->double_cell[pl][m] = true;
             }
+        /* Every board is symmetric under the players' maps, so no castling cell leaves it. */
+        for (int i = 0; i < v->ncastles; i++) {
+            const struct castle_rule *r = &v->castle[0][i];
+            v->castle[pl][i] = (struct castle_rule){
+                (unsigned char)variant_map_cell(v, r->royal, pl), (unsigned char)variant_map_cell(v, r->rook, pl),
+                (unsigned char)variant_map_cell(v, r->royal_to, pl), (unsigned char)variant_map_cell(v, r->rook_to, pl)
+            };
+        }
+    }
+}
+
+/* Whether the royal piece of the player moves from one cell to the other without capturing on an empty
+ * board: by a leap, a double step, a slide or a curved path. (A root-7 line never runs along an
+ * orthogonal, where castling targets lie.) */
+static bool royal_reaches(const struct variant *v, int player, int from, int to)
+{
+    const struct geometry *g = &v->geo;
+    const struct piece_def *pd = &v->piece[variant_royal_type(v)];
+    int rot = v->rotation[player];
+    for (int i = 0; i < pd->nleaps; i++) {
+        struct leap l = pd->leaps[i];
+        struct vec u = geo_rotate((struct vec){ l.dq, l.dr }, rot);
+        bool doubles = false;
+        for (int d = 0; d < 6 && pd->double_step; d++)
+            doubles |= (pd->double_dirs >> d & 1) && geo_orth[d].q == l.dq && geo_orth[d].r == l.dr;
+        int k = steps_along(g, from, u, to);
+        if ((l.mode & MODE_MOVE) && (k == 1 || (k == 2 && doubles && v->double_cell[player][from])))
+            return true;
+    }
+    unsigned slides = pd->slide[MODE_MOVE] | pd->slide[MODE_BOTH];
+    unsigned curved = pd->curved[MODE_MOVE] | pd->curved[MODE_BOTH];
+    for (int d = 0; d < NUM_STRAIGHT; d++) {
+        int base = d < DIR_DIAG ? DIR_ORTH : DIR_DIAG, turned = base + (d - base + rot) % 6, cells[CURVED_MAX_STEPS];
+        if ((slides >> d & 1) && steps_along(g, from, geo_straight(turned), to) > 0)
+            return true;
+        for (int sense = -1; (curved >> d & 1) && sense <= 1; sense += 2) {
+            int n = geo_curved_path(g, from, turned, sense, cells);
+            for (int k = 0; k < n && k < pd->curved_steps[d >= DIR_DIAG]; k++)
+                if (cells[k] == to)
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* Castling's move is written as the royal's own move (protocol.md), so no ordinary move of the royal
+ * may share it. */
+static void check_castling(struct parser *p, const struct variant *v)
+{
+    if (variant_royal_type(v) < 0)
+        return;
+    const struct geometry *g = &v->geo;
+    for (int i = 0; i < v->ncastles; i++)
+        for (int pl = 0; pl < v->nplayers; pl++) {
+            const struct castle_rule *r = &v->castle[pl][i];
+            if (royal_reaches(v, pl, r->royal, r->royal_to)) {
+                parse_error(p, "variant '%s': castling %s%s is also an ordinary move of the royal piece (its target "
+                               "must be out of the royal's reach)", v->name, g->name[r->royal], g->name[r->royal_to]);
+                break;
+            }
+        }
 }
 
 static void check_complete(struct parser *p, const struct variant *v)
@@ -494,6 +640,7 @@ static void section_end(struct parser *p, struct variant *v, const char *text, c
     check_complete(p, v);
     v->fingerprint = XXH3_64bits_withSeed(text, (size_t)(end - text), v->parent[0] ? v->fingerprint : 0);
     derive(v);
+    check_castling(p, v);
 }
 
 static const struct variant *find_in(const char *name, struct variant **list, int n,

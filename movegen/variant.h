@@ -14,6 +14,7 @@ enum {
     MAX_LEAPS = 64,
     MAX_VARIANTS = 64,
     NAME_LEN = 32,
+    MAX_CASTLES = 4,      /* castling rules per player */
 };
 
 enum orientation { ORIENT_GLINSKI, ORIENT_WELLISCH };
@@ -43,6 +44,12 @@ struct piece_def {
     double value;                /* in pawns, from the variant's `values`; 0: derived (eval/values.c) */
 };
 
+/* Castling (variants.md): the royal on `royal` and the piece on `rook` pass each other along one
+ * orthogonal line to `royal_to` (the target nearer the rook) and `rook_to`. */
+struct castle_rule {
+    unsigned char royal, rook, royal_to, rook_to;
+};
+
 struct variant {
     char name[NAME_LEN];
     char description[128];
@@ -61,6 +68,8 @@ struct variant {
     unsigned char fuse[MAX_TYPES][MAX_TYPES]; /* compound type + 1, or 0 where the pair does not fuse */
     unsigned char component[MAX_TYPES][2];    /* a compound's two simple types + 1 in type order; 0: simple */
     bool double_cell[MAX_PLAYERS][MAX_CELLS];
+    int ncastles;                /* castling rules per player, the first player's given, the others derived */
+    struct castle_rule castle[MAX_PLAYERS][MAX_CASTLES];
     char start_fen[1024];
     int stalemate_num, stalemate_den; /* score of the player who stalemates */
     uint64_t fingerprint;        /* hash of the definition text */
@@ -68,6 +77,7 @@ struct variant {
     uint64_t key_piece[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];
     uint64_t key_side[MAX_PLAYERS];
     uint64_t key_ep[MAX_CELLS];
+    uint64_t key_castle[MAX_PLAYERS][MAX_CASTLES];
 };
 
 /* Piece codes in a mailbox: 0 is empty. */
@@ -79,6 +89,10 @@ static inline int piece_colour(int piece) { return piece & 3; }
  * were defined, or -1 (and adds nothing) on any error. */
 int variant_parse(const char *text, const char *origin, struct variant **out, int max,
                   const struct variant *const *known, int nknown, char *err, size_t errlen);
+
+/* A castling right is one bit per player and rule, in positions and FENs. */
+static inline unsigned castle_bit(int player, int rule) { return 1u << (player * MAX_CASTLES + rule); }
+static inline unsigned castle_bits_of(int player) { return ((1u << MAX_CASTLES) - 1) << (player * MAX_CASTLES); }
 
 int variant_type_of_letter(const struct variant *v, char letter);
 static inline bool variant_is_compound(const struct variant *v, int type) { return v->component[type][0] != 0; }

@@ -24,6 +24,11 @@ void zobrist_init(struct variant *v)
         snprintf(text, sizeof text, "side %c", v->colour_letter[pl]);
         /* The first player's key is zero, so a key names the position, not the move number. */
         v->key_side[pl] = pl ? key_of(text) : 0;
+        /* A right is named by its rook's cell, as in FEN: "castle w a1". */
+        for (int i = 0; i < v->ncastles; i++) {
+            snprintf(text, sizeof text, "castle %c %s", v->colour_letter[pl], g->name[v->castle[pl][i].rook]);
+            v->key_castle[pl][i] = key_of(text);
+        }
     }
     for (int c = 0; c < g->ncells; c++) {
         snprintf(text, sizeof text, "ep %s", g->name[c]);

@@ -10,6 +10,7 @@ struct ref_move {
     int victim;  /* cell of the pawn taken en passant, or CELL_NONE */
     int passed;  /* cell a double step passes over, or CELL_NONE */
     int fission; /* Fusion: the component type that moves away alone (the other stays), or -1 */
+    int castle;  /* castling: the rule (variant.h, castle[side][rule]), or -1 */
 };
 
 struct ref_list {
@@ -26,7 +27,7 @@ static void ref_add(struct ref_list *l, struct ref_move m)
 
 static struct ref_move ref_simple(int from, int to)
 {
-    return (struct ref_move){ from, to, -1, CELL_NONE, CELL_NONE, -1 };
+    return (struct ref_move){ from, to, -1, CELL_NONE, CELL_NONE, -1, -1 };
 }
 
 /* The cell one vector away, or CELL_NONE off the board. */
@@ -296,7 +297,7 @@ static void ref_double_steps(const struct variant *v, const struct setup *s, int
         int to = mid == CELL_NONE ? CELL_NONE : ref_step(v, mid, ref_leap_vec(v, colour, &d->leaps[i]));
         /* Only a piece that can be taken en passant leaves the passed cell behind. */
         if (to != CELL_NONE && !s->piece[mid] && !s->piece[to])
-            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, d->en_passant ? mid : CELL_NONE, -1 });
+            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, d->en_passant ? mid : CELL_NONE, -1, -1 });
     }
 }
 
@@ -320,7 +321,7 @@ static void ref_en_passant(const struct variant *v, const struct setup *s, int f
             l->m[i].victim = victim;
             return;
         }
-    ref_add(l, (struct ref_move){ from, s->ep, -1, victim, CELL_NONE, -1 });
+    ref_add(l, (struct ref_move){ from, s->ep, -1, victim, CELL_NONE, -1, -1 });
 }
 
 /* How many pieces of the type the player has on the board. */
@@ -517,6 +518,57 @@ static void ref_piece_moves(const struct variant *v, const struct setup *s, int 
     ref_promote(v, s, &moves, l, st);
 }
 
+/* The orthogonal step that leads from one cell to the other along a straight line, or {0, 0}. */
+static struct vec ref_orth_towards(const struct variant *v, int from, int to)
+{
+    for (int d = 0; d < 6; d++)
+        for (int c = ref_step(v, from, geo_orth[d]); c != CELL_NONE; c = ref_step(v, c, geo_orth[d]))
+            if (c == to)
+                return geo_orth[d];
+    return (struct vec){ 0, 0 };
+}
+
+/* Castling (variants.md, "Rules (seed 003)"): the royal and a rook on one line, both unmoved (the
+ * setup's right says so), pass each other, the royal to the target nearer the rook and the rook to the
+ * other; every cell between them must be empty, and no cell the royal stands on or crosses may be
+ * attacked. A crossed cell is attacked if the royal, moved there from its cell (the rook still at
+ * home), would be in check. Where it lands is checked like any move's result (ref_legal). */
+static void ref_castles(const struct variant *v, const struct setup *s, struct ref_list *l,
+                        struct reference_stats *st)
+{
+    int side = s->side;
+    for (int i = 0; i < v->ncastles; i++) {
+        const struct castle_rule *r = &v->castle[side][i];
+        if (!(s->castling & castle_bit(side, i)))
+            continue;
+        struct vec u = ref_orth_towards(v, r->royal, r->rook);
+        bool clear = true;
+        for (int c = ref_step(v, r->royal, u); c != r->rook; c = ref_step(v, c, u))
+            clear &= !s->piece[c];
+        if (!clear) {
+            if (st)
+                st->castles_blocked++;
+            continue;
+        }
+        bool safe = !reference_in_check(v, s, side);
+        for (int c = ref_step(v, r->royal, u); safe && c != r->royal_to; c = ref_step(v, c, u)) {
+            struct setup there = *s;
+            there.piece[c] = there.piece[r->royal];
+            there.piece[r->royal] = 0;
+            safe = !reference_in_check(v, &there, side);
+        }
+        if (st)
+            st->castles_attacked += !safe;
+        if (!safe)
+            continue;
+        struct ref_move m = ref_simple(r->royal, r->royal_to);
+        m.castle = i;
+        ref_add(l, m);
+        if (st)
+            st->castles++;
+    }
+}
+
 static void ref_pseudo(const struct variant *v, const struct setup *s, struct ref_list *l,
                        struct reference_stats *st)
 {
@@ -524,6 +576,7 @@ static void ref_pseudo(const struct variant *v, const struct setup *s, struct re
     for (int from = 0; from < v->geo.ncells; from++)
         if (s->piece[from] && piece_colour(s->piece[from]) == s->side)
             ref_piece_moves(v, s, from, l, st);
+    ref_castles(v, s, l, st);
 }
 
 void reference_count(const struct variant *v, const struct setup *s, struct reference_stats *st)
@@ -532,15 +585,34 @@ void reference_count(const struct variant *v, const struct setup *s, struct refe
     ref_pseudo(v, s, &l, st);
 }
 
+/* A castling right is lost once its royal or its rook has moved, or anything has landed on the rook's
+ * cell (a capture, or a fusion). */
+static void ref_rights_after(const struct variant *v, struct setup *s, struct ref_move m)
+{
+    for (int p = 0; p < v->nplayers; p++)
+        for (int i = 0; i < v->ncastles; i++) {
+            const struct castle_rule *r = &v->castle[p][i];
+            if (m.from == r->royal || m.from == r->rook || m.to == r->rook)
+                s->castling &= ~castle_bit(p, i);
+        }
+}
+
 /* Plays a move. Fusion: onto a friendly piece, the two become their compound; fission: the moving
- * component goes to the (empty) target and the other stays. Neither is a capture or a pawn move. */
+ * component goes to the (empty) target and the other stays. Neither is a capture or a pawn move.
+ * Castling: both pieces are lifted, then set down (a target may be the other's cell). */
 static void ref_apply(const struct variant *v, struct setup *s, struct ref_move m)
 {
     int p = s->piece[m.from], colour = piece_colour(p), q = s->piece[m.to];
     bool capture = (q && piece_colour(q) != colour) || m.victim != CELL_NONE;
     if (m.victim != CELL_NONE)
         s->piece[m.victim] = 0;
-    if (m.fission >= 0) {
+    if (m.castle >= 0) {
+        const struct castle_rule *r = &v->castle[colour][m.castle];
+        int rook = s->piece[r->rook];
+        s->piece[r->royal] = s->piece[r->rook] = 0;
+        s->piece[r->royal_to] = (unsigned char)p;
+        s->piece[r->rook_to] = (unsigned char)rook;
+    } else if (m.fission >= 0) {
         int c = piece_type(p), stays = v->component[c][0] - 1 == m.fission ? v->component[c][1] - 1
                                                                             : v->component[c][0] - 1;
         s->piece[m.to] = (unsigned char)piece_make(colour, m.fission);
@@ -554,6 +626,7 @@ static void ref_apply(const struct variant *v, struct setup *s, struct ref_move 
     }
     s->halfmove = capture || v->piece[piece_type(p)].pawn ? 0 : s->halfmove + 1;
     s->ep = m.passed;
+    ref_rights_after(v, s, m);
     /* The fullmove number grows when the turn passes to an army earlier in turn order (protocol.md). */
     int next = ref_next_army(v, s, s->side);
     if (next < s->side)
@@ -623,6 +696,9 @@ static void ref_eliminate(const struct variant *v, struct setup *s, int player, 
     for (int c = 0; c < v->geo.ncells; c++)
         if (s->piece[c] && piece_colour(s->piece[c]) == player)
             s->piece[c] = 0;
+    /* Its castling rights leave with it. */
+    for (int i = 0; i < v->ncastles; i++)
+        s->castling &= ~castle_bit(player, i);
     r->no_move[r->neliminated] = no_move;
     r->eliminated[r->neliminated++] = player;
 }

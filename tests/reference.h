@@ -1,7 +1,8 @@
 /* A slow, plainly written move generator on the mailbox, straight from shared/spec/pieces.md (curved
  * paths, hops, divergent pieces, centreward leaps and promotion limits included) and variants.md
- * (Fusion's fusions, fissions and component limits): the tests compare the engine's bitboard generator
- * against it. It shares only the variant data, the geometry and FEN parsing with the engine.
+ * (Fusion's fusions, fissions and component limits; castling): the tests compare the engine's bitboard
+ * generator against it. It shares only the variant data (castling rules included), the geometry and
+ * FEN parsing with the engine.
  * Three players (variants.md, "Three-player rules"): reference_moves and reference_make work on the
  * position as it stands; reference_resolve applies the turn resolution (eliminations) and
  * reference_perft resolves at every node. */
@@ -69,6 +70,9 @@ struct reference_stats {
                                  * does not fuse [0], a compound by a simple piece [1], anything by a compound [2] */
     long fissions;              /* a compound's component alone reaching an empty cell */
     long fissions_refused;      /* ... reaching an occupied cell (no capture by a component alone) */
+    long castles;               /* castling moves generated (before the test of where the royal lands) */
+    long castles_blocked;       /* castling rights held with a piece between the royal and the rook */
+    long castles_attacked;      /* ... with the way clear, but the royal in check or a crossed cell attacked */
 };
 
 /* Adds to the counts what the pseudo-legal moves of the side to move meet. */

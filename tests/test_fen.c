@@ -1,4 +1,5 @@
 /* FEN in and out (protocol.md): round trips, the Glinski array of board.md, and refusals. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../movegen/registry.h"
@@ -161,6 +162,50 @@ START_TEST(test_three_player_fen)
 }
 END_TEST
 
+/* The castling field (protocol.md): the rooks' cells, written by file, then rank, read in any order; a
+ * right needs its royal and the rook that starts there at home. Rights are part of the key. */
+START_TEST(test_castling_fen)
+{
+    const char *home = "8/9/10/11/R10r/13/14/K13k/14/13/R10r/11/10/9/8";
+    char fen[512], out[512];
+    assert_round_trip("castle-nd", test_variant("castle-nd")->start_fen, false);
+    for (int wide = 0; wide < 2; wide++)
+        assert_round_trip("castle-tri", "3bR1bK/7/7bR/rR8/10/rK10/10/rR8/7wR/7/3wR1wK w a4,d1,h1,l4 - 3 2", wide);
+    snprintf(fen, sizeof fen, "%s b e1,l12 - 0 1", home);
+    assert_round_trip("castle-nd", fen, false);
+    struct game g, none;
+    snprintf(fen, sizeof fen, "%s w l12,e1,l1 - 0 1", home);
+    test_game(&g, "castle-nd", fen, false);
+    game_fen(&g, out, sizeof out);
+    snprintf(fen, sizeof fen, "%s w e1,l1,l12 - 0 1", home);
+    ck_assert_str_eq(out, fen);
+    snprintf(fen, sizeof fen, "%s w e1,l12 - 0 1", home);
+    test_game(&none, "castle-nd", fen, false);
+    ck_assert_uint_ne(g.ops->position_key(g.pos), none.ops->position_key(none.pos));
+    game_free(&g);
+    game_free(&none);
+
+    static const struct {
+        const char *board, *castling, *why;
+    } bad[] = {
+        { NULL, "z9", "no castling rook starts on z9" },
+        { NULL, "e5", "no castling rook starts on e5" },
+        { NULL, "e1,e1", "castling rook listed twice: e1" },
+        { NULL, "e1,", "bad castling field e1," },
+        { NULL, ",e1", "bad castling field ,e1" },
+        { NULL, "e1,,l1", "bad castling field e1,,l1" },
+        { "8/9/10/11/R10r/13/14/1K12k/14/13/R10r/11/10/9/8", "e12,l1", "castling right without the royal piece on h1" },
+        { "8/9/10/11/U10r/13/14/K13k/14/13/R10r/11/10/9/8", "e1", "castling right without its rook on e1" },
+        { "8/9/10/11/r10r/13/14/K13k/14/13/R10r/11/10/9/8", "e1", "castling right without its rook on e1" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(fen, sizeof fen, "%s w %s - 0 1", bad[i].board ? bad[i].board : home, bad[i].castling);
+        assert_refused("castle-nd", fen, bad[i].why);
+    }
+    assert_refused("glinski", "6/7/8/9/10/k10/10/9/8/7/K5 w a1 - 0 1", "this variant has no castling");
+}
+END_TEST
+
 Suite *suite_fen(void)
 {
     Suite *s = suite_create("fen");
@@ -170,6 +215,7 @@ Suite *suite_fen(void)
     tcase_add_test(tc, test_bad_fens_refused);
     tcase_add_test(tc, test_three_player_fen);
     tcase_add_test(tc, test_compound_fen);
+    tcase_add_test(tc, test_castling_fen);
     suite_add_tcase(s, tc);
     return s;
 }

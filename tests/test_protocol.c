@@ -743,6 +743,46 @@ START_TEST(test_variant_file_loads)
 }
 END_TEST
 
+/* Castling (protocol.md: written as the royal's own move) in the castling test variants: White's
+ * Grandduke h1 castles to f1 with the Rook e1 (to g1) or to k1 with l1 (to i1); Black's h15 to k13 with
+ * l12 (to i14). */
+#define CASTLE_HOME "8/9/10/11/R10r/13/14/K13k/14/13/R10r/11/10/9/8"
+#define CASTLED "8/9/10/11/11r/K12/R13/15/13r/12k/R11/11/10/9/8 w - - 2 2"
+START_TEST(test_castling)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    struct lines out = engine_run(&p, "setoption name VariantPath value tests/fixtures/castling.ini");
+    ck_assert_msg(out.n == 1 && strstr(out.v[0], " castle-nd castle-tri"), "%s", lines_show(&out));
+    lines_free(&out);
+    engine_run_silent(&p, "variant castle-nd\nposition fen " CASTLE_HOME " w e1,e12,l1,l12 - 0 1 moves h1f1 h15k13");
+    struct state played = engine_state(&p);
+    ck_assert_str_eq(played.fen, CASTLED);
+    engine_run_silent(&p, "position fen " CASTLED);
+    ck_assert_str_eq(engine_state(&p).key, played.key);
+    /* Not without the right, nor through the Unicorns of the start, nor written as the Rook's move. */
+    expect_rejected(&p, "position fen " CASTLE_HOME " w l1 - 0 1 moves h1f1");
+    expect_rejected(&p, "position startpos moves h1k1");
+    expect_rejected(&p, "position fen " CASTLE_HOME " w e1,e12,l1,l12 - 0 1 moves h1e1");
+    expect_rejected(&p, "position fen " CASTLE_HOME " w e1,e5 - 0 1");
+    /* Castling mates Black's Grandduke i14, walled in by its own pawns, along the file i (so does l1i1):
+     * the search finds it, also when told to search castling alone. */
+    static const char mate[] = "position fen 8/9/10/11/12/13/13p/K11ppp/13k/11pp/R11/11/10/9/8 w l1 - 0 1";
+    engine_run_silent(&p, mate);
+    const char *const goes[] = { "go depth 3", "go depth 3 searchmoves h1k1" };
+    for (int i = 0; i < 2; i++) {
+        engine_send(&p, goes[i]);
+        out = engine_read_until(&p, "bestmove", reply_ms());
+        const char *best = out.v[out.n - 1];
+        ck_assert_msg(lines_find(&out, "info depth 3 ") && strstr(lines_find(&out, "info depth 3 "), " score mate 1 ")
+                          && (!strcmp(best, "bestmove h1k1") || (!i && !strcmp(best, "bestmove l1i1"))),
+                      "%s: %s", goes[i], lines_show(&out));
+        lines_free(&out);
+    }
+    engine_quit(&p);
+}
+END_TEST
+
 START_TEST(test_unknown_words_skipped)
 {
     struct engine_pipe p;
@@ -1203,6 +1243,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_variant_file_many_errors);
     tcase_add_test(tc, test_variant_file_all_or_nothing);
     tcase_add_test(tc, test_variant_file_loads);
+    tcase_add_test(tc, test_castling);
     tcase_add_test(tc, test_unknown_words_skipped);
     tcase_add_test(tc, test_silent_commands);
     tcase_add_test(tc, test_perft_divide);

@@ -115,7 +115,7 @@ static void lists_compare(const struct game *g, const struct setup *s, move_text
 static bool setup_equal(const struct variant *v, const struct setup *a, const struct setup *b)
 {
     return !memcmp(a->piece, b->piece, (size_t)v->geo.ncells) && a->side == b->side && a->ep == b->ep &&
-           a->halfmove == b->halfmove && a->fullmove == b->fullmove;
+           a->castling == b->castling && a->halfmove == b->halfmove && a->fullmove == b->fullmove;
 }
 
 /* The engine's position must be the reference setup, with a consistent incremental key. */
@@ -152,13 +152,20 @@ static bool text_cells(const struct variant *v, const char *text, int *from, int
 }
 
 /* What a move of the text is in the position. A suffix is a promotion for a pawn and a fission
- * (Fusion: one component moves away) for any other piece; a move onto a friendly piece is a fusion. */
-enum move_kind { KIND_PLAIN, KIND_CAPTURE, KIND_PROMOTION, KIND_EN_PASSANT, KIND_FUSION, KIND_FISSION };
+ * (Fusion: one component moves away) for any other piece; a move onto a friendly piece is a fusion;
+ * the royal's move from a rule's cell to its target, with the right held, is castling (the variant
+ * keeps that target out of the royal's ordinary reach). */
+enum move_kind { KIND_PLAIN, KIND_CAPTURE, KIND_PROMOTION, KIND_EN_PASSANT, KIND_FUSION, KIND_FISSION, KIND_CASTLING };
 
 static enum move_kind move_kind(const struct variant *v, const struct setup *s, const char *text)
 {
     int from, to;
     bool suffix = text_cells(v, text, &from, &to);
+    for (int i = 0; i < v->ncastles; i++) {
+        const struct castle_rule *r = &v->castle[s->side][i];
+        if ((s->castling & castle_bit(s->side, i)) && r->royal == from && r->royal_to == to)
+            return KIND_CASTLING;
+    }
     bool pawn = v->piece[piece_type(s->piece[from])].pawn;
     if (suffix)
         return pawn ? KIND_PROMOTION : KIND_FISSION;
@@ -173,10 +180,15 @@ static bool move_is_special(const struct variant *v, const struct setup *s, cons
     return k == KIND_CAPTURE || k == KIND_PROMOTION || k == KIND_EN_PASSANT;
 }
 
-/* Half the time a capture, promotion or en-passant capture if there is one, so that games reach
- * endgames and promotions (fusions and fissions are frequent enough among the other moves). */
+/* Half the time castling if there is one (it is rare: the royal and a rook must both stay home while
+ * the way clears), then half the time a capture, promotion or en-passant capture if there is one, so
+ * that games reach endgames and promotions (fusions and fissions are frequent enough among the other
+ * moves). */
 static int move_choose(const struct variant *v, const struct setup *s, move_text *moves, int n)
 {
+    for (int i = 0; i < n; i++)
+        if (move_kind(v, s, moves[i]) == KIND_CASTLING && rng_below(2))
+            return i;
     if (rng_below(2)) {
         int special[REFERENCE_MAX_MOVES], k = 0;
         for (int i = 0; i < n; i++)
@@ -201,6 +213,7 @@ struct features {
     int curved_steps;        /* the longest curved path, 0 without curved pieces */
     bool curved_capture, hop, divergent, centreward, promo_limit;
     bool fusion;             /* two simple types that fuse */
+    bool castling;           /* castling rules */
     bool fission;            /* a compound (Fusion) */
     bool limit_inside;       /* a promotion limit where compounds count for their components */
 };
@@ -227,6 +240,7 @@ static struct features features_of(const struct variant *v, const bool *types)
                         !variant_is_compound(v, b);
     }
     f.promo_limit = v->promo_limit > 0;
+    f.castling = v->ncastles > 0;
     for (int t = 0; t < v->ntypes; t++)
         f.limit_inside |= f.promo_limit && variant_is_compound(v, t);
     return f;
@@ -261,10 +275,13 @@ static void features_assert(const struct variant *v, const struct features *f, c
     ck_assert_msg(!f->fission || (m->fissions && m->fissions_refused),
                   "%s %s: fission: %ld moves, %ld occupied cells reached by a component", v->name, where,
                   m->fissions, m->fissions_refused);
+    ck_assert_msg(!f->castling || (m->castles && m->castles_blocked && m->castles_attacked),
+                  "%s %s: castling: %ld generated, %ld blocked, %ld refused for an attack", v->name, where,
+                  m->castles, m->castles_blocked, m->castles_attacked);
 }
 
 /* Plays a random game, comparing every position and, at the end, every unmake; counts what the
- * reference met on the way, and the fusions and fissions played (fused[0], fused[1]). */
+ * reference met on the way, and the fusions, fissions and castlings played (kinds[KIND_...]). */
 /* Three players: both generators resolve the turn (eliminations) and must agree on whether the
  * game goes on; *removed is what the engine's position_unresolve needs. */
 static bool turn_resolve(struct game *g, struct setup *s, int *removed, const char *ctx)
@@ -280,7 +297,7 @@ static bool turn_resolve(struct game *g, struct setup *s, int *removed, const ch
     return plays;
 }
 
-static void game_play_random(const struct variant *v, bool wide, struct reference_stats *met, long fused[2])
+static void game_play_random(const struct variant *v, bool wide, struct reference_stats *met, long *kinds)
 {
     static move_text ref[REFERENCE_MAX_MOVES];
     static struct fast_move fast[MAX_MOVES];
@@ -301,9 +318,7 @@ static void game_play_random(const struct variant *v, bool wide, struct referenc
         if (!n || !plays || plies == GAME_PLIES - 1)
             break;
         const char *text = ref[move_choose(v, &s, ref, n)];
-        enum move_kind kind = move_kind(v, &s, text);
-        fused[0] += kind == KIND_FUSION;
-        fused[1] += kind == KIND_FISSION;
+        kinds[move_kind(v, &s, text)]++;
         context_set(ctx, sizeof ctx, v, &s, text);
         setups[plies] = s;
         keys[plies] = g.ops->position_key(g.pos);
@@ -326,11 +341,11 @@ START_TEST(test_random_games)
 {
     const struct variant *v = loop_variant(_i);
     struct reference_stats met = { 0 };
-    long played[2] = { 0, 0 };
+    long played[KIND_CASTLING + 1] = { 0 };
     rng_seed((uint64_t)_i + 1);
     for (int k = 0; k < GAMES * scale(); k++)
         game_play_random(v, _i % 2, &met, played);
-    /* The games reach what the armies of the start can do; promotions are too rare to hit a limit. */
+    /* The games reach what the armies of the start can do. */
     char err[256];
     struct setup start;
     bool present[MAX_TYPES] = { false };
@@ -339,11 +354,15 @@ START_TEST(test_random_games)
         if (start.piece[c])
             present[piece_type(start.piece[c])] = true;
     struct features f = features_of(v, present);
+    /* Promotions are too rare to hit a limit, and attacks on a castling royal's way too rare to count on
+     * (the random placements count them); castling itself must be played. */
     f.promo_limit = false;
+    f.castling = false;
     features_assert(v, &f, &met, "random games");
     /* The engine's position after them was compared with the reference's (make and unmake). */
-    ck_assert_msg(!f.fusion || played[0], "%s: no fusion played in the random games", v->name);
-    ck_assert_msg(!f.fission || played[1], "%s: no fission played in the random games", v->name);
+    ck_assert_msg(!f.fusion || played[KIND_FUSION], "%s: no fusion played in the random games", v->name);
+    ck_assert_msg(!f.fission || played[KIND_FISSION], "%s: no fission played in the random games", v->name);
+    ck_assert_msg(!v->ncastles || played[KIND_CASTLING], "%s: no castling played in the random games", v->name);
 }
 END_TEST
 
@@ -381,11 +400,31 @@ static bool is_pawn(const struct piece_def *d) { return d->pawn; }
 
 /* What the placements covered, so that a test that stops exercising a rule fails. */
 struct coverage {
-    int positions, checks, promotions, en_passant, eliminations;
+    int positions, checks, promotions, en_passant, eliminations, castles;
     struct reference_stats met; /* what the reference's generator met (reference.h) */
 };
 
-/* Both royals and a few (often very few: checks and pins) pieces of any kind on random cells. */
+/* The army's royal on its castling cell and, each with its right, most of the rooks on theirs (the
+ * pieces that start there); false if the royal's cell is taken. */
+static bool placement_castling_army(const struct variant *v, struct setup *s, int player)
+{
+    struct setup start;
+    char err[256];
+    ck_assert(setup_from_fen(&start, v, v->start_fen, err, sizeof err));
+    if (!piece_place(v, s, player, variant_royal_type(v), v->castle[player][0].royal))
+        return false;
+    for (int i = 0; i < v->ncastles; i++) {
+        int rook = v->castle[player][i].rook;
+        if (rng_below(4) && !s->piece[rook]) {
+            s->piece[rook] = start.piece[rook];
+            s->castling |= castle_bit(player, i);
+        }
+    }
+    return true;
+}
+
+/* Both royals and a few (often very few: checks and pins) pieces of any kind on random cells; with
+ * castling, half the time most armies castling-ready, so that the other pieces block, attack and take. */
 static void placement_random(const struct variant *v, struct setup *s)
 {
     int ncells = v->geo.ncells;
@@ -393,9 +432,11 @@ static void placement_random(const struct variant *v, struct setup *s)
     s->ep = CELL_NONE;
     s->fullmove = 1;
     s->side = rng_below(v->nplayers);
+    bool castling = v->ncastles && rng_below(2);
     for (int pl = 0; pl < v->nplayers; pl++)
-        while (!piece_place(v, s, pl, variant_royal_type(v), rng_below(ncells)))
-            ;
+        if (!(castling && rng_below(4) && placement_castling_army(v, s, pl)))
+            while (!piece_place(v, s, pl, variant_royal_type(v), rng_below(ncells)))
+                ;
     int extra = rng_below(2) ? rng_below(5) : 5 + rng_below(26);
     for (int k = 0; k < extra; k++)
         piece_place(v, s, rng_below(v->nplayers), type_random(v, is_plain), rng_below(ncells));
@@ -524,6 +565,7 @@ static void coverage_count(const struct variant *v, const struct setup *s, move_
         /* A suffix is a promotion only on a pawn's move (otherwise a fission). */
         cov->promotions += suffix && pawn;
         cov->en_passant += to == s->ep && pawn;
+        cov->castles += move_kind(v, s, ref[i]) == KIND_CASTLING;
     }
 }
 
@@ -579,6 +621,7 @@ START_TEST(test_random_placements)
                   "%s: too little covered: %d positions, %d in check, %d promotions, %d en passant", v->name,
                   cov.positions, cov.checks, cov.promotions, cov.en_passant);
     ck_assert_msg(v->nplayers < 3 || cov.eliminations, "%s: no army eliminated in the placements", v->name);
+    ck_assert_msg(!v->ncastles || cov.castles, "%s: no legal castling in the placements", v->name);
     struct features f = features_of(v, NULL);
     features_assert(v, &f, &cov.met, "random placements");
     game_free(&g);
@@ -1079,6 +1122,128 @@ static void tri_play(const struct variant *v, struct setup *s, const char *move,
     ck_assert_int_eq(s->fullmove, fullmove);
 }
 
+/* Grants the castling rights of the rooks on the listed cells. */
+static void hand_rights(const struct variant *v, struct setup *s, const char *rooks)
+{
+    char word[16];
+    for (int used; sscanf(rooks, "%15s%n", word, &used) == 1; rooks += used) {
+        int cell = geo_parse_cell(&v->geo, word, NULL), found = 0;
+        for (int p = 0; p < v->nplayers; p++)
+            for (int i = 0; i < v->ncastles; i++)
+                if (v->castle[p][i].rook == cell) {
+                    s->castling |= castle_bit(p, i);
+                    found++;
+                }
+        ck_assert_msg(found == 1, "%s: no castling rook starts on %s", v->name, word);
+    }
+}
+
+/* The castling rights held, as the rooks' cells in cell order. */
+static void hand_rights_text(const struct variant *v, const struct setup *s, char *out, size_t len)
+{
+    *out = 0;
+    for (int c = 0; c < v->geo.ncells; c++)
+        for (int p = 0; p < v->nplayers; p++)
+            for (int i = 0; i < v->ncastles; i++)
+                if ((s->castling & castle_bit(p, i)) && v->castle[p][i].rook == c)
+                    text_append(out, len, v->geo.name[c]);
+}
+
+/* Castling by hand (variants.md, "Rules (seed 003)"). castle-nd: White's Grandduke on the corner h1,
+ * Rooks on e1 (castling takes the Grandduke to f1 and the Rook to g1) and l1 (to k1, the Rook to i1),
+ * Black's Grandduke on h15. Its own steps from h1 are g1 h2 i1 (W) and g2 i2 (F). */
+START_TEST(test_by_hand_castling)
+{
+    const struct variant *v = test_variant("castle-nd");
+    static const struct {
+        const char *extra, *want;
+    } cases[] = {
+        { "", "g1 g2 h2 i1 i2 f1 k1" },
+        /* A Black Rook on f10 sees down the file f to f1, where the Grandduke would land. */
+        { "rf10", "g1 g2 h2 i1 i2 k1" },
+        /* On g10 it sees g2 and g1, which the Grandduke would cross. */
+        { "rg10", "h2 i1 i2 k1" },
+        /* On h10 it gives check: no castling. */
+        { "rh10", "g1 g2 i1 i2" },
+        /* On k10 it covers the target k1; on i10 the crossed i1 (and i2). */
+        { "rk10", "f1 g1 g2 h2 i1 i2" },
+        { "ri10", "f1 g1 g2 h2" },
+        /* Any piece between the Grandduke and the Rook blocks, a friendly or an enemy one; a Black
+         * Unicorn on i1 also attacks g1 along D1, so neither side castles (and the Grandduke takes it). */
+        { "Si1", "f1 g1 g2 h2 i2" },
+        { "ui1", "g2 h2 i1 i2" },
+        /* The Rook itself may be attacked (up the file e). */
+        { "re10", "g1 g2 h2 i1 i2 f1 k1" },
+    };
+    struct setup s;
+    char pieces[64];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(pieces, sizeof pieces, "Kh1 Re1 Rl1 kh15 %s", cases[i].extra);
+        hand_setup(v, &s, 0, pieces);
+        hand_rights(v, &s, "e1 l1");
+        hand_expect(v, &s, "h1", cases[i].want);
+    }
+    /* Without its right the Grandduke does not castle on that side. */
+    hand_setup(v, &s, 0, "Kh1 Re1 Rl1 kh15");
+    hand_rights(v, &s, "l1");
+    hand_expect(v, &s, "h1", "g1 g2 h2 i1 i2 k1");
+
+    /* Both pieces move, the clock goes on, and the Grandduke's rights are gone (Black's stay). */
+    char rights[64];
+    const char *home = "Kh1 Re1 Rl1 kh15 re12 rl12";
+    hand_setup(v, &s, 0, home);
+    hand_rights(v, &s, "e1 l1 e12 l12");
+    ck_assert(reference_make(v, &s, "h1f1"));
+    ck_assert_str_eq(hand_piece(v, &s, "f1"), "Kf1");
+    ck_assert_str_eq(hand_piece(v, &s, "g1"), "Rg1");
+    ck_assert_str_eq(hand_piece(v, &s, "h1"), "-");
+    ck_assert_str_eq(hand_piece(v, &s, "e1"), "-");
+    ck_assert_int_eq(s.halfmove, 1);
+    hand_rights_text(v, &s, rights, sizeof rights);
+    ck_assert_str_eq(rights, " e12 l12");
+    /* A Rook's move loses its own right; taking a Rook loses the other army's. Moving back restores
+     * nothing. */
+    hand_setup(v, &s, 0, home);
+    hand_rights(v, &s, "e1 l1 e12 l12");
+    ck_assert(reference_make(v, &s, "e1e5"));
+    ck_assert(reference_make(v, &s, "l12l1"));
+    hand_rights_text(v, &s, rights, sizeof rights);
+    ck_assert_str_eq(rights, " e12");
+    ck_assert(reference_make(v, &s, "h1h2"));
+    ck_assert(reference_make(v, &s, "l1l12"));
+    ck_assert(reference_make(v, &s, "e5e1"));
+    hand_rights_text(v, &s, rights, sizeof rights);
+    ck_assert_str_eq(rights, " e12");
+
+    /* castle-tri: Red's Grandduke f1 takes the Rook's cell d1 (the Rook goes to e1) or swaps with the
+     * Rook on h1. Its own steps: e1 f2 g1 (W) and e2 g2 (F). Black's Rook on e9 attacks e1 and e2, which
+     * the first castling crosses; White's Rook on h7 attacks h1, where the second lands. */
+    const struct variant *t = test_variant("castle-tri");
+    tri_setup(t, &s, 0, "rKf1 rRd1 rRh1 wKl6 bKa6");
+    hand_rights(t, &s, "d1 h1");
+    hand_expect(t, &s, "f1", "d1 e1 e2 f2 g1 g2 h1");
+    tri_setup(t, &s, 0, "rKf1 rRd1 rRh1 wKl6 bKa6 bRe9");
+    hand_rights(t, &s, "d1 h1");
+    hand_expect(t, &s, "f1", "f2 g1 g2 h1");
+    tri_setup(t, &s, 0, "rKf1 rRd1 rRh1 wKl6 bKa6 bRe9 wRh7");
+    hand_rights(t, &s, "d1 h1");
+    hand_expect(t, &s, "f1", "f2 g1 g2");
+    tri_setup(t, &s, 0, "rKf1 rRd1 rRh1 wKl6 bKa6");
+    hand_rights(t, &s, "d1 h1");
+    ck_assert(reference_make(t, &s, "f1h1"));
+    ck_assert_int_eq(tri_at(t, &s, "h1"), piece_make(0, variant_royal_type(t)));
+    ck_assert_int_eq(tri_at(t, &s, "f1"), piece_make(0, variant_type_of_letter(t, 'R')));
+    ck_assert_int_eq(s.castling, 0);
+    /* An army that leaves the board takes its rights along: White, to move, attacks Red's Grandduke. */
+    tri_setup(t, &s, 1, "rKf1 rRd1 rRh1 wKl6 wRf8 bKa6");
+    hand_rights(t, &s, "d1 h1");
+    struct reference_resolution r;
+    ck_assert(reference_resolve(t, &s, &r));
+    ck_assert_int_eq(r.neliminated, 1);
+    ck_assert_int_eq(s.castling, 0);
+}
+END_TEST
+
 /* Cells in Wellisch's game (board.md): file a..l is q = -5..5, rank 1 the lowest r of the file. Red's
  * forward is D0 (-1,+2); a Red Point steps to O0 (0,+1) or O1 (-1,+1), move or capture; the knight E
  * takes one diagonal step; the General one orthogonal step. */
@@ -1357,6 +1522,7 @@ Suite *suite_reference(void)
     tcase_add_test(hand, test_by_hand);
     tcase_add_test(hand, test_by_hand_atoms);
     tcase_add_test(hand, test_by_hand_fusion);
+    tcase_add_test(hand, test_by_hand_castling);
     suite_add_tcase(s, hand);
     TCase *three = tcase_create("three players by hand");
     tcase_set_timeout(three, test_timeout(60));

@@ -61,7 +61,8 @@ START_TEST(test_round_trip)
 {
     const move_t moves[] = { MOVE_NONE, move_make(0, 90), move_make(45, 46) | MOVE_DOUBLE,
                              move_make(30, 41) | MOVE_EP, move_with_promo(move_make(49, 50), 1),
-                             move_with_promo(move_make(254, 253), 11) };
+                             move_with_promo(move_make(254, 253), 11), move_make(7, 5) | MOVE_CASTLE,
+                             move_with_fission(move_make(200, 3), 23) };
     const int scores[] = { 0, 1, -1, 37, -2500, 30000, -30000, SCORE_MATE - 1, -SCORE_MATE + 1, SCORE_INF };
     const int depths[] = { 0, 1, 7, MAX_PLY - 1, MAX_PLY };
     const int bounds[] = { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };

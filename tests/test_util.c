@@ -5,14 +5,15 @@
 #include "../movegen/registry.h"
 #include "tests.h"
 
-/* The user variant files of docs/examples, and the three-player games of the tests, are tested like
- * the built-in games; each file is loaded once, which its first variant shows. */
+/* The user variant files of docs/examples, and the three-player and castling games of the tests, are
+ * tested like the built-in games; each file is loaded once, which its first variant shows. */
 static const struct {
     const char *path, *first_variant;
 } example_files[] = {
     { "docs/examples/hex5-marshal.ini", "hex5-marshal" },
     { "docs/examples/cannon-hex.ini", "cannon-hex" },
     { "tests/fixtures/three-player.ini", "wellisch-ref" },
+    { "tests/fixtures/castling.ini", "castle-nd" },
 };
 
 bool test_registry_init(char *err, size_t errlen)

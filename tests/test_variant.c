@@ -1,4 +1,5 @@
 /* Variant definitions: atoms, angles, inheritance, errors with line numbers, keys. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,6 +224,93 @@ START_TEST(test_inheritance_replaces_pieces)
 }
 END_TEST
 
+/* A castling rule's four cells as names: "royal rook royal-to rook-to". */
+static void assert_castle(const struct variant *v, int player, int rule, const char *want)
+{
+    const struct castle_rule *r = &v->castle[player][rule];
+    const char (*name)[CELL_NAME_LEN] = v->geo.name;
+    char have[32];
+    snprintf(have, sizeof have, "%s %s %s %s", name[r->royal], name[r->rook], name[r->royal_to], name[r->rook_to]);
+    ck_assert_msg(!strcmp(have, want), "%s player %d rule %d: %s, expected %s", v->name, player, rule, have, want);
+}
+
+/* The first player's castling rules as written; the others' mapped like double-step cells (two
+ * players: kept on their file, Wellisch: (q + r, -r); three: turned 120 and 240 degrees); a new board
+ * or `castling = -` drops them. */
+START_TEST(test_castling_rules)
+{
+    const char *text = "[c2]\nboard = hexagon 8\npiece = grandduke K W F royal\npiece = rook R R\n"
+                       "castling = h1 e1 f1 g1, h1 l1 k1 i1\nstart = -\n"
+                       "[c3:c2]\nplayers = 3\n"
+                       "[cw]\nboard = hexagon 8\norientation = wellisch\npiece = grandduke K W F royal\n"
+                       "castling = h1 e1 f1 g1\nstart = -\n"
+                       "[c9:c2]\nboard = hexagon 9\n"
+                       "[cn:c2]\ncastling = -\n";
+    struct variant *v[8];
+    char err[1024];
+    int n = variant_parse(text, "c.ini", v, 8, NULL, 0, err, sizeof err);
+    ck_assert_msg(n == 5, "%s", err);
+    ck_assert_int_eq(v[0]->ncastles, 2);
+    assert_castle(v[0], 0, 0, "h1 e1 f1 g1");
+    assert_castle(v[0], 0, 1, "h1 l1 k1 i1");
+    assert_castle(v[0], 1, 0, "h15 e12 f13 g14");
+    assert_castle(v[0], 1, 1, "h15 l12 k13 i14");
+    assert_castle(v[1], 1, 0, "p8 p5 p6 p7");
+    assert_castle(v[1], 2, 0, "a8 d11 c10 b9");
+    assert_castle(v[2], 1, 0, "a8 a5 a6 a7");
+    ck_assert_int_eq(v[3]->ncastles, 0);
+    ck_assert_int_eq(v[4]->ncastles, 0);
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+
+    /* Errors name their line; the royal's target may not be one of its ordinary moves (line 6: the
+     * end of the section). */
+    static const struct {
+        const char *rules, *error;
+    } bad[] = {
+        { "h1 e1 f1", "t.ini:5: castling rule 'h1 e1 f1' needs four cells" },
+        { "h1 e1 f1 g1 d1", "t.ini:5: castling rule 'h1 e1 f1 g1 d1' needs four cells" },
+        { "h1 e1 f1 z9", "t.ini:5: no cell 'z9' on this board" },
+        { "h1 e2 f1 g1", "t.ini:5: castling rule 'h1 e2 f1 g1': the royal and the rook must stand on one orthogonal" },
+        { "h1 e1 g1 f1", "t.ini:5: castling rule 'h1 e1 g1 f1': the royal and the rook must" },
+        { "h1 e1 d1 g1", "t.ini:5: castling rule 'h1 e1 d1 g1': the royal and the rook must" },
+        { "h1 h1 h1 h1", "t.ini:5: castling rule 'h1 h1 h1 h1': the royal and the rook must" },
+        { "h1 e1 f1 g1, i1 m1 l1 k1", "t.ini:5: castling rule 'i1 m1 l1 k1': every rule starts from the same royal" },
+        { "h1 e1 f1 g1, h1 e1 e1 h1", "t.ini:5: castling rule 'h1 e1 e1 h1': a rook castles by one rule" },
+        { "h1 e1 f1 g1, h1 d1 f1 g1", "t.ini:5: castling rule 'h1 d1 f1 g1': the royal's target must tell" },
+        { "h1 e1 f1 g1, h1 l1 k1 i1, h1 d1 e1 g1, h1 m1 l1 i1, h1 c1 d1 g1", "t.ini:5: more than 4 castling rules" },
+        { "h1 e1 g1 h1", "t.ini:6: variant 'z': castling h1g1 is also an ordinary move of the royal piece" },
+    };
+    char def[512];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(def, sizeof def, "[z]\nboard = hexagon 8\npiece = grandduke K W F royal\npiece = rook R R\n"
+                 "castling = %s\nstart = 8/9/10/11/R10r/13/14/K13k/14/13/R10r/11/10/9/8 w e1,e12 - 0 1\n",
+                 bad[i].rules);
+        const char *have = parse_error_of(def);
+        ck_assert_msg(strstr(have, bad[i].error), "%s: got '%s', expected '%s'", bad[i].rules, have, bad[i].error);
+    }
+    /* A royal that slides (here a Rook's move) or steps twice reaches more cells; the board goes first. */
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z]\nboard = hexagon 8\npiece = grandduke K R royal\n"
+                                                "castling = h1 e1 f1 g1\nstart = -\n"),
+                                 "t.ini:5: variant 'z': castling h1f1 is also an ordinary move"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z]\nboard = hexagon 8\npiece = grandduke K W royal double\n"
+                                                "double-step = h1\ncastling = h1 e1 f1 g1\nstart = -\n"),
+                                 "t.ini:6: variant 'z': castling h1f1 is also an ordinary move"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z]\npiece = grandduke K W F royal\ncastling = h1 e1 f1 g1\n"),
+                                 "t.ini:3: no cell 'h1' on this board"));
+    /* The start position must grant every right, and may grant only rights whose pieces are home. */
+    const char *start = "[z]\nboard = hexagon 8\npiece = grandduke K W F royal\npiece = rook R R\n"
+                        "castling = h1 e1 f1 g1, h1 l1 k1 i1\nstart = 8/9/10/11/R10r/13/14/K13k/14/13/R10r/11/10/9/8 ";
+    snprintf(def, sizeof def, "%sw e1,e12,l1 - 0 1\n", start);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(def), "variant 'z': start position: the castling field must list "
+                                                      "every castling rook (l12 is missing)"));
+    snprintf(def, sizeof def, "%sw e1,e12,l1,l12,f1 - 0 1\n", start);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(def), "start position: bad FEN: no castling rook starts on f1"));
+    snprintf(def, sizeof def, "%sw e1,e12,l1,l12 - 0 1\n", start);
+    ck_assert_int_eq(registry_add_text(def, "t.ini", true, err, sizeof err), 1);
+}
+END_TEST
+
 Suite *suite_variant(void)
 {
     Suite *s = suite_create("variant");
@@ -234,6 +322,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_keys_survive_reordering);
     tcase_add_test(tc, test_inheritance_replaces_pieces);
     tcase_add_test(tc, test_new_atoms_and_keys);
+    tcase_add_test(tc, test_castling_rules);
     suite_add_tcase(s, tc);
     return s;
 }
