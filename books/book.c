@@ -205,7 +205,7 @@ int book_probe(const struct book *b, struct game *g, struct book_move *out, int 
     size_t count, first = book_find(b, g->ops->position_key(g->pos), &count);
     move_t legal[MAX_MOVES];
     char text[MAX_MOVES][8], want[8];
-    int n = 0, nlegal = count && g->v == b->v ? g->ops->movegen_legal(g->pos, legal) : 0;
+    int n = 0, nlegal = count && g->v == b->v ? game_legal_moves(g, legal) : 0;
     for (int k = 0; k < nlegal; k++)
         move_to_text(g->v, legal[k], text[k]);
     /* A key collision or a damaged book must never make the engine play an illegal move. */

@@ -37,6 +37,13 @@ void game_free(struct game *g)
     memset(g, 0, sizeof *g);
 }
 
+int game_legal_moves(const struct game *g, move_t *list)
+{
+    if (g->v->nplayers > 2 && __builtin_popcount(game_armies(g)) < 2)
+        return 0;
+    return g->ops->movegen_legal(g->pos, list);
+}
+
 bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, size_t errlen)
 {
     char want[16], have[16];
@@ -48,7 +55,7 @@ bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, siz
     for (size_t i = 0; i <= len; i++)
         want[i] = (char)tolower((unsigned char)text[i]);
     move_t list[MAX_MOVES];
-    int n = g->ops->movegen_legal(g->pos, list);
+    int n = game_legal_moves(g, list);
     for (int i = 0; i < n; i++) {
         move_to_text(g->v, list[i], have);
         if (!strcmp(have, want)) {

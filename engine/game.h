@@ -42,6 +42,8 @@ bool game_set_position(struct game *g, const char *fen, char *const *moves, int 
 unsigned game_play(struct game *g, move_t m, unsigned *mated);
 /* The armies on the board (bit p: army p still has its royal). */
 unsigned game_armies(const struct game *g);
+/* The legal moves of the player to move: none once a three-player game is down to its last army. */
+int game_legal_moves(const struct game *g, move_t *list);
 /* Finds the legal move written as text (promotion letter in either case). */
 bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, size_t errlen);
 void game_fen(const struct game *g, char *fen, size_t len);

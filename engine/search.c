@@ -587,9 +587,10 @@ static int search_root(struct worker *w, int alpha, int beta, int depth)
     return best;
 }
 
-static bool mate_found(const struct search_shared *sh, int score)
+/* go mate N: N of the mover's own moves, every army on the board moving in between. */
+static bool mate_found(const struct worker *w, int score)
 {
-    return sh->limits.mate && score >= SCORE_MATE - 2 * sh->limits.mate;
+    return w->sh->limits.mate && score >= SCORE_MATE - w->armies * w->sh->limits.mate;
 }
 
 /* Iterative deepening with aspiration windows; the main worker reports and decides when to stop. */
@@ -606,7 +607,8 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     w->armies = armies_left(pos);
     w->root_player = pos->side;
     move_t list[MAX_MOVES];
-    int n = movegen_legal(pos, list);
+    /* A three-player game down to its last army is over. */
+    int n = w->armies > 1 ? movegen_legal(pos, list) : 0;
     w->nroot = 0;
     for (int i = 0; i < n; i++) {
         bool wanted = !sh->limits.nsearchmoves;
@@ -671,7 +673,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
         for (int k = 0; k < multipv; k++)
             report(w, depth, k + 1, &w->root[k], BOUND_EXACT);
         int64_t elapsed = search_now_ms() - sh->start_ms;
-        bool stop = mate_found(sh, w->root[0].score) || (sh->soft_ms && !atomic_load(&sh->pondering) && elapsed >= sh->soft_ms);
+        bool stop = mate_found(w, w->root[0].score) || (sh->soft_ms && !atomic_load(&sh->pondering) && elapsed >= sh->soft_ms);
         if (stop && !atomic_load(&sh->pondering) && !sh->limits.infinite)
             break;
     }

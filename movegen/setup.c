@@ -199,13 +199,15 @@ bool setup_from_fen(struct setup *s, const struct variant *v, const char *fen, c
         return fail(err, errlen, "bad halfmove clock", f[4]);
     if (f[5] && !parse_count(f[5], 1, &t.fullmove))
         return fail(err, errlen, "bad fullmove number", f[5]);
-    int royal = variant_royal_type(v), count[MAX_PLAYERS] = { 0 };
+    int royal = variant_royal_type(v), count[MAX_PLAYERS] = { 0 }, pieces[MAX_PLAYERS] = { 0 };
     for (int c = 0; c < v->geo.ncells; c++)
-        if (t.piece[c] && piece_type(t.piece[c]) == royal)
-            count[piece_colour(t.piece[c])]++;
+        if (t.piece[c]) {
+            count[piece_colour(t.piece[c])] += piece_type(t.piece[c]) == royal;
+            pieces[piece_colour(t.piece[c])]++;
+        }
     for (int pl = 0; pl < v->nplayers; pl++) {
         /* Three players: an eliminated army has no pieces at all. */
-        if (count[pl] != 1 && !(v->nplayers == 3 && count[pl] == 0 && pl != t.side)) {
+        if (count[pl] != 1 && !(v->nplayers == 3 && pieces[pl] == 0 && pl != t.side)) {
             char who[64];
             snprintf(who, sizeof who, "(%c has %d, needs 1)", v->colour_letter[pl], count[pl]);
             return fail(err, errlen, "wrong number of royal pieces", who);

@@ -286,7 +286,7 @@ static int legal_list(struct play *p, int from, char *out, size_t len)
 {
     move_t list[MAX_MOVES];
     char texts[MAX_MOVES][MOVE_LEN];
-    int n = p->g.ops->movegen_legal(p->g.pos, list), k = 0;
+    int n = game_legal_moves(&p->g, list), k = 0;
     for (int i = 0; i < n; i++)
         if (from < 0 || move_from(list[i]) == from)
             move_to_text(p->g.v, list[i], texts[k++]);

@@ -39,6 +39,7 @@ struct uci {
     struct book book;           /* BookFile, loaded for the current variant; empty if it does not fit */
     char book_path[4096];       /* "" for none */
     bool own_book;
+    bool analyse;              /* UCI_AnalyseMode: the GUI analyses, so no book move */
     enum book_variety book_variety;
     int book_depth;             /* the last fullmove number the book is used for; 0: no limit */
     uint64_t book_seed, book_draws;
@@ -90,7 +91,7 @@ static void *perft_worker(void *arg)
     struct uci *u = arg;
     struct game *g = &u->game;
     move_t list[MAX_MOVES];
-    int n = g->ops->movegen_legal(g->pos, list);
+    int n = game_legal_moves(g, list);
     uint64_t total = 0;
     bool stopped = false;
     for (int i = 0; i < n && !stopped; i++) {
@@ -132,6 +133,7 @@ static void cmd_uci(struct uci *u, char **tok, int n)
     say("option name Evaluation type combo default full var full var material");
     say("option name ThreePlayerSearch type combo default paranoid var paranoid var brs");
     say("option name OwnBook type check default false");
+    say("option name UCI_AnalyseMode type check default false");
     say("option name BookFile type string default <empty>");
     say("option name BookVariety type combo default weighted var weighted var best");
     say("option name BookDepth type spin default 0 min 0 max %d", MAX_BOOK_DEPTH);
@@ -214,6 +216,15 @@ static bool join_words(char *out, size_t len, char **words, int n)
     return true;
 }
 
+/* A check option: true or false. */
+static void set_check(const char *name, const char *value, bool *out)
+{
+    if (strcmp(value, "true") && strcmp(value, "false"))
+        say("info string error: %s: true or false is expected", name);
+    else
+        *out = !strcmp(value, "true");
+}
+
 /* setoption name <id> [value <x>]: both may contain spaces. */
 static void cmd_setoption(struct uci *u, char **tok, int n)
 {
@@ -269,15 +280,11 @@ static void cmd_setoption(struct uci *u, char **tok, int n)
         else
             u->pool.search3 = !strcmp(value, "brs") ? SEARCH3_BRS : SEARCH3_PARANOID;
     } else if (!strcasecmp(name, "Ponder")) {
-        if (strcmp(value, "true") && strcmp(value, "false"))
-            say_error("Ponder: true or false is expected");
-        else
-            u->ponder = !strcmp(value, "true");
+        set_check("Ponder", value, &u->ponder);
     } else if (!strcasecmp(name, "OwnBook")) {
-        if (strcmp(value, "true") && strcmp(value, "false"))
-            say_error("OwnBook: true or false is expected");
-        else
-            u->own_book = !strcmp(value, "true");
+        set_check("OwnBook", value, &u->own_book);
+    } else if (!strcasecmp(name, "UCI_AnalyseMode")) {
+        set_check("UCI_AnalyseMode", value, &u->analyse);
     } else if (!strcasecmp(name, "BookFile")) {
         snprintf(u->book_path, sizeof u->book_path, "%s", strcmp(value, "<empty>") ? value : "");
         load_book(u);
@@ -456,8 +463,18 @@ static bool parse_go(struct uci *u, char **tok, int n, struct search_limits *l)
             return false;
         }
     }
-    /* A bare go searches until stop, as GUIs expect for analysis. */
     int side = u->game.ops->position_side(u->game.pos);
+    /* A front end that knows two clocks only (wtime, btime) still gets a timed move from the third
+     * army: it plays on the shortest clock given. */
+    int shortest = -1;
+    for (int p = 0; p < v->nplayers; p++)
+        if (l->time[p] >= 0 && (shortest < 0 || l->time[p] < l->time[shortest]))
+            shortest = p;
+    if (l->time[side] < 0 && shortest >= 0) {
+        l->time[side] = l->time[shortest];
+        l->inc[side] = l->inc[shortest];
+    }
+    /* A bare go searches until stop, as GUIs expect for analysis. */
     if (l->time[side] < 0 && !l->movetime && !l->depth && !l->nodes && !l->mate)
         l->infinite = true;
     return true;
@@ -470,7 +487,7 @@ static bool play_book_move(struct uci *u, const struct search_limits *l)
     struct book_move m[MAX_MOVES];
     struct setup s;
     char text[16];
-    if (!u->own_book || !u->book.n || l->infinite || l->ponder || l->mate || l->nsearchmoves)
+    if (!u->own_book || u->analyse || !u->book.n || l->infinite || l->ponder || l->mate || l->nsearchmoves)
         return false;
     u->game.ops->position_get(u->game.pos, &s);
     if (u->book_depth && s.fullmove > u->book_depth)

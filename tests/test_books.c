@@ -899,6 +899,9 @@ START_TEST(test_uci_own_book)
     for (int i = 0; i < 5; i++)
         expect_uci(&p, "go nodes 1000", "info string book move i1h2 (weight 5 of 6)\nbestmove i1h2\n");
     /* Analysis, pondering, a position out of the book, and BookDepth search as usual. */
+    expect_uci(&p, "setoption name UCI_AnalyseMode value true", "");
+    expect_search(&p, "go nodes 1000");
+    expect_uci(&p, "setoption name UCI_AnalyseMode value false", "");
     expect_search(&p, "go depth 2 searchmoves c1f4");
     expect_search(&p, "go depth 2 mate 1");
     static const char *const endless[] = { "go infinite", "go ponder wtime 1000 btime 1000" };
@@ -925,6 +928,7 @@ START_TEST(test_uci_own_book)
     snprintf(before, sizeof before, "%s", strstr(uci(&p, "d"), "Fen: "));
     static const char *const bad[][2] = {
         { "setoption name OwnBook value maybe", "OwnBook: true or false" },
+        { "setoption name UCI_AnalyseMode value 1", "UCI_AnalyseMode: true or false" },
         { "setoption name BookVariety value worst", "BookVariety: weighted or best" },
         { "setoption name BookDepth value -1", "BookDepth: a number" },
         { "setoption name BookFile value /nonexistent/x.book", "No such file or directory" },

@@ -159,6 +159,9 @@ START_TEST(test_three_player_fen)
     /* An eliminated army has no pieces; the side to move must still have its royal. */
     ck_assert(setup_from_fen(&s, v, "rG5/7/8/9/10/11/10/9/8/7/wG5 r - - 0 1", err, sizeof err));
     ck_assert(!setup_from_fen(&s, v, "rG5/7/8/9/10/11/10/9/8/7/wG5 b - - 0 1", err, sizeof err));
+    /* Pieces without their royal would stay on the board for good: refused. */
+    ck_assert(!setup_from_fen(&s, v, "rG5/7/8/9/10/4bR6/10/9/8/7/wG5 r - - 0 1", err, sizeof err));
+    ck_assert_str_eq(err, "bad FEN: wrong number of royal pieces (b has 0, needs 1)");
 }
 END_TEST
 

@@ -424,6 +424,20 @@ START_TEST(test_position_eliminations)
     /* A refused command announces nothing and keeps the position. */
     expect_rejected(&p, "position startpos moves f1f2");
     expect_fen(&p, "6/5bG1/8/3wE5/10/8bR2/10/9/8/7/wG5 b - - 2 1");
+    /* Red alone on the board has won: no move is legal any more, go answers at once. */
+    engine_run_silent(&p, "position fen 6/7/8/9/10/5rR5/10/9/rG7/7/6 r - - 9 30");
+    engine_send(&p, "go depth 5");
+    out = engine_read_until(&p, "bestmove", reply_ms());
+    ck_assert_msg(out.n == 1 && !strcmp(out.v[0], "bestmove (none)"), "%s", lines_show(&out));
+    lines_free(&out);
+    expect_rejected(&p, "position fen 6/7/8/9/10/5rR5/10/9/rG7/7/6 r - - 9 30 moves f6f7");
+    /* A front end that sends White's and Black's clocks only: Red plays on the shortest clock. */
+    engine_run_silent(&p, "position startpos");
+    engine_send(&p, "go wtime 400 btime 300");
+    out = engine_read_until(&p, "bestmove", reply_ms());
+    ck_assert_msg(out.n && has_prefix(out.v[out.n - 1], "bestmove ") && strcmp(out.v[out.n - 1], "bestmove (none)"),
+                  "%s", lines_show(&out));
+    lines_free(&out);
     engine_quit(&p);
 }
 END_TEST
