@@ -5,14 +5,14 @@
 #include "../movegen/registry.h"
 #include "tests.h"
 
-/* The user variant files of docs/examples, and the three-player games of the tests, are tested like
+/* The user variant files of docs/examples, and the three-player test game, are tested like
  * the built-in games; each file is loaded once, which its first variant shows. */
 static const struct {
     const char *path, *first_variant;
 } example_files[] = {
     { "docs/examples/hex5-marshal.ini", "hex5-marshal" },
     { "docs/examples/cannon-hex.ini", "cannon-hex" },
-    { "tests/fixtures/three-player.ini", "wellisch-ref" },
+    { "tests/fixtures/three-player.ini", "tri-ep-ref" },
 };
 
 bool test_registry_init(char *err, size_t errlen)
