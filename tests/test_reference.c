@@ -11,12 +11,13 @@
 #include "tests.h"
 
 /* Sized for CI, also under the sanitizers; REFERENCE_SCALE=n multiplies the work (n = 3 checks
- * every perft count up to 300 000). */
+ * every perft count up to 300 000). On a big board (test_wide_only), where the reference's work per
+ * position is largest, half the games and placements, and perft counts up to a tenth of PERFT_MAX. */
 enum {
-    GAMES = 8,             /* per variant and instance; half on a big board (board_big) */
+    GAMES = 8,             /* per variant and instance */
     GAME_PLIES = 150,
     PLACEMENTS = 600,      /* accepted positions per variant and instance */
-    PERFT_MAX = 100000,    /* a tenth on a big board */
+    PERFT_MAX = 100000,
 };
 
 static int scale(void)
@@ -48,20 +49,13 @@ static int rng_below(int n)
     return (int)(rng_state % (uint64_t)n);
 }
 
-/* A board that only the wide instance holds (169 and 217 cells): the reference's work per position
- * grows with cells and pieces, so the tests below do less of it there. */
-static bool board_big(const struct variant *v)
-{
-    return instance_for(v, false)->bits > 128;
-}
-
 /* Loop tests run every variant in each instance that holds its board. Index i is the i-th (variant,
  * instance) pair, narrow before wide; returns the number of pairs. */
 static int loop_pair(int i, const struct variant **v, bool *wide)
 {
     int n = 0;
     for (int k = 0; k < registry_count(); k++)
-        for (int w = board_big(registry_get(k)); w < 2; w++, n++)
+        for (int w = test_wide_only(registry_get(k)); w < 2; w++, n++)
             if (n == i) {
                 *v = test_variant(registry_get(k)->name);
                 *wide = w;
@@ -344,7 +338,7 @@ START_TEST(test_random_games)
     struct reference_stats met = { 0 };
     long played[2] = { 0, 0 };
     rng_seed((uint64_t)_i + 1);
-    int games = GAMES * scale() / (board_big(v) ? 2 : 1);
+    int games = GAMES * scale() / (test_wide_only(v) ? 2 : 1);
     for (int k = 0; k < games; k++)
         game_play_random(v, wide, &met, played);
     /* The games reach what the armies of the start can do; promotions are too rare to hit a limit. */
@@ -581,7 +575,7 @@ START_TEST(test_random_placements)
     struct coverage cov = { 0 };
     test_game(&g, v->name, NULL, wide);
     rng_seed((uint64_t)_i + 1000);
-    int want = PLACEMENTS * scale();
+    int want = PLACEMENTS * scale() / (test_wide_only(v) ? 2 : 1);
     for (int k = 0; cov.positions < want && k < 4 * want; k++) {
         struct setup s;
         placement_random(v, &s);
@@ -612,8 +606,7 @@ static int perft_line(const struct variant *v, char *line, const char *where)
     struct setup s;
     ck_assert_msg(setup_from_fen(&s, v, fen, err, sizeof err), "%s: %s", where, err);
     int checked = 0;
-    /* On a big board only counts up to a tenth of PERFT_MAX (REFERENCE_SCALE=10: all up to PERFT_MAX). */
-    unsigned long long max = (unsigned long long)PERFT_MAX * (unsigned)scale() / (board_big(v) ? 10 : 1);
+    unsigned long long max = (unsigned long long)PERFT_MAX * (unsigned)scale() / (test_wide_only(v) ? 10 : 1);
     for (char *field = strtok(NULL, ";"); field; field = strtok(NULL, ";")) {
         int depth;
         unsigned long long want;

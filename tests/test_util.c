@@ -45,6 +45,11 @@ void test_game(struct game *g, const char *variant, const char *fen, bool wide)
         ck_assert_msg(game_set_position(g, fen, NULL, 0, err, sizeof err), "%s: %s", fen, err);
 }
 
+bool test_wide_only(const struct variant *v)
+{
+    return instance_for(v, false)->bits > 128;
+}
+
 double test_timeout(double seconds)
 {
     const char *scale = getenv("TEST_TIME_SCALE");
