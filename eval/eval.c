@@ -47,26 +47,35 @@ static cellset eval_front(const struct tables *tb, int pl, int t, int cell)
     return seen;
 }
 
-/* Cells where an enemy pawn could block or take a pawn on `cell` on its way. */
-static cellset eval_passed_mask(const struct tables *tb, const struct eval_data *ev, int pl, int t, int cell)
+/* Cells a pawn starting on each cell could capture on, anywhere on its way. */
+static void eval_pawn_takes(const struct tables *tb, const struct eval_data *ev, int pl, int t, cellset *takes)
+{
+    const struct piece_tables *pt = &tb->pt[pl][t];
+    for (int y = 0; y < tb->ncells; y++) {
+        cellset reach = cs_or(ev->front[pl][t][y], tb->bit[y]);
+        int c;
+        takes[y] = cs_empty();
+        CS_FOR_EACH(c, reach)
+            takes[y] = cs_or(takes[y], cs_or(pt->leap[MODE_CAPTURE][c], pt->leap[MODE_BOTH][c]));
+    }
+}
+
+/* Cells where an enemy pawn could block or take a pawn on `cell` on its way (takes: eval_pawn_takes of
+ * every player and pawn type). */
+static cellset eval_passed_mask(const struct tables *tb, const struct eval_data *ev,
+                                cellset (*takes)[MAX_TYPES][MAX_CELLS], int pl, int t, int cell)
 {
     const struct variant *v = tb->v;
     cellset path = cs_or(ev->front[pl][t][cell], tb->bit[cell]), mask = cs_empty();
-    for (int e = 0; e < v->nplayers; e++) {
+    for (int e = 0; e < v->nplayers; e++)
         for (int et = 0; e != pl && et < v->ntypes; et++) {
             if (!v->piece[et].pawn)
                 continue;
-            const struct piece_tables *ept = &tb->pt[e][et];
-            for (int y = 0; y < tb->ncells; y++) {
-                cellset reach = cs_or(ev->front[e][et][y], tb->bit[y]), hits = cs_empty();
-                int c;
-                CS_FOR_EACH(c, reach)
-                    hits = cs_or(hits, cs_or(ept->leap[MODE_CAPTURE][c], ept->leap[MODE_BOTH][c]));
-                if (cs_intersects(reach, ev->front[pl][t][cell]) || cs_intersects(hits, path))
+            for (int y = 0; y < tb->ncells; y++)
+                if (cs_intersects(cs_or(ev->front[e][et][y], tb->bit[y]), ev->front[pl][t][cell])
+                    || cs_intersects(takes[e][et][y], path))
                     cs_set(&mask, y);
-            }
         }
-    }
     return mask;
 }
 
@@ -140,13 +149,23 @@ static struct eval_data *eval_data_new(const struct tables *tb)
             for (int c = 0; v->piece[t].pawn && c < tb->ncells; c++)
                 ev->front[pl][t][c] = eval_front(tb, pl, t, c);
         }
+    cellset (*takes)[MAX_TYPES][MAX_CELLS] = calloc(MAX_PLAYERS, sizeof *takes);
+    if (!takes) {
+        free(ev);
+        return NULL;
+    }
+    for (int pl = 0; pl < v->nplayers; pl++)
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->piece[t].pawn)
+                eval_pawn_takes(tb, ev, pl, t, takes[pl][t]);
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++)
             for (int c = 0; c < tb->ncells; c++) {
                 if (v->piece[t].pawn)
-                    ev->passed[pl][t][c] = eval_passed_mask(tb, ev, pl, t, c);
+                    ev->passed[pl][t][c] = eval_passed_mask(tb, ev, takes, pl, t, c);
                 ev->reach[pl][t][c] = eval_empty_reach(tb, &tb->pt[pl][t], c);
             }
+    free(takes);
     const struct geometry *g = &v->geo;
     for (int a = 0; a < tb->ncells; a++)
         for (int b = 0; b < tb->ncells; b++)

@@ -144,14 +144,19 @@ static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int
     const struct state *st = &pos->st[pos->ply];
     /* En passant is taken by a piece of the same kind only. */
     int t = piece_type(pos->board[st->ep_victim]), from;
-    cellset cands = cs_and(pos->tb->pt[us][t].leap_from[st->ep], pos_pieces(pos, us, t));
+    const struct piece_tables *pt = &pos->tb->pt[us][t];
+    /* With three players the passed cell can be on the taker's last row: the capture then promotes. */
+    int promo[MAX_TYPES], npromo = cs_test(pt->promo_zone, st->ep) ? promotion_choices(pos, promo) : -1;
+    cellset cands = cs_and(pt->leap_from[st->ep], pos_pieces(pos, us, t));
     CS_FOR_EACH(from, cands) {
         move_t m = move_make(from, st->ep) | MOVE_EP;
         position_make(pos, m);
         bool legal = !attacked(pos, king, pos->occ, us);
         position_unmake(pos, m);
-        if (legal)
+        if (legal && npromo < 0)
             n = push_move(list, n, m);
+        for (int i = 0; legal && i < npromo; i++)
+            n = push_move(list, n, move_with_promo(m, promo[i]));
     }
     return n;
 }

@@ -74,7 +74,7 @@ START_TEST(test_status_text)
 }
 END_TEST
 
-/* Three players (wellisch-ref, positions of tests/test_reference.c): each army's score as "r w b / den". */
+/* Three players (wellisch, positions of tests/test_reference.c): each army's score as "r w b / den". */
 static void assert_scores(struct game_status st, enum game_outcome outcome, const char *scores)
 {
     char have[64];
@@ -85,7 +85,7 @@ static void assert_scores(struct game_status st, enum game_outcome outcome, cons
 
 START_TEST(test_three_player_status)
 {
-    const char *v = "wellisch-ref", *generals = "2bG3/7/8/9/10/11/10/9/rG7/7/6 r - - 0 1";
+    const char *v = "wellisch", *generals = "2bG3/7/8/9/10/11/10/9/rG7/7/6 r - - 0 1";
     /* Red's knight attacks White's General; White's knight leaves with it and opens Red's Rook's file to
      * Black's General: Red is the last army before anyone moves. */
     struct game_status st = status_after(v, "6/7/8/5wG3/4rE5/2rR4wE1bG1/10/9/rG7/7/6 r - - 0 1", "");
@@ -120,7 +120,7 @@ START_TEST(test_three_player_eliminations)
     struct game g;
     char err[256], text[128];
     move_t m;
-    test_game(&g, "wellisch-ref", "6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1", false);
+    test_game(&g, "wellisch", "6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1", false);
     ck_assert_uint_eq(game_armies(&g), 7);
     ck_assert_msg(game_parse_move(&g, "k4k3", &m, err, sizeof err), "%s", err);
     unsigned mated, left = game_play(&g, m, &mated);

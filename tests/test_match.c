@@ -23,7 +23,7 @@
 #define STALEMATE_IN_ONE "K5/5q1/6r1/9/10/11/10/9/8/7/5k b - - 0 1"
 #define MATE_IN_ONE "K5/4r2/8/1q7/10/11/10/9/8/7/5k b - - 0 1"
 
-/* wellisch-ref (tests/fixtures/three-player.ini): White gone, Black's Vicereine mates Red with c3f3. */
+/* wellisch: White gone, Black's Vicereine mates Red with c3f3. */
 #define THREE_MATE_IN_ONE "6/5bG1/2bV5/9/10/rG10/10/9/8/7/6 b - - 0 1"
 #define THREE_START                                                                                           \
     "bEbRbGbVbRbE/bPbPbPbEbPbPbP/3bPbP3/9/rP8wP/rErP7wPwE/rRrPrP4wPwPwR/rVrErP3wPwEwG/rGrP4wPwV/rRrP3wPwR/" \
@@ -396,7 +396,7 @@ START_TEST(test_match_cannot_start)
 }
 END_TEST
 
-/* The runner's registry needs wellisch-ref; the engines are given its file as VariantPath. */
+/* The runner's registry with the test variants too; the engines are given their file as VariantPath. */
 static void three_player_variants(void)
 {
     char err[512];
@@ -428,7 +428,7 @@ START_TEST(test_three_player_match)
     temp_path(book, sizeof book, "# Black mates, then the start\n" THREE_MATE_IN_ONE " id \"mate\";\n" THREE_START "\n");
     temp_path(pgn, sizeof pgn, "");
     snprintf(file, sizeof file, "file=%s", book);
-    run_match(&run, "-variant", "wellisch-ref", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine",
+    run_match(&run, "-variant", "wellisch", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine",
               toy(""), "name=c", "-each", "depth=1", THREE_VARIANTS, "-games", "12", "-concurrency", "2", "-openings", file,
               "-pgnout", pgn, NULL);
     assert_three_player_balance(&run, 12);
@@ -470,7 +470,7 @@ START_TEST(test_three_player_failure)
 {
     struct run run;
     three_player_variants();
-    run_match(&run, "-variant", "wellisch-ref", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine",
+    run_match(&run, "-variant", "wellisch", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine",
               toy("crash=1"), "name=bad", "-each", "depth=1", THREE_VARIANTS, "-games", "6", NULL);
     assert_three_player_balance(&run, 6);
     ck_assert(run.r.tally[0].sum == 3 && run.r.tally[0].draws == 6);
@@ -491,10 +491,10 @@ START_TEST(test_three_player_real_engine)
     char engine[1024];
     three_player_variants();
     snprintf(engine, sizeof engine, "cmd=%s", pipe_engine_path());
-    run_match(&run, "-variant", "wellisch-ref", "-engine", engine, "-engine", engine, "-engine", engine, "-each",
+    run_match(&run, "-variant", "wellisch", "-engine", engine, "-engine", engine, "-engine", engine, "-each",
               "depth=1", "tc=60+0.1", THREE_VARIANTS, "-games", "6", NULL);
     assert_three_player_balance(&run, 6);
-    assert_output_has(&run, "Match sennight vs sennight-2 vs sennight-3: wellisch-ref, 6 games, 60+0.1 depth=1");
+    assert_output_has(&run, "Match sennight vs sennight-2 vs sennight-3: wellisch, 6 games, 60+0.1 depth=1");
     assert_output_has(&run, "Engine failures: none");
 }
 END_TEST
@@ -502,16 +502,16 @@ END_TEST
 START_TEST(test_three_player_refused)
 {
     three_player_variants();
-    assert_refused("variant 'wellisch-ref' has 3 players: give three -engine arguments, not two", "-variant",
-                   "wellisch-ref", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "6", NULL);
+    assert_refused("variant 'wellisch' has 3 players: give three -engine arguments, not two", "-variant",
+                   "wellisch", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "6", NULL);
     assert_refused("variant 'glinski' has 2 players: give two -engine arguments, not three", "-engine", toy(""),
                    "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
-    assert_refused("at most three -engine arguments", "-variant", "wellisch-ref", "-engine", toy(""), "-engine",
+    assert_refused("at most three -engine arguments", "-variant", "wellisch", "-engine", toy(""), "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
-    assert_refused("-games (times -rounds) must be a multiple of 6, not 4", "-variant", "wellisch-ref", "-engine",
+    assert_refused("-games (times -rounds) must be a multiple of 6, not 4", "-variant", "wellisch", "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "2", "-rounds", "2",
                    NULL);
-    assert_refused("-draw, -resign and -sprt are for two-player matches", "-variant", "wellisch-ref", "-engine",
+    assert_refused("-draw, -resign and -sprt are for two-player matches", "-variant", "wellisch", "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "6", "-sprt",
                    "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05", NULL);
 }

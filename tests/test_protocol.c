@@ -410,10 +410,8 @@ START_TEST(test_position_eliminations)
 {
     struct engine_pipe p;
     engine_open(&p);
-    struct lines out = engine_run(&p, "setoption name VariantPath value tests/fixtures/three-player.ini");
-    lines_free(&out);
-    engine_run_silent(&p, "setoption name UCI_Variant value wellisch-ref");
-    out = engine_run(&p, "position fen 2bG3/7/8/9/10/5rR3wG1/10/9/rG7/7/6 r - - 9 30");
+    engine_run_silent(&p, "setoption name UCI_Variant value wellisch");
+    struct lines out = engine_run(&p, "position fen 2bG3/7/8/9/10/5rR3wG1/10/9/rG7/7/6 r - - 9 30");
     ck_assert_msg(out.n == 1 && !strcmp(out.v[0], "info string eliminated w"), "%s", lines_show(&out));
     lines_free(&out);
     expect_fen(&p, "2bG3/7/8/9/10/5rR5/10/9/rG7/7/6 r - - 9 30");

@@ -826,7 +826,7 @@ START_TEST(test_three_player_discovery)
 {
     const enum search3 algorithm = _i ? SEARCH3_BRS : SEARCH3_PARANOID;
     struct game g;
-    test_game(&g, "wellisch-ref", THREE_DISCOVERY, false);
+    test_game(&g, "wellisch", THREE_DISCOVERY, false);
     struct pool_result r = pool_search3(&g, 3, parse_move(&g, "f1f2"), algorithm);
     ck_assert_msg(r.score <= -SCORE_MATE_BOUND, "f1f2 scores %d", r.score);
     ck_assert_int_eq(score_mate_moves(r.score, 3), -1);
@@ -842,7 +842,7 @@ START_TEST(test_three_player_capture)
 {
     const enum search3 algorithm = _i ? SEARCH3_BRS : SEARCH3_PARANOID;
     struct game g;
-    test_game(&g, "wellisch-ref", "1bG4/7/2rR3wV1/9/10/rG10/10/9/8/7/wG5 r - - 0 1", false);
+    test_game(&g, "wellisch", "1bG4/7/2rR3wV1/9/10/rG10/10/9/8/7/wG5 r - - 0 1", false);
     struct pool_result r = pool_search3(&g, 4, MOVE_NONE, algorithm);
     ck_assert_uint_eq(r.best, parse_move(&g, "c3c7"));
     game_free(&g);

@@ -12,7 +12,7 @@ static const struct {
 } example_files[] = {
     { "docs/examples/hex5-marshal.ini", "hex5-marshal" },
     { "docs/examples/cannon-hex.ini", "cannon-hex" },
-    { "tests/fixtures/three-player.ini", "wellisch-ref" },
+    { "tests/fixtures/three-player.ini", "tri-ep-ref" },
     { "tests/fixtures/castling.ini", "castle-nd" },
 };
 
@@ -44,6 +44,11 @@ void test_game(struct game *g, const char *variant, const char *fen, bool wide)
     ck_assert_msg(game_init(g, test_variant(variant), wide, err, sizeof err), "%s", err);
     if (fen)
         ck_assert_msg(game_set_position(g, fen, NULL, 0, err, sizeof err), "%s: %s", fen, err);
+}
+
+bool test_wide_only(const struct variant *v)
+{
+    return instance_for(v, false)->bits > 128;
 }
 
 double test_timeout(double seconds)

@@ -26,6 +26,9 @@ bool test_registry_init(char *err, size_t errlen);
 const struct variant *test_variant(const char *name);
 /* A game of the variant at the FEN (NULL: start); wide selects the 256-bit instance. */
 void test_game(struct game *g, const char *variant, const char *fen, bool wide);
+/* Whether only the 256-bit instance holds the variant's board (169 and 217 cells): the narrow and
+ * wide runs of a test are then the same, and the reference's work per position is the largest. */
+bool test_wide_only(const struct variant *v);
 /* Seconds a test case may take, scaled up under the sanitizers. */
 double test_timeout(double seconds);
 
