@@ -126,13 +126,18 @@ static void position_trim_history(struct position *pos)
     pos->ply = keep - 1;
 }
 
-/* The rule of a castling move by the player: the royal's target names it (variant.c). */
-static const struct castle_rule *castle_rule_of(const struct variant *v, int player, move_t m)
+/* The rule of a castling move about to be made: rules may share the royal's target (two rooks on one
+ * edge), but only one of them has its right and an empty way to its rook. */
+static int castle_rule_of(const struct position *pos, move_t m)
 {
+    const struct variant *v = pos->v;
     int i = 0;
-    while (i < v->ncastles - 1 && v->castle[player][i].royal_to != move_to(m))
+    while (i < v->ncastles - 1
+           && (v->castle[pos->side][i].royal_to != move_to(m)
+               || !(pos->st[pos->ply].castling & castle_bit(pos->side, i))
+               || cs_intersects(pos->tb->castle[pos->side][i].empty, pos->occ)))
         i++;
-    return &v->castle[player][i];
+    return i;
 }
 
 /* Moves the rule's royal and rook to their targets, or back; returns the change of the key. Both are
@@ -202,9 +207,10 @@ static void position_make(struct position *pos, move_t m)
     unsigned lost = prev->castling ? prev->castling & (pos->tb->castle_touch[from] | pos->tb->castle_touch[to]) : 0;
     st->castling = prev->castling ^ lost;
     key ^= castling_key(v, lost);
-    if (m & MOVE_CASTLE)
-        key ^= castle_pieces(pos, castle_rule_of(v, us, m), false);
-    else
+    if (m & MOVE_CASTLE) {
+        st->castle_rule = castle_rule_of(pos, m);
+        key ^= castle_pieces(pos, &v->castle[us][st->castle_rule], false);
+    } else
         key ^= make_piece_move(pos, st, m, victim);
     if (v->piece[piece_type(st->moved)].pawn)
         st->halfmove = 0;
@@ -267,7 +273,7 @@ static void position_unmake(struct position *pos, move_t m)
     int to = move_to(m);
     position_restore_side(pos);
     if (m & MOVE_CASTLE) {
-        castle_pieces(pos, castle_rule_of(pos->v, pos->side, m), true);
+        castle_pieces(pos, &pos->v->castle[pos->side][st->castle_rule], true);
         pos->ply--;
         return;
     }

@@ -17,6 +17,7 @@ struct state {
     int ep;            /* en-passant cell after the move, CELL_NONE if none */
     int ep_victim;     /* the pawn that may be taken en passant */
     unsigned castling; /* castling rights held (castle_bit) */
+    int castle_rule;   /* the rule of a castling move (variant.h castle[side][rule]) */
     int halfmove;
     int side_before;   /* the player to move before this state */
 };

@@ -423,10 +423,10 @@ static void parse_castling(struct parser *p, struct variant *v, char *val)
         }
         for (int i = 0; i < v->ncastles; i++) {
             const struct castle_rule *o = &v->castle[0][i];
+            /* Rules may share targets (two rooks on one edge): the nearer rook blocks the farther's way. */
             const char *why = o->royal != r.royal ? "every rule starts from the same royal cell"
                               : o->rook == r.rook ? "a rook castles by one rule"
-                              : o->royal_to == r.royal_to ? "the royal's target must tell the rules apart"
-                                                          : NULL;
+                                                  : NULL;
             if (why) {
                 parse_error(p, "castling rule '%s': %s", text, why);
                 return;
