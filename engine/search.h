@@ -14,8 +14,9 @@
 
 enum { MAX_THREADS = 256, MAX_MULTIPV = 64, MAX_SEARCHMOVES = 256 };
 
-/* How a position with three armies on the board is searched (engine/search_multi.c). */
-enum search3 { SEARCH3_PARANOID, SEARCH3_BRS };
+/* How a position with three armies on the board is searched (engine/search_multi.c); the first is
+ * the default (docs/engine.md: the matches that chose it). */
+enum search3 { SEARCH3_BRS, SEARCH3_PARANOID };
 
 struct search_limits {
     int64_t time[MAX_PLAYERS], inc[MAX_PLAYERS];   /* ms; time < 0: not given */

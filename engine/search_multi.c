@@ -34,7 +34,7 @@ static int multi_visit(struct worker *w, int alpha, int beta, int depth, int ply
 {
     struct position *pos = w->pos;
     enum turn_end end;
-    int removed = position_resolve(pos, &end), score;
+    int removed = turn_resolve(pos, &end, false), score;
     if (removed)
         w->stack[ply].in_check = position_in_check(pos);
     if (pos_royal_cell(pos, w->root_player) == CELL_NONE)
@@ -54,7 +54,16 @@ static int multi_visit(struct worker *w, int alpha, int beta, int depth, int ply
     return score;
 }
 
-/* Captures only, each side free to stand on the evaluation unless in check. */
+/* Whether the move takes a piece of the player, or promotes. */
+static bool takes_from(const struct position *pos, move_t m, int player)
+{
+    int victim = pos->board[m & MOVE_EP ? pos->st[pos->ply].ep_victim : move_to(m)];
+    return move_promo(m) >= 0 || (victim && piece_colour(victim) == player);
+}
+
+/* Captures only, each side free to stand on the evaluation unless in check. The opponents' captures
+ * of each other's pieces do not serve their coalition against the root player, and would start
+ * exchange wars the root player takes no part in: only their captures of its pieces are searched. */
 static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
 {
     struct position *pos = w->pos;
@@ -78,7 +87,7 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
     score_moves(w, ply, list, scores, n, MOVE_NONE, false);
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(list, scores, n, i);
-        if (!in_check && !capture_is_good(w, m))
+        if (!in_check && (!capture_is_good(w, m) || (!max_node && !takes_from(pos, m, w->root_player))))
             continue;
         make(w, ply, m);
         int score = multi_visit(w, alpha, beta, 0, ply + 1, MULTI_PLAIN);
@@ -101,13 +110,15 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
 }
 
 /* The first move of the side to move's ordering: the table's move, else the best by the move
- * scores (captures by value, killers, history). */
+ * scores (captures by value, killers, history); MOVE_NONE when stalemated. */
 static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind)
 {
     move_t list[MAX_MOVES];
     int scores[MAX_MOVES];
     struct tt_hit hit;
     int n = movegen_legal(w->pos, list);
+    if (!n)
+        return MOVE_NONE;
     move_t tt_move = tt_probe(w->sh->tt, multi_key(w, kind), &hit) ? hit.move : MOVE_NONE;
     score_moves(w, ply, list, scores, n, tt_move, false);
     return pick_move(list, scores, n, 0);
@@ -150,10 +161,14 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
     if (kind == MULTI_FORCED) {
         list[0] = multi_ordered_move(w, ply, kind);
         scores[0] = 0;
+        n = list[0] != MOVE_NONE;
     } else {
         n = movegen_legal(pos, list);
         score_moves(w, ply, list, scores, n, tt_move, true);
     }
+    /* Not in check (the turn resolution took a mated side off): a stalemate, a shared draw. */
+    if (!n)
+        return 0;
     int best = max_node ? -SCORE_INF : SCORE_INF;
     /* The first opponent's own moves, then (best-reply search) its ordered move before every
      * reply of the second opponent. */

@@ -34,8 +34,9 @@ static unsigned royals_attacked_by(const struct position *pos, int player)
 
 /* Resolves the turn; returns how many armies were taken off (position_unresolve puts them back)
  * and in *end whether the player now to move plays. Armies attacked at once leave together, and
- * again after each removal, which can uncover another royal. */
-static int position_resolve(struct position *pos, enum turn_end *end)
+ * again after each removal, which can uncover another royal. Not exact (the search): a player not in
+ * check is taken to have a move, so a stalemate shows only as an empty move list. */
+static int turn_resolve(struct position *pos, enum turn_end *end, bool exact)
 {
     int removed = 0;
     *end = TURN_PLAYS;
@@ -49,15 +50,21 @@ static int position_resolve(struct position *pos, enum turn_end *end)
             *end = TURN_LAST_ARMY;
             return removed;
         }
-        if (movegen_count(pos))
+        bool check = position_in_check(pos);
+        if ((!exact && !check) || movegen_count(pos))
             return removed;
-        if (!position_in_check(pos)) {
+        if (!check) {
             *end = TURN_STALEMATE;
             return removed;
         }
         position_remove_army(pos, pos->side);
         removed++;
     }
+}
+
+static int position_resolve(struct position *pos, enum turn_end *end)
+{
+    return turn_resolve(pos, end, true);
 }
 
 static void position_unresolve(struct position *pos, int removed)

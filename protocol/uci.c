@@ -131,7 +131,7 @@ static void cmd_uci(struct uci *u, char **tok, int n)
     say("option name Ponder type check default false");
     say("option name Move Overhead type spin default 10 min 0 max %d", MAX_OVERHEAD);
     say("option name Evaluation type combo default full var full var material");
-    say("option name ThreePlayerSearch type combo default paranoid var paranoid var brs");
+    say("option name ThreePlayerSearch type combo default brs var brs var paranoid");
     say("option name OwnBook type check default false");
     say("option name UCI_AnalyseMode type check default false");
     say("option name BookFile type string default <empty>");

@@ -135,7 +135,7 @@ static struct pool_result pool_search3(struct game *g, int depth, move_t only, e
 
 static struct pool_result pool_search(struct game *g, int depth, move_t only)
 {
-    return pool_search3(g, depth, only, SEARCH3_PARANOID);
+    return pool_search3(g, depth, only, SEARCH3_BRS);
 }
 
 /* What a stalemate is worth to the side that delivers it: the two sides' scores differ by
