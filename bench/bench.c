@@ -7,24 +7,33 @@
 #include "../engine/threads.h"
 #include "../movegen/registry.h"
 
-/* Start positions and middlegames of every variant, some from the perft suites. */
-static const char *const positions[][2] = {
-    { "glinski", NULL },
-    { "glinski", "6/2PN2p/1P3p1r/1R2P1pb1/Q2P2p1k1/1BB2Ppr1qb/KBNP1P4/1R4p2/1P3np1/P3pn1/6 w - - 5 16" },
-    { "glinski", "6/b5p/nP1p3r/N4p3/3P1bp1n1/q2RPp5/BBKPp1N1rk/R1P1Q4/1P1bB1p1/2P2p1/6 w - - 4 26" },
-    { "glinski", "6/K6/8/8r/8P1/9P1/9n/7P1/8/6k/6 w - - 0 1" },
-    { "mccooey", NULL },
-    { "mccooey", "6/7/2P2p2/N2P1p2n/1R1P2p2q/BB1P3pbkb/K1P4p2/RQ1Pn1p1b/1P6/7/6 w - - 3 21" },
-    { "haynie", NULL },
-    { "haynie", "2p1fb/2ppp1r/P4pw1/Pq2ppp1k/FPPP1pppwr/BQP4p2b/W3P2ppf/R1PPP3p/KW1n3p/R1PF1pN/B1P1P1 w - - 2 21" },
-    { "full-house", NULL },
-    { "full-house", "1H4/P1p4/RPbE2pr/N2P1Bp2/QT1P1p1bhq/1KB1P1ptk2/UM1P1epsmn/N1P3uy1/RP2B1pr/1P3np/Y1S3 w - - 0 21" },
-    { "mishling", NULL },
-    { "mishling-4c", "2C3/P5p/RPi3pr/HIP3pdh/1I1FP1pji1/UDU1P1p1uuu/K2P2prfk/6p2/FR1PUp2/Pic3p/3J2 w - - 1 17" },
-    { "waitress", "3x2/P4sp/RP3sx1/UXP2p2w/1RXP3r1r/UWU1P1p1uuu/KX1P2p2k/w2P2pws/6Wr/Rx4p/2W3 w - - 0 17" },
-    { "shammes", NULL },
-    { "mishling-fusion", NULL },
-    { "flatstar", NULL },
+/* Start positions and middlegames of every variant, some from the perft suites; the heaviest games are
+ * searched a little shallower, so that each position costs about the same. */
+static const struct {
+    const char *variant, *fen;
+    int shallower;    /* plies less than the bench depth */
+} positions[] = {
+    { "glinski", NULL, 0 },
+    { "glinski", "6/2PN2p/1P3p1r/1R2P1pb1/Q2P2p1k1/1BB2Ppr1qb/KBNP1P4/1R4p2/1P3np1/P3pn1/6 w - - 5 16", 0 },
+    { "glinski", "6/b5p/nP1p3r/N4p3/3P1bp1n1/q2RPp5/BBKPp1N1rk/R1P1Q4/1P1bB1p1/2P2p1/6 w - - 4 26", 0 },
+    { "glinski", "6/K6/8/8r/8P1/9P1/9n/7P1/8/6k/6 w - - 0 1", 0 },
+    { "mccooey", NULL, 0 },
+    { "mccooey", "6/7/2P2p2/N2P1p2n/1R1P2p2q/BB1P3pbkb/K1P4p2/RQ1Pn1p1b/1P6/7/6 w - - 3 21", 0 },
+    { "haynie", NULL, 0 },
+    { "haynie", "2p1fb/2ppp1r/P4pw1/Pq2ppp1k/FPPP1pppwr/BQP4p2b/W3P2ppf/R1PPP3p/KW1n3p/R1PF1pN/B1P1P1 w - - 2 21", 0 },
+    { "full-house", NULL, 0 },
+    { "full-house", "1H4/P1p4/RPbE2pr/N2P1Bp2/QT1P1p1bhq/1KB1P1ptk2/UM1P1epsmn/N1P3uy1/RP2B1pr/1P3np/Y1S3 w - - 0 21", 0 },
+    { "mishling", NULL, 0 },
+    { "mishling-4c", "2C3/P5p/RPi3pr/HIP3pdh/1I1FP1pji1/UDU1P1p1uuu/K2P2prfk/6p2/FR1PUp2/Pic3p/3J2 w - - 1 17", 0 },
+    { "waitress", "3x2/P4sp/RP3sx1/UXP2p2w/1RXP3r1r/UWU1P1p1uuu/KX1P2p2k/w2P2pws/6Wr/Rx4p/2W3 w - - 0 17", 0 },
+    { "shammes", NULL, 0 },
+    { "mishling-fusion", NULL, 0 },
+    { "flatstar", NULL, 0 },
+    { "wellisch", NULL, 1 },
+    { "wellisch", "bEbRbGbVbRbE/bPbPbPbE1bPbP/3bPbP3/4bP4/rP8wP/rErPrP6wPwE/rR1rP4wPwPwR/rVrErP3wPwEwG/rGrP4wPwV/rRrP3wPwR/rE1wP2wE r - - 0 3", 1 },
+    { "nd-mccooey", NULL, 0 },
+    { "nd-wellisch-3p", NULL, 2 },
+    { "nd-mccooey-3p", NULL, 3 },
 };
 
 static void quiet_report(void *ctx, const struct search_report *r)
@@ -50,13 +59,13 @@ int bench_run(int depth, int threads, size_t hash_mb, void (*say)(const char *fm
         return 0;
     }
     for (int i = 0; i < n; i++) {
-        const struct variant *v = registry_find(positions[i][0]);
+        const struct variant *v = registry_find(positions[i].variant);
         if (!v || !game_init(&g, v, false, err, sizeof err)
-            || !game_set_position(&g, positions[i][1], NULL, 0, err, sizeof err)) {
+            || !game_set_position(&g, positions[i].fen, NULL, 0, err, sizeof err)) {
             say("info string error: bench position %d: %s", i + 1, err);
             continue;
         }
-        struct search_limits l = { .depth = depth };
+        struct search_limits l = { .depth = depth > positions[i].shallower ? depth - positions[i].shallower : 1 };
         for (int p = 0; p < MAX_PLAYERS; p++)
             l.time[p] = l.inc[p] = -1;
         move_t best = MOVE_NONE;
