@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../engine/game.h"
+#include "../engine/random.h"
 
 /* The FEN part of a line: the four position fields, then the two counters if they are numbers
  * (EPD puts operations such as 'bm f5f6;' there instead). */
@@ -72,19 +73,11 @@ bool openings_load(struct openings *o, const char *path, const struct variant *v
     return ok;
 }
 
-/* splitmix64: a small generator good enough to order positions reproducibly. */
-static unsigned long long next_random(unsigned long long *state)
-{
-    unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 void openings_shuffle(struct openings *o, unsigned long long seed)
 {
+    uint64_t state = seed;
     for (int i = o->n - 1; i > 0; i--) {
-        int j = (int)(next_random(&seed) % (unsigned long long)(i + 1));
+        int j = (int)(random_next(&state) % (uint64_t)(i + 1));
         char *t = o->fen[i];
         o->fen[i] = o->fen[j];
         o->fen[j] = t;
