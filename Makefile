@@ -28,7 +28,7 @@ SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c m
         bench/bench.c bench/text.c bench/stats.c bench/tc.c bench/proc.c bench/player.c bench/openings.c \
         bench/play.c bench/pgn.c bench/match_args.c bench/match.c \
         books/book.c books/file.c books/key_set.c books/lines.c books/records.c books/from_games.c books/expand.c \
-        books/cli.c
+        books/suite.c books/cli.c
 INSTANCE_DEPS := engine/instance.c $(wildcard */*.h) movegen/tables.c movegen/attack.c \
         movegen/position.c movegen/movegen.c movegen/turns.c movegen/perft.c eval/eval.c engine/search.c engine/search_multi.c
 TEST_SRCS ?= $(wildcard tests/*.c)
