@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/game.h"
 #include "../engine/random.h"
@@ -71,6 +72,20 @@ bool openings_load(struct openings *o, const char *path, const struct variant *v
     if (!ok)
         openings_free(o);
     return ok;
+}
+
+bool openings_find_shipped(const char *variant, char *path, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = n > 0 ? memchr(exe, '/', (size_t)n) : NULL;
+    if (slash) {
+        exe[n] = 0;
+        *strrchr(exe, '/') = 0;
+        if ((size_t)snprintf(path, len, "%s/books/openings/%s.epd", exe, variant) < len && !access(path, F_OK))
+            return true;
+    }
+    return (size_t)snprintf(path, len, "books/openings/%s.epd", variant) < len && !access(path, F_OK);
 }
 
 void openings_shuffle(struct openings *o, unsigned long long seed)
