@@ -48,19 +48,22 @@ static void epd_fields(const struct game *g, char *out, size_t len)
 }
 
 /* Searches the candidate as the match runner will set it up (no clocks, no history); 1 if it is
- * kept (its score in *score), 0 if not, -1 if the search cannot start. */
+ * kept (its score in *score), 0 if not, -1 with err if memory or threads are short. */
 static int judge(struct search_pool *pool, struct game *g, struct key_set *seen, const struct suite_options *o,
                  const char *epd, struct suite_stats *st, int *score, char *err, size_t errlen)
 {
     struct lines lines;
     game_set_position(g, epd, NULL, 0, err, errlen);
     int added = key_set_add(seen, g->ops->position_key(g->pos));
-    if (added <= 0) {
-        st->repeated += !added;
+    if (added < 0)
+        snprintf(err, errlen, "out of memory");
+    st->repeated += !added;
+    if (added <= 0)
         return added;
-    }
-    if (!lines_search(pool, g, 1, 0, o->nodes, &lines))
+    if (!lines_search(pool, g, 1, 0, o->nodes, &lines)) {
+        snprintf(err, errlen, "cannot start the search (out of memory or threads)");
         return -1;
+    }
     *score = lines.score[0];
     bool balanced = lines.n && abs(*score) <= o->max_score;
     st->unbalanced += !balanced;
@@ -103,8 +106,6 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
         int score = 0;
         epd_fields(&g, fen, sizeof fen);
         int verdict = judge(&pool, &g, &seen, o, fen, st, &score, err, errlen);
-        if (verdict < 0)
-            snprintf(err, errlen, "cannot start the search (out of memory or threads)");
         ok = verdict >= 0;
         if (verdict > 0)
             text_printf(epd, "%s id \"%s-%d\"; ce %d; acn %llu; c0 \"%s\";\n", fen, v->name, ++kept, score,
