@@ -14,6 +14,7 @@
 #include "../books/build.h"
 #include "../books/cli.h"
 #include "../books/suite.h"
+#include "../movegen/registry.h"
 #include "engine_pipe.h"
 #include "tests.h"
 
@@ -1134,6 +1135,54 @@ START_TEST(test_cli_openings)
 }
 END_TEST
 
+/* The files in the repository still fit the variants: every shipped suite loads for its variant as the
+ * runner loads it, with distinct positions neither over nor in check, and every shipped book opens
+ * and has moves at the start. */
+START_TEST(test_shipped_files)
+{
+    static const char *const books[] = { "glinski", "mccooey", "full-house" };
+    char err[512], path[256];
+    int suites = 0;
+    test_variant("glinski");
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        struct openings o;
+        snprintf(path, sizeof path, "books/openings/%s.epd", v->name);
+        if (access(path, F_OK))
+            continue;
+        suites++;
+        ck_assert_msg(openings_load(&o, path, v, err, sizeof err), "%s", err);
+        ck_assert_int_ge(o.n, 100);
+        uint64_t *keys = malloc((size_t)o.n * sizeof *keys);
+        struct game g;
+        ck_assert(keys != NULL);
+        test_game(&g, v->name, NULL, false);
+        for (int k = 0; k < o.n; k++) {
+            ck_assert(game_set_position(&g, o.fen[k], NULL, 0, err, sizeof err));
+            keys[k] = g.ops->position_key(g.pos);
+            ck_assert_msg(game_status(&g).outcome == GAME_ONGOING && !g.ops->position_in_check(g.pos), "%s:%d", path, k);
+            for (int j = 0; j < k; j++)
+                ck_assert_msg(keys[j] != keys[k], "%s: positions %d and %d are the same", path, j + 1, k + 1);
+        }
+        game_free(&g);
+        free(keys);
+        openings_free(&o);
+    }
+    ck_assert_int_ge(suites, 12);
+    for (size_t i = 0; i < sizeof books / sizeof *books; i++) {
+        struct book b;
+        struct game g;
+        struct book_move m[MAX_MOVES];
+        snprintf(path, sizeof path, "books/%s.bin", books[i]);
+        ck_assert_msg(book_open(&b, path, test_variant(books[i]), err, sizeof err), "%s", err);
+        test_game(&g, books[i], NULL, false);
+        ck_assert_int_ge(book_probe(&b, &g, m, NULL), 1);
+        game_free(&g);
+        book_close(&b);
+    }
+}
+END_TEST
+
 Suite *suite_books(void)
 {
     Suite *s = suite_create("books");
@@ -1161,6 +1210,7 @@ Suite *suite_books(void)
     tcase_add_test(tc, test_openings_suite);
     tcase_add_test(tc, test_openings_suite_three_players);
     tcase_add_test(tc, test_cli_openings);
+    tcase_add_test(tc, test_shipped_files);
     suite_add_tcase(s, tc);
     tc = tcase_create("uci");
     tcase_add_unchecked_fixture(tc, dir_create, dir_remove);
