@@ -228,10 +228,12 @@ static void find_suite(struct match_conf *c)
 {
     if (c->openings[0] || c->no_openings)
         return;
-    c->random_order = openings_find_shipped(c->v->name, c->openings, sizeof c->openings);
-    c->no_suite = !c->random_order;
-    if (c->no_suite)
+    if (openings_find_shipped(c->v->name, c->openings, sizeof c->openings)) {
+        c->random_order = true;
+    } else {
         c->openings[0] = 0;
+        c->no_suite = true;
+    }
 }
 
 static bool check_conf(struct match_conf *c, const struct pairs *group, const struct single_values *sv, char *err,

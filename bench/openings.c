@@ -76,12 +76,14 @@ bool openings_load(struct openings *o, const char *path, const struct variant *v
 
 bool openings_find_shipped(const char *variant, char *path, size_t len)
 {
-    char exe[4096];
+    char exe[4096], *slash = NULL;
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = n > 0 ? memchr(exe, '/', (size_t)n) : NULL;
-    if (slash) {
+    if (n > 0) {
         exe[n] = 0;
-        *strrchr(exe, '/') = 0;
+        slash = strrchr(exe, '/');
+    }
+    if (slash) {
+        *slash = 0;
         if ((size_t)snprintf(path, len, "%s/books/openings/%s.epd", exe, variant) < len && !access(path, F_OK))
             return true;
     }
