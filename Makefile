@@ -27,7 +27,8 @@ SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c m
         eval/weights.c eval/values.c protocol/uci.c protocol/diagram.c protocol/play.c bench/perft_speed.c \
         bench/bench.c bench/text.c bench/stats.c bench/tc.c bench/proc.c bench/player.c bench/openings.c \
         bench/play.c bench/pgn.c bench/match_args.c bench/match.c \
-        books/book.c books/records.c books/from_games.c books/expand.c books/cli.c
+        books/book.c books/file.c books/key_set.c books/lines.c books/records.c books/from_games.c books/expand.c \
+        books/suite.c books/cli.c
 INSTANCE_DEPS := engine/instance.c $(wildcard */*.h) movegen/tables.c movegen/attack.c \
         movegen/position.c movegen/movegen.c movegen/turns.c movegen/perft.c eval/eval.c engine/search.c engine/search_multi.c
 TEST_SRCS ?= $(wildcard tests/*.c)
@@ -35,7 +36,7 @@ TEST_SRCS ?= $(wildcard tests/*.c)
 OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/instance128.o $(BUILD)/instance256.o
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
-.PHONY: all deps demo play test test-run perft-deep perft-speed clean
+.PHONY: all deps demo play test test-run perft-deep perft-speed openings books clean
 
 all: deps
 	@$(MAKE) --no-print-directory MODE=release sennight
@@ -111,6 +112,25 @@ perft-deep: deps
 
 perft-speed: all
 	./sennight perft-speed
+
+# The shipped opening suites and books (docs/books.md): one thread, node limits, a fixed seed, so the
+# same executable remakes the same bytes. Every variant the executable lists gets a suite; some only:
+# `make openings SUITE_VARIANTS="wellisch nd-foo"`.
+SUITE_VARIANTS ?= $(shell printf 'variants\nquit\n' | $(BUILD)/sennight | cut -d' ' -f1)
+SUITE_ARGS := --count 300 --min-plies 4 --max-plies 8 --max-score 50 --nodes 10000 --seed 1 --hash 4
+BOOK_VARIANTS ?= glinski mccooey full-house
+BOOK_ARGS := --expand --plies 8 --width 3 --margin 15 --nodes 50000 --hash 4
+
+openings: $(BUILD)/sennight
+	@mkdir -p books/openings
+	@for v in $(SUITE_VARIANTS); do \
+	  $(BUILD)/sennight book openings --variant $$v --out books/openings/$$v.epd $(SUITE_ARGS) || exit 1; \
+	done
+
+books: $(BUILD)/sennight
+	@for v in $(BOOK_VARIANTS); do \
+	  $(BUILD)/sennight book build --variant $$v --out books/$$v.bin $(BOOK_ARGS) || exit 1; \
+	done
 
 clean:
 	rm -rf build sennight

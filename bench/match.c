@@ -383,6 +383,9 @@ static bool match_open(struct match *m, char *err, size_t errlen)
         return false;
     }
     names_by_colour(m, identity, &names);
+    if (c->no_suite)
+        fprintf(m->out, "No opening suite books/openings/%s.epd next to the executable or in the current directory: "
+                "every game starts from the variant's array\n", c->v->name);
     fprintf(m->out, "Match %s: %s, %d games, %s, concurrency %d", text_str(&names), c->v->name, c->games,
             text_str(&m->time_control), c->concurrency);
     text_free(&names);
@@ -435,7 +438,8 @@ static const char usage[] =
     "usage: sennight match -engine cmd=<command> [name=<name>] [option.<Name>=<value>...] [<limits>]\n"
     "                      -engine cmd=<command> ... [-engine ... (three-player variants)]\n"
     "                      [-each <settings>] [-variant glinski] [-games 2 (a multiple of 6 for three)]\n"
-    "                      [-rounds 1] [-concurrency 1] [-openings file=<fen/epd> [order=sequential|random]]\n"
+    "                      [-rounds 1] [-concurrency 1]\n"
+    "                      [-openings file=<fen/epd> [order=sequential|random] | -noopenings]\n"
     "                      [-repeat | -norepeat] [-draw movenumber=<n> movecount=<n> score=<cp>]\n"
     "                      [-resign movecount=<n> score=<cp>] [-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05]\n"
     "                      [-pgnout <file>] [-event <name>] [-seed <n>] [-ratinginterval 10]\n"

@@ -19,6 +19,8 @@ struct match_conf {
     int concurrency;
     char openings[1024];            /* a FEN/EPD file, or empty for the variant's start position */
     bool random_order, repeat;
+    bool no_openings;               /* -noopenings: the start position, the shipped suite not looked for */
+    bool no_suite;                  /* no -openings, and no shipped suite for the variant was found */
     unsigned long long seed;
     struct adjudication adj;
     bool use_sprt;

@@ -9,6 +9,7 @@
 #include "../engine/game.h"
 #include "../movegen/registry.h"
 #include "match.h"
+#include "openings.h"
 
 enum { MAX_ARGS = 256, DEFAULT_TIMEOUT = 60 };
 
@@ -222,6 +223,19 @@ static bool single(struct match_conf *c, const char *flag, const char *value, st
     return ok;
 }
 
+/* Without -openings or -noopenings the games start from the shipped suite, in random order. */
+static void find_suite(struct match_conf *c)
+{
+    if (c->openings[0] || c->no_openings)
+        return;
+    if (openings_find_shipped(c->v->name, c->openings, sizeof c->openings)) {
+        c->random_order = true;
+    } else {
+        c->openings[0] = 0;
+        c->no_suite = true;
+    }
+}
+
 static bool check_conf(struct match_conf *c, const struct pairs *group, const struct single_values *sv, char *err,
                        size_t errlen)
 {
@@ -230,6 +244,8 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
     c->v = registry_find(sv->variant);
     if (group[GROUP_OPENINGS].n && !c->openings[0])
         snprintf(err, errlen, "-openings needs file=");
+    else if (c->openings[0] && c->no_openings)
+        snprintf(err, errlen, "-openings and -noopenings exclude each other");
     else if ((group[GROUP_DRAW].n && !c->adj.draw_movecount) || (group[GROUP_RESIGN].n && !c->adj.resign_movecount))
         snprintf(err, errlen, "-draw and -resign need movecount=");
     else if (c->use_sprt && !(s->alpha > 0 && s->beta > 0 && s->alpha + s->beta < 1 && s->elo0 < s->elo1))
@@ -244,8 +260,10 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
     else if (c->nengines > 2 && c->games % 6)
         snprintf(err, errlen, "a three-player match plays the engines in their 6 seatings in turn: -games (times "
                               "-rounds) must be a multiple of 6, not %d", c->games);
-    else
+    else {
+        find_suite(c);
         return true;
+    }
     return false;
 }
 
@@ -277,6 +295,8 @@ bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t 
             i = collect(argc, argv, i, &each);
         } else if (!strcmp(flag, "-repeat") || !strcmp(flag, "-norepeat")) {
             c->repeat = !strcmp(flag, "-repeat");
+        } else if (!strcmp(flag, "-noopenings")) {
+            c->no_openings = true;
         } else if (i + 1 >= argc || !single(c, flag, argv[i + 1], &sv, err, errlen)) {
             if (i + 1 >= argc)
                 snprintf(err, errlen, "%s needs a value", flag);

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/game.h"
+#include "../engine/random.h"
 
 /* The FEN part of a line: the four position fields, then the two counters if they are numbers
  * (EPD puts operations such as 'bm f5f6;' there instead). */
@@ -72,19 +74,27 @@ bool openings_load(struct openings *o, const char *path, const struct variant *v
     return ok;
 }
 
-/* splitmix64: a small generator good enough to order positions reproducibly. */
-static unsigned long long next_random(unsigned long long *state)
+bool openings_find_shipped(const char *variant, char *path, size_t len)
 {
-    unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    char exe[4096], *slash = NULL;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        slash = strrchr(exe, '/');
+    }
+    if (slash) {
+        *slash = 0;
+        if ((size_t)snprintf(path, len, "%s/books/openings/%s.epd", exe, variant) < len && !access(path, F_OK))
+            return true;
+    }
+    return (size_t)snprintf(path, len, "books/openings/%s.epd", variant) < len && !access(path, F_OK);
 }
 
 void openings_shuffle(struct openings *o, unsigned long long seed)
 {
+    uint64_t state = seed;
     for (int i = o->n - 1; i > 0; i--) {
-        int j = (int)(next_random(&seed) % (unsigned long long)(i + 1));
+        int j = (int)(random_next(&state) % (uint64_t)(i + 1));
         char *t = o->fen[i];
         o->fen[i] = o->fen[j];
         o->fen[j] = t;

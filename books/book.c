@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "../movegen/registry.h"
+#include "file.h"
 
 static const char magic[8] = { 'S', 'E', 'N', 'N', 'B', 'O', 'O', 'K' };
 
@@ -288,8 +288,16 @@ void book_entries_free(struct book_entries *l)
     *l = (struct book_entries){ 0 };
 }
 
-static bool write_all(FILE *f, const struct variant *v, const struct book_entries *l)
+/* The variant and entries the writer needs, through file_replace's one context pointer. */
+struct book_contents {
+    const struct variant *v;
+    const struct book_entries *l;
+};
+
+static bool write_contents(FILE *f, const void *ctx)
 {
+    const struct variant *v = ((const struct book_contents *)ctx)->v;
+    const struct book_entries *l = ((const struct book_contents *)ctx)->l;
     unsigned char h[BOOK_HEADER_SIZE] = { 0 }, p[BOOK_ENTRY_SIZE];
     memcpy(h, magic, sizeof magic);
     put_le(h + 8, BOOK_VERSION, 4);
@@ -314,28 +322,6 @@ static bool write_all(FILE *f, const struct variant *v, const struct book_entrie
 
 bool book_write(const char *path, const struct variant *v, struct book_entries *l, char *err, size_t errlen)
 {
-    char tmp[4096];
     book_entries_combine(l);
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp) {
-        snprintf(err, errlen, "%.200s...: path too long", path);
-        return false;
-    }
-    int fd = mkstemp(tmp);
-    FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        return false;
-    }
-    /* mkstemp makes the file private; a book is as readable as any file the user writes. */
-    bool ok = !fchmod(fd, 0644) && write_all(f, v, l);
-    ok = !fclose(f) && ok && !rename(tmp, path);
-    if (!ok) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-    }
-    return ok;
+    return file_replace(path, write_contents, &(struct book_contents){ v, l }, err, errlen);
 }

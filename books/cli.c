@@ -1,7 +1,8 @@
-/* `sennight book build|show|merge`: the command line of the book tools (docs/books.md). */
+/* `sennight book build|show|merge|openings`: the command line of the book tools (docs/books.md). */
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,10 @@
 #include "../engine/search.h"
 #include "../movegen/registry.h"
 #include "build.h"
+#include "file.h"
+#include "suite.h"
 
-enum { BUILD = 1, SHOW = 2, MERGE = 4, MAX_WORDS = 64, ERR_LEN = 4096 };
+enum { BUILD = 1, SHOW = 2, MERGE = 4, OPENINGS = 8, MAX_WORDS = 64, ERR_LEN = 4096 };
 /* The two ways to build, and the options that belong to one of them. */
 enum source { ANY, GAMES, EXPAND };
 
@@ -21,6 +24,8 @@ static const char usage[] =
     "                           [--width N] [--hash MB] [--fen FEN]\n"
     "       sennight book show [--variant NAME] BOOK [startpos | FEN]\n"
     "       sennight book merge BOOK BOOK --out FILE\n"
+    "       sennight book openings --variant NAME --out FILE --nodes N [--count 300] [--min-plies 4] [--max-plies 8]\n"
+    "                              [--max-score 50] [--seed 1] [--hash MB]\n"
     "       any of them: [--variant-file FILE] to load user variants first\n";
 
 struct args {
@@ -31,6 +36,7 @@ struct args {
     int ngames;
     bool expand;
     long long max_ply, min_games, plies, margin, width, depth, nodes, hash;
+    long long count, min_plies, max_plies, max_score, seed;
     const char *word[MAX_WORDS];   /* the words that are not options */
     int nwords;
 };
@@ -45,9 +51,9 @@ static const struct option {
     size_t at;
     long long lo, hi;
 } options[] = {
-    { "--variant", BUILD | SHOW, ANY, TEXT, offsetof(struct args, variant), 0, 0 },
-    { "--variant-file", BUILD | SHOW | MERGE, ANY, TEXT, offsetof(struct args, variant_file), 0, 0 },
-    { "--out", BUILD | MERGE, ANY, TEXT, offsetof(struct args, out), 0, 0 },
+    { "--variant", BUILD | SHOW | OPENINGS, ANY, TEXT, offsetof(struct args, variant), 0, 0 },
+    { "--variant-file", BUILD | SHOW | MERGE | OPENINGS, ANY, TEXT, offsetof(struct args, variant_file), 0, 0 },
+    { "--out", BUILD | MERGE | OPENINGS, ANY, TEXT, offsetof(struct args, out), 0, 0 },
     { "--games", BUILD, GAMES, TEXT, 0, 0, 0 },
     { "--max-ply", BUILD, GAMES, NUMBER, offsetof(struct args, max_ply), 1, 10000 },
     { "--min-games", BUILD, GAMES, NUMBER, offsetof(struct args, min_games), 1, UINT32_MAX },
@@ -56,9 +62,14 @@ static const struct option {
     { "--margin", BUILD, EXPAND, NUMBER, offsetof(struct args, margin), 0, 100000 },
     { "--width", BUILD, EXPAND, NUMBER, offsetof(struct args, width), 1, MAX_MULTIPV },
     { "--depth", BUILD, EXPAND, NUMBER, offsetof(struct args, depth), 1, MAX_PLY - 1 },
-    { "--nodes", BUILD, EXPAND, NUMBER, offsetof(struct args, nodes), 1, 1000000000000LL },
-    { "--hash", BUILD, EXPAND, NUMBER, offsetof(struct args, hash), 1, 65536 },
+    { "--nodes", BUILD | OPENINGS, EXPAND, NUMBER, offsetof(struct args, nodes), 1, 1000000000000LL },
+    { "--hash", BUILD | OPENINGS, EXPAND, NUMBER, offsetof(struct args, hash), 1, 65536 },
     { "--fen", BUILD, EXPAND, TEXT, offsetof(struct args, fen), 0, 0 },
+    { "--count", OPENINGS, ANY, NUMBER, offsetof(struct args, count), 1, 1000000 },
+    { "--min-plies", OPENINGS, ANY, NUMBER, offsetof(struct args, min_plies), 1, 100 },
+    { "--max-plies", OPENINGS, ANY, NUMBER, offsetof(struct args, max_plies), 1, 100 },
+    { "--max-score", OPENINGS, ANY, NUMBER, offsetof(struct args, max_score), 0, 100000 },
+    { "--seed", OPENINGS, ANY, NUMBER, offsetof(struct args, seed), 0, LLONG_MAX },
 };
 
 enum { NOPTIONS = sizeof options / sizeof *options };
@@ -121,13 +132,14 @@ static bool parse_option(struct args *a, char **argv, int argc, int *i, char *er
 
 static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t errlen)
 {
-    static const char *const commands[] = { "build", "show", "merge" };
-    *a = (struct args){ .max_ply = 30, .min_games = 3, .width = 4, .hash = 4 };
-    for (int c = 0; c < 3 && argc > 0; c++)
+    static const char *const commands[] = { "build", "show", "merge", "openings" };
+    *a = (struct args){ .max_ply = 30, .min_games = 3, .width = 4, .hash = 4, .count = 300, .min_plies = 4,
+                        .max_plies = 8, .max_score = 50, .seed = 1 };
+    for (int c = 0; c < 4 && argc > 0; c++)
         if (!strcmp(argv[0], commands[c]))
             a->command = 1 << c;
     if (!a->command) {
-        snprintf(err, errlen, "build, show or merge is expected");
+        snprintf(err, errlen, "build, show, merge or openings is expected");
         return false;
     }
     for (int i = 1; i < argc; i++) {
@@ -166,6 +178,20 @@ static bool check_build(const struct args *a, char *err, size_t errlen)
         return false;
     }
     return true;
+}
+
+/* The opening-suite arguments: what the generator needs, the plies in order. */
+static bool check_openings(const struct args *a, char *err, size_t errlen)
+{
+    if (a->nwords)
+        snprintf(err, errlen, "unexpected '%s'", a->word[0]);
+    else if (!a->variant || !a->out || !a->nodes)
+        snprintf(err, errlen, "openings needs --variant, --out and --nodes");
+    else if (a->min_plies > a->max_plies)
+        snprintf(err, errlen, "--min-plies %lld is more than --max-plies %lld", a->min_plies, a->max_plies);
+    else
+        return true;
+    return false;
 }
 
 static size_t count_positions(const struct book_entries *l)
@@ -241,6 +267,27 @@ static int show(const struct args *a, const struct variant *v, char *err, size_t
     return ok ? 0 : 1;
 }
 
+static bool write_text(FILE *f, const void *ctx)
+{
+    const char *text = ctx;
+    return fputs(text, f) >= 0;
+}
+
+/* An opening suite: the positions go to the file, the counts to stdout. */
+static int openings(const struct args *a, const struct variant *v, char *err, size_t errlen)
+{
+    struct suite_options o = { (int)a->count, (int)a->min_plies, (int)a->max_plies, (int)a->max_score,
+                               (uint64_t)a->nodes, (uint64_t)a->seed, (size_t)a->hash };
+    struct suite_stats st;
+    struct text epd = { 0 };
+    bool ok = suite_generate(v, &o, &epd, &st, err, errlen) && file_replace(a->out, write_text, text_str(&epd), err, errlen);
+    if (ok)
+        printf("%s: %d positions, variant %s; from %zu random games: %zu over or in check, %zu repeated, %zu "
+               "unbalanced\n", a->out, o.count, v->name, st.candidates, st.ended, st.repeated, st.unbalanced);
+    text_free(&epd);
+    return ok ? 0 : 1;
+}
+
 /* Both books' entries in one: the weights and learn fields of a move in both are summed. */
 static int merge(const struct args *a, char *err, size_t errlen)
 {
@@ -274,7 +321,8 @@ int book_main(int argc, char **argv)
         fputs(usage, stdout);
         return 0;
     }
-    if (!parse_args(&a, argc, argv, err, sizeof err) || (a.command == BUILD && !check_build(&a, err, sizeof err))) {
+    if (!parse_args(&a, argc, argv, err, sizeof err) || (a.command == BUILD && !check_build(&a, err, sizeof err))
+        || (a.command == OPENINGS && !check_openings(&a, err, sizeof err))) {
         fprintf(stderr, "sennight book: %s\n%s", err, usage);
         return 2;
     }
@@ -285,9 +333,10 @@ int book_main(int argc, char **argv)
         if (a.variant && !(v = registry_find(a.variant)))
             snprintf(err, sizeof err, "unknown variant '%s'", a.variant);
         else
-            status = a.command == BUILD  ? build(&a, v, err, sizeof err)
-                   : a.command == SHOW   ? show(&a, v, err, sizeof err)
-                                         : merge(&a, err, sizeof err);
+            status = a.command == BUILD    ? build(&a, v, err, sizeof err)
+                   : a.command == SHOW     ? show(&a, v, err, sizeof err)
+                   : a.command == OPENINGS ? openings(&a, v, err, sizeof err)
+                                           : merge(&a, err, sizeof err);
     }
     if (status)
         fprintf(stderr, "sennight book: %s\n%s", err, status == 2 ? usage : "");

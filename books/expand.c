@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/threads.h"
 #include "build.h"
+#include "key_set.h"
+#include "lines.h"
 
 enum { FEN_LEN = 1024 };
 
@@ -12,20 +13,6 @@ enum { FEN_LEN = 1024 };
 struct level {
     char **fen;
     size_t n, cap;
-};
-
-/* Keys of the positions searched so far (open addressing; key 0 is kept aside). */
-struct key_set {
-    uint64_t *slot;
-    size_t cap, n;
-    bool zero;
-};
-
-/* The last complete iteration's lines, as the search reports them. */
-struct lines {
-    int depth, n;
-    move_t move[MAX_MULTIPV];
-    int score[MAX_MULTIPV];
 };
 
 static bool level_add(struct level *l, const char *fen)
@@ -48,78 +35,6 @@ static void level_clear(struct level *l)
     l->n = 0;
 }
 
-static bool key_set_grow(struct key_set *s)
-{
-    struct key_set bigger = { .cap = s->cap ? 2 * s->cap : 1024, .zero = s->zero, .n = s->n };
-    if (!(bigger.slot = calloc(bigger.cap, sizeof *bigger.slot)))
-        return false;
-    for (size_t i = 0; i < s->cap; i++)
-        for (size_t j = s->slot[i] & (bigger.cap - 1); s->slot[i]; j = (j + 1) & (bigger.cap - 1))
-            if (!bigger.slot[j]) {
-                bigger.slot[j] = s->slot[i];
-                break;
-            }
-    free(s->slot);
-    *s = bigger;
-    return true;
-}
-
-/* 1: added, 0: already there, -1: out of memory. */
-static int key_set_add(struct key_set *s, uint64_t key)
-{
-    if (!key) {
-        bool added = !s->zero;
-        s->zero = true;
-        return added;
-    }
-    if (2 * (s->n + 1) > s->cap && !key_set_grow(s))
-        return -1;
-    size_t j = key & (s->cap - 1);
-    for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
-        if (s->slot[j] == key)
-            return 0;
-    s->slot[j] = key;
-    s->n++;
-    return 1;
-}
-
-static void collect_line(void *ctx, const struct search_report *r)
-{
-    struct lines *l = ctx;
-    if (r->bound != BOUND_EXACT || r->pvlen < 1)
-        return;
-    if (r->multipv == 1) {
-        l->depth = r->depth;
-        l->n = 0;
-    }
-    if (r->depth == l->depth && r->multipv == l->n + 1 && l->n < MAX_MULTIPV) {
-        l->move[l->n] = r->pv[0];
-        l->score[l->n++] = r->score;
-    }
-}
-
-static void ignore_best(void *ctx, move_t best, move_t ponder)
-{
-    (void)ctx, (void)best, (void)ponder;
-}
-
-/* Searches the game's position from nothing learned; false if the search cannot start. */
-static bool search_lines(struct search_pool *pool, struct game *g, const struct expand_options *o, struct lines *out)
-{
-    struct search_limits l = { .depth = o->depth, .nodes = o->nodes };
-    for (int p = 0; p < MAX_PLAYERS; p++)
-        l.time[p] = l.inc[p] = -1;
-    *out = (struct lines){ 0 };
-    pool->done = ignore_best;
-    pool->sh.report = collect_line;
-    pool->sh.report_ctx = out;
-    pool_clear(pool);
-    if (!pool_go(pool, g, &l, o->width, 0))
-        return false;
-    pool_wait(pool);
-    return true;
-}
-
 /* Searches one position of the level: its entries, and the positions they lead to for the next. */
 static bool expand_position(struct book_entries *l, struct search_pool *pool, struct game *g, const char *fen,
                             const struct expand_options *o, struct level *next, struct expand_stats *st, char *err,
@@ -128,7 +43,7 @@ static bool expand_position(struct book_entries *l, struct search_pool *pool, st
     struct lines lines;
     char child[FEN_LEN];
     uint64_t key = g->ops->position_key(g->pos);
-    if (!search_lines(pool, g, o, &lines)) {
+    if (!lines_search(pool, g, o->width, o->depth, o->nodes, &lines)) {
         snprintf(err, errlen, "cannot start the search (out of memory or threads)");
         return false;
     }
@@ -195,7 +110,7 @@ bool book_expand(struct book_entries *l, const struct variant *v, const struct e
     level_clear(&next);
     free(level.fen);
     free(next.fen);
-    free(seen.slot);
+    key_set_free(&seen);
     pool_free(&pool);
     game_free(&g);
     return ok;

@@ -1,6 +1,6 @@
 /* Opening books (books/, docs/books.md): the file format byte by byte, round trips, lookups, every
  * kind of damaged file, legal moves only, the builders from game records and by expansion, merging,
- * the command line, and OwnBook through the real executable ($SENNIGHT). */
+ * the command line, OwnBook through the real executable ($SENNIGHT), and the opening-suite generator. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +9,12 @@
 
 #include <xxhash.h>
 
+#include "../bench/openings.h"
 #include "../bench/pgn.h"
 #include "../books/build.h"
 #include "../books/cli.h"
+#include "../books/suite.h"
+#include "../movegen/registry.h"
 #include "engine_pipe.h"
 #include "tests.h"
 
@@ -773,7 +776,7 @@ START_TEST(test_cli_errors)
     expect_cli((const char *[]){ "build", "--variant", "mccooey", "--out", m, "--games", games, "--min-games", "1", NULL }, 0,
                "m.book: 1 entries, 1 positions, variant mccooey; from 1 of 6 games (5 of other variants", "");
     static const char usage[] = "usage: sennight book build";
-    expect_cli((const char *[]){ NULL }, 2, "", "build, show or merge is expected");
+    expect_cli((const char *[]){ NULL }, 2, "", "build, show, merge or openings is expected");
     expect_cli((const char *[]){ "frobnicate", NULL }, 2, "", usage);
     expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, NULL }, 2, "", "either --games or --expand");
     expect_cli((const char *[]){ "build", "--variant", "glinski", "--out", a, "--games", games, "--expand", NULL }, 2, "",
@@ -951,6 +954,238 @@ START_TEST(test_uci_own_book)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------------------------- */
+/* Opening suites (books/suite.c). */
+
+struct suite_line {
+    char fen[1024], moves[1024];
+    int score;
+};
+
+/* The suite's position lines after its '#' line: EPD fields, the ce score and the c0 moves. */
+static int suite_lines(const char *text, struct suite_line *out, int max)
+{
+    int n = 0;
+    ck_assert_msg(text[0] == '#', "no '#' line first: %.80s", text);
+    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        ck_assert_int_lt(n, max);
+        struct suite_line *l = &out[n++];
+        const char *id = strstr(line + 1, " id \""), *ce = strstr(line + 1, "; ce "), *c0 = strstr(line + 1, "; c0 \"");
+        ck_assert_msg(id && ce && c0, "a bad line: %.200s", line + 1);
+        snprintf(l->fen, sizeof l->fen, "%.*s", (int)(id - line - 1), line + 1);
+        l->score = atoi(ce + 5);
+        snprintf(l->moves, sizeof l->moves, "%.*s", (int)strcspn(c0 + 6, "\""), c0 + 6);
+    }
+    return n;
+}
+
+/* The executable's own score for the position: the last complete iteration of a fresh one-thread
+ * search at the node count, as a GUI would get it. */
+static int uci_score(struct engine_pipe *p, const char *fen, const char *go)
+{
+    char cmd[2048], last[1024] = "";
+    snprintf(cmd, sizeof cmd, "ucinewgame\nposition fen %s\n%s", fen, go);
+    ck_assert(pipe_send(p, cmd, reply_ms()));
+    const char *line;
+    while ((line = pipe_read_line(p, reply_ms())) && strncmp(line, "bestmove", 8))
+        if (strstr(line, " score cp ") && !strstr(line, "bound"))
+            snprintf(last, sizeof last, "%s", line);
+    ck_assert_msg(line && last[0], "%s: no score", fen);
+    return atoi(strstr(last, " score cp ") + 10);
+}
+
+/* Every position of the suite: reached from the start by its moves, the plies in range, neither over
+ * nor in check, not the start, no two the same, and the score the executable gives it at the node
+ * count is the one written, within the limit. */
+static void expect_suite(const char *variant, const char *text, const struct suite_options *o, const char *uci_setup)
+{
+    static struct suite_line lines[64];
+    int n = suite_lines(text, lines, 64);
+    ck_assert_int_eq(n, o->count);
+    struct game g;
+    char err[512], fen[1024], go[64];
+    uint64_t keys[64];
+    test_game(&g, variant, NULL, false);
+    uint64_t start = g.ops->position_key(g.pos);
+    struct engine_pipe p;
+    ck_assert_msg(pipe_start(&p), "cannot run %s", pipe_engine_path());
+    uci(&p, uci_setup);
+    snprintf(go, sizeof go, "go nodes %llu", (unsigned long long)o->nodes);
+    for (int i = 0; i < n; i++) {
+        char *words[128], *save;
+        int plies = 0;
+        for (char *w = strtok_r(lines[i].moves, " ", &save); w && plies < 128; w = strtok_r(NULL, " ", &save))
+            words[plies++] = w;
+        ck_assert_msg(plies >= o->min_plies && plies <= o->max_plies, "line %d: %d plies", i + 1, plies);
+        ck_assert_msg(game_set_position(&g, NULL, words, plies, err, sizeof err), "line %d: %s", i + 1, err);
+        game_fen(&g, fen, sizeof fen);
+        ck_assert_msg(!strncmp(fen, lines[i].fen, strlen(lines[i].fen)) && fen[strlen(lines[i].fen)] == ' ',
+                      "line %d: the moves lead to %s, not %s", i + 1, fen, lines[i].fen);
+        ck_assert(game_status(&g).outcome == GAME_ONGOING && !g.ops->position_in_check(g.pos));
+        ck_assert(game_set_position(&g, lines[i].fen, NULL, 0, err, sizeof err));
+        keys[i] = g.ops->position_key(g.pos);
+        ck_assert(keys[i] != start);
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(keys[j] != keys[i], "lines %d and %d are the same position", j + 1, i + 1);
+        ck_assert_msg(abs(lines[i].score) <= o->max_score, "line %d: score %d", i + 1, lines[i].score);
+        ck_assert_int_eq(uci_score(&p, lines[i].fen, go), lines[i].score);
+    }
+    ck_assert(pipe_send(&p, "quit", reply_ms()));
+    pipe_wait(&p, reply_ms());
+    pipe_free(&p);
+    game_free(&g);
+}
+
+START_TEST(test_openings_suite)
+{
+    const struct variant *v = test_variant("glinski");
+    struct suite_options o = { .count = 12, .min_plies = 4, .max_plies = 8, .max_score = 50, .nodes = 2000, .seed = 3,
+                               .hash_mb = 1 };
+    struct text epd[3] = { { 0 } };
+    struct suite_stats st;
+    char err[512];
+    for (int run = 0; run < 3; run++) {
+        o.seed = run == 2 ? 4 : 3;
+        ck_assert_msg(suite_generate(v, &o, &epd[run], &st, err, sizeof err), "%s", err);
+        ck_assert_uint_eq(st.candidates, (size_t)o.count + st.ended + st.repeated + st.unbalanced);
+    }
+    /* The same options give the same text; another seed other positions. */
+    ck_assert_str_eq(text_str(&epd[0]), text_str(&epd[1]));
+    ck_assert_str_ne(text_str(&epd[0]), text_str(&epd[2]));
+    ck_assert(strstr(text_str(&epd[0]), "|score| <= 50 cp at 2000 nodes (one thread, 1 MB hash), seed 3\n"));
+    o.seed = 3;
+    expect_suite("glinski", text_str(&epd[0]), &o, "setoption name Hash value 1");
+    /* Scores beyond the limit are left out: a tighter limit keeps fewer of the same candidates. */
+    o.max_score = 5;
+    struct text tight = { 0 };
+    ck_assert_msg(suite_generate(v, &o, &tight, &st, err, sizeof err), "%s", err);
+    ck_assert_uint_gt(st.unbalanced, 0);
+    expect_suite("glinski", text_str(&tight), &o, "setoption name Hash value 1");
+    for (int run = 0; run < 3; run++)
+        text_free(&epd[run]);
+    text_free(&tight);
+    o.min_plies = 9;
+    ck_assert(!suite_generate(v, &o, &tight, &st, err, sizeof err));
+    ck_assert(strstr(err, "bad options"));
+}
+END_TEST
+
+/* Three players: every turn resolved by game_play, no army gone; the runner loads the suite. */
+START_TEST(test_openings_suite_three_players)
+{
+    const struct variant *v = test_variant("wellisch");
+    struct suite_options o = { .count = 6, .min_plies = 3, .max_plies = 6, .max_score = 50, .nodes = 1000, .seed = 1,
+                               .hash_mb = 1 };
+    struct text epd = { 0 };
+    struct suite_stats st;
+    struct openings loaded;
+    char err[512];
+    ck_assert_msg(suite_generate(v, &o, &epd, &st, err, sizeof err), "%s", err);
+    expect_suite("wellisch", text_str(&epd), &o,
+                 "setoption name UCI_Variant value wellisch\nsetoption name Hash value 1");
+    write_bytes(file("three.epd"), text_str(&epd), epd.len);
+    ck_assert_msg(openings_load(&loaded, file("three.epd"), v, err, sizeof err), "%s", err);
+    ck_assert_int_eq(loaded.n, 6);
+    for (int i = 0; i < loaded.n; i++) {
+        struct game g;
+        test_game(&g, "wellisch", loaded.fen[i], false);
+        ck_assert_int_eq(g.neliminated, 0);
+        ck_assert_uint_eq(game_armies(&g), 7);
+        game_free(&g);
+    }
+    openings_free(&loaded);
+    text_free(&epd);
+}
+END_TEST
+
+START_TEST(test_cli_openings)
+{
+    const char *a = file("a.epd"), *b = file("b.epd"), *none = file("none.epd"), *tiny = file("tiny.ini");
+    const char *args[] = { "openings", "--variant", "glinski", "--out", a, "--count", "5", "--nodes", "1000", "--seed",
+                           "9", "--hash", "1", NULL };
+    expect_cli(args, 0, "a.epd: 5 positions, variant glinski; from ", "");
+    args[4] = b;
+    expect_cli(args, 0, "b.epd: 5 positions", "");
+    size_t alen, blen;
+    unsigned char *adata = read_bytes(a, &alen), *bdata = read_bytes(b, &blen);
+    ck_assert(alen > 0 && alen == blen && !memcmp(adata, bdata, alen));
+    free(adata);
+    free(bdata);
+    /* Two kings on a hexagon of side 2 have too few positions for 40 distinct ones. */
+    static const char kings[] = "[kings-only]\nboard = hexagon 2\nplayers = 2\npiece = king K W royal\n"
+                                "start = K1/3/1k w - - 0 1\nstalemate = 1/2\n";
+    write_bytes(tiny, kings, strlen(kings));
+    expect_cli((const char *[]){ "openings", "--variant-file", tiny, "--variant", "kings-only", "--out", none, "--count",
+                                 "40", "--nodes", "100", NULL },
+               1, "", "distinct balanced positions in 4000 random games (40 wanted)");
+    ck_assert(access(none, F_OK) != 0);
+    expect_cli((const char *[]){ "openings", "--variant", "glinski", "--out", a, NULL }, 2, "",
+               "openings needs --variant, --out and --nodes");
+    expect_cli((const char *[]){ "openings", "--variant", "glinski", "--out", a, "--nodes", "9", "--min-plies", "6",
+                                 "--max-plies", "5", NULL },
+               2, "", "--min-plies 6 is more than --max-plies 5");
+    expect_cli((const char *[]){ "openings", "--variant", "glinski", "--out", a, "--nodes", "9", "--depth", "3", NULL }, 2,
+               "", "--depth does not go with this command");
+    expect_cli((const char *[]){ "openings", "--variant", "glinski", "--out", a, "--nodes", "9", "--max-plies", "0", NULL },
+               2, "", "--max-plies: a number from 1 to 100 is expected, not '0'");
+    expect_cli((const char *[]){ "openings", "--variant", "glinski", "--out", a, "--nodes", "9", "extra", NULL }, 2, "",
+               "unexpected 'extra'");
+    expect_cli((const char *[]){ "openings", "--variant", "nosuch", "--out", a, "--nodes", "9", NULL }, 1, "",
+               "unknown variant 'nosuch'");
+    expect_cli((const char *[]){ "openings", "--variant", "glinski", "--out", file("no/dir.epd"), "--nodes", "1000",
+                                 "--count", "1", NULL },
+               1, "", "dir.epd: cannot write");
+}
+END_TEST
+
+/* The files in the repository still fit the variants: every shipped suite loads for its variant as the
+ * runner loads it, with distinct positions neither over nor in check, and every shipped book opens
+ * and has moves at the start. */
+START_TEST(test_shipped_files)
+{
+    static const char *const books[] = { "glinski", "mccooey", "full-house" };
+    char err[512], path[256];
+    int suites = 0;
+    test_variant("glinski");
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        struct openings o;
+        snprintf(path, sizeof path, "books/openings/%s.epd", v->name);
+        if (access(path, F_OK))
+            continue;
+        suites++;
+        ck_assert_msg(openings_load(&o, path, v, err, sizeof err), "%s", err);
+        ck_assert_int_ge(o.n, 100);
+        uint64_t *keys = malloc((size_t)o.n * sizeof *keys);
+        struct game g;
+        ck_assert(keys != NULL);
+        test_game(&g, v->name, NULL, false);
+        for (int k = 0; k < o.n; k++) {
+            ck_assert(game_set_position(&g, o.fen[k], NULL, 0, err, sizeof err));
+            keys[k] = g.ops->position_key(g.pos);
+            ck_assert_msg(game_status(&g).outcome == GAME_ONGOING && !g.ops->position_in_check(g.pos), "%s:%d", path, k);
+            for (int j = 0; j < k; j++)
+                ck_assert_msg(keys[j] != keys[k], "%s: positions %d and %d are the same", path, j + 1, k + 1);
+        }
+        game_free(&g);
+        free(keys);
+        openings_free(&o);
+    }
+    ck_assert_int_ge(suites, 12);
+    for (size_t i = 0; i < sizeof books / sizeof *books; i++) {
+        struct book b;
+        struct game g;
+        struct book_move m[MAX_MOVES];
+        snprintf(path, sizeof path, "books/%s.bin", books[i]);
+        ck_assert_msg(book_open(&b, path, test_variant(books[i]), err, sizeof err), "%s", err);
+        test_game(&g, books[i], NULL, false);
+        ck_assert_int_ge(book_probe(&b, &g, m, NULL), 1);
+        game_free(&g);
+        book_close(&b);
+    }
+}
+END_TEST
+
 Suite *suite_books(void)
 {
     Suite *s = suite_create("books");
@@ -975,6 +1210,10 @@ Suite *suite_books(void)
     tcase_add_test(tc, test_cli_build_show_merge);
     tcase_add_test(tc, test_cli_errors);
     tcase_add_test(tc, test_executable_dispatch);
+    tcase_add_test(tc, test_openings_suite);
+    tcase_add_test(tc, test_openings_suite_three_players);
+    tcase_add_test(tc, test_cli_openings);
+    tcase_add_test(tc, test_shipped_files);
     suite_add_tcase(s, tc);
     tc = tcase_create("uci");
     tcase_add_unchecked_fixture(tc, dir_create, dir_remove);

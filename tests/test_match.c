@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -213,7 +214,7 @@ START_TEST(test_crash)
 {
     struct run run;
     run_match(&run, "-engine", toy(""), "name=good", "-engine", toy("crash=2"), "name=bad", "-each", "depth=1",
-              "-games", "4", NULL);
+              "-games", "4", "-noopenings", NULL);
     assert_second_fails(&run, TERM_CRASH, 4);
     assert_output_has(&run, "(bad) crashed while thinking (exited with status 3)");
     assert_output_has(&run, "Engine failures: bad: engine crash 4\n");
@@ -224,7 +225,7 @@ START_TEST(test_hang)
 {
     struct run run;
     run_match(&run, "-engine", toy(""), "name=good", "-engine", toy("hang=1"), "name=bad", scaled("timeout", 0.1),
-              "-each", "nodes=1000", "-games", "2", "-concurrency", "2", NULL);
+              "-each", "nodes=1000", "-games", "2", "-concurrency", "2", "-noopenings", NULL);
     assert_second_fails(&run, TERM_STALL, 2);
     assert_output_has(&run, "(bad) gave no answer within");
     ck_assert_msg(run.seconds < test_timeout(2), "took %.2f s", run.seconds);
@@ -235,7 +236,7 @@ START_TEST(test_illegal_move)
 {
     struct run run;
     run_match(&run, "-engine", toy(""), "name=good", "-engine", toy("illegal=2"), "name=bad", "-each", "depth=1",
-              "-games", "2", NULL);
+              "-games", "2", "-noopenings", NULL);
     assert_second_fails(&run, TERM_ILLEGAL, 2);
     assert_output_has(&run, "(bad) makes an illegal move: 'a1a9'");
 }
@@ -247,12 +248,12 @@ START_TEST(test_time_losses)
     /* A fixed time per move, then a clock: the slow engine oversteps both on its first move (it waits
      * 150 ms before answering, however fast the build). */
     run_match(&run, "-engine", toy(""), "name=good", "depth=1", "-engine", toy("slow=150"), "name=bad", "st=0.05",
-              "-games", "1", NULL);
+              "-games", "1", "-noopenings", NULL);
     assert_second_fails(&run, TERM_TIME, 1);
     assert_output_has(&run, "(bad) loses on time: 15");
     assert_output_has(&run, "allowed 50 ms");
     run_match(&run, "-engine", toy(""), "name=good", "depth=1", "-engine", toy("slow=150"), "name=bad",
-              "tc=40/0.1+0", "-games", "1", NULL);
+              "tc=40/0.1+0", "-games", "1", "-noopenings", NULL);
     assert_second_fails(&run, TERM_TIME, 1);
 }
 END_TEST
@@ -261,7 +262,7 @@ START_TEST(test_no_uciok)
 {
     struct run run;
     run_match(&run, "-engine", toy(""), "name=good", "-engine", toy("nouci"), "name=bad", scaled("timeout", 0.1),
-              "-each", "depth=1", "-games", "1", NULL);
+              "-each", "depth=1", "-games", "1", "-noopenings", NULL);
     assert_second_fails(&run, TERM_STALL, 1);
     assert_output_has(&run, "(bad) gave no answer within");
     assert_output_has(&run, "while waiting for uciok");
@@ -273,14 +274,14 @@ START_TEST(test_adjudication)
     struct run run;
     /* The second engine thinks it is lost: it resigns on its third such move. */
     run_match(&run, "-engine", toy("score=0"), "name=good", "-engine", toy("score=-700"), "name=bad", "-each",
-              "depth=1", "-resign", "movecount=3", "score=600", "-games", "2", NULL);
+              "depth=1", "-resign", "movecount=3", "score=600", "-games", "2", "-noopenings", NULL);
     ck_assert_msg(run.status == 0, "%s", run.out);
     ck_assert_int_eq(run.r.terminations[TERM_RESIGNATION], 2);
     ck_assert(run.r.tally[0].sum == 2);
     assert_output_has(&run, "resigns (adjudication)");
     /* Both think it is level: a draw once 3 full moves are played with 2 moves each within 10 cp. */
     run_match(&run, "-engine", toy("score=5"), "-engine", toy("score=-10"), "-each", "depth=1", "-draw",
-              "movenumber=3", "movecount=2", "score=10", "-games", "2", NULL);
+              "movenumber=3", "movecount=2", "score=10", "-games", "2", "-noopenings", NULL);
     ck_assert_int_eq(run.r.terminations[TERM_ADJUDICATED_DRAW], 2);
     ck_assert_int_eq(run.r.tally[0].draws, 2);
     assert_output_has(&run, "Draw by adjudication");
@@ -324,7 +325,7 @@ START_TEST(test_interrupt)
     pthread_t thread;
     ck_assert_int_eq(pthread_create(&thread, NULL, interrupt_soon, NULL), 0);
     run_match(&run, "-engine", toy("hang=1"), "-engine", toy("hang=1"), "-each", "depth=1", "timeout=60", "-games",
-              "10", "-concurrency", "3", NULL);
+              "10", "-concurrency", "3", "-noopenings", NULL);
     pthread_join(thread, NULL);
     ck_assert_int_eq(run.status, 130);
     ck_assert(run.r.interrupted);
@@ -374,7 +375,8 @@ START_TEST(test_match_cannot_start)
 {
     struct run run;
     char book[64], file[80];
-    run_match(&run, "-engine", "cmd=/nonexistent/engine", "-engine", toy(""), "-each", "depth=1", "-games", "4", NULL);
+    run_match(&run, "-engine", "cmd=/nonexistent/engine", "-engine", toy(""), "-each", "depth=1", "-games", "4",
+              "-noopenings", NULL);
     ck_assert_int_eq(run.status, 1);
     ck_assert_int_eq(run.r.games, 0);
     assert_output_has(&run, "Error: White (engine) cannot run '/nonexistent/engine'");
@@ -393,6 +395,118 @@ START_TEST(test_match_cannot_start)
     assert_output_has(&run, "does not play the variant 'runner-only'");
     unlink(variants);
     assert_no_children();
+}
+END_TEST
+
+/* A directory under /tmp, with books/openings/glinski.epd holding the text unless it is NULL. */
+static void suite_dir(char *dir, size_t len, const char *suite)
+{
+    char path[256];
+    snprintf(dir, len, "/tmp/sennight-suite-XXXXXX");
+    ck_assert(mkdtemp(dir) != NULL);
+    if (!suite)
+        return;
+    snprintf(path, sizeof path, "%s/books", dir);
+    ck_assert(!mkdir(path, 0755));
+    snprintf(path, sizeof path, "%s/books/openings", dir);
+    ck_assert(!mkdir(path, 0755));
+    snprintf(path, sizeof path, "%s/books/openings/glinski.epd", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert(f && fputs(suite, f) >= 0 && !fclose(f));
+}
+
+static void suite_dir_remove(const char *dir)
+{
+    static const char *const inside[] = { "books/openings/glinski.epd", "books/openings", "books", "sennight" };
+    char path[256];
+    for (size_t i = 0; i < sizeof inside / sizeof *inside; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, inside[i]);
+        if (unlink(path))
+            rmdir(path);
+    }
+    rmdir(dir);
+}
+
+/* The path from the directory cwd; each call's text lives until the next. */
+static const char *absolute(const char *cwd, const char *path)
+{
+    static char text[4200];
+    snprintf(text, sizeof text, "%s%s%s", *path == '/' ? "" : cwd, *path == '/' ? "" : "/", path);
+    return text;
+}
+
+static void copy_executable(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    char buf[1 << 16];
+    size_t n;
+    ck_assert_msg(in && out, "cannot copy %s to %s", from, to);
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        ck_assert(fwrite(buf, 1, n, out) == n);
+    ck_assert(!fclose(in) && !fclose(out) && !chmod(to, 0755));
+}
+
+/* Without -openings the runner plays the shipped suite books/openings/<variant>.epd in random order,
+ * found next to the executable or in the current directory; -noopenings and a missing suite start
+ * every game from the array. */
+START_TEST(test_shipped_suite)
+{
+    struct run run;
+    char with[64], without[64], cwd[2048], toy_cmd[4300], engine[4200], copy[128];
+    ck_assert(getcwd(cwd, sizeof cwd));
+    /* The runs below leave the current directory: the programs' paths must not depend on it. */
+    snprintf(toy_cmd, sizeof toy_cmd, "cmd=%s", absolute(cwd, toy_path()));
+    snprintf(engine, sizeof engine, "%s", absolute(cwd, pipe_engine_path()));
+    suite_dir(with, sizeof with, "# shipped\n" MATE_IN_ONE " id \"mate\"; ce -30000;\n");
+    suite_dir(without, sizeof without, NULL);
+    char pgn[64], start[1100];
+    temp_path(pgn, sizeof pgn, "");
+    snprintf(start, sizeof start, "[FEN \"%s\"]", test_variant("glinski")->start_fen);
+    ck_assert(!chdir(with));
+    run_match(&run, "-engine", toy_cmd, "-engine", toy_cmd, "-each", "depth=1", "-games", "2", "-seed", "7", NULL);
+    ck_assert_msg(run.status == 0, "%s", run.out);
+    assert_output_has(&run, ", 1 openings from books/openings/glinski.epd (random, seed 7), colours reversed in pairs\n");
+    ck_assert_int_eq(run.r.terminations[TERM_CHECKMATE], 2);
+    run_match(&run, "-engine", toy_cmd, "-engine", toy_cmd, "-each", "depth=1", "-games", "2", "-noopenings", "-pgnout",
+              pgn, NULL);
+    ck_assert_msg(run.status == 0 && !strstr(run.out, "openings") && !strstr(run.out, "opening suite"), "%s", run.out);
+    ck_assert_int_eq(count(read_file(pgn), start), 2);
+    ck_assert(!chdir(without));
+    run_match(&run, "-engine", toy_cmd, "-engine", toy_cmd, "-each", "depth=1", "-games", "2", "-pgnout", pgn, NULL);
+    assert_output_has(&run, "No opening suite books/openings/glinski.epd next to the executable or in the current "
+                            "directory: every game starts from the variant's array\nMatch ");
+    ck_assert_int_eq(count(read_file(pgn), start), 4);
+    /* The executable's own directory, from anywhere. */
+    snprintf(copy, sizeof copy, "%s/sennight", with);
+    copy_executable(engine, copy);
+    char *saved = getenv("SENNIGHT") ? strdup(getenv("SENNIGHT")) : NULL;
+    setenv("SENNIGHT", copy, 1);
+    struct engine_pipe p;
+    ck_assert(pipe_start_args(&p, (const char *const[]){ "match", "-engine", toy_cmd, "-engine", toy_cmd, "-each",
+                                                          "depth=1", "-games", "2", "-seed", "7", NULL }));
+    if (saved)
+        setenv("SENNIGHT", saved, 1);
+    else
+        unsetenv("SENNIGHT");
+    free(saved);
+    char out[8192] = "", want[256];
+    size_t len = 0;
+    for (const char *line; (line = pipe_read_line(&p, (int)(test_timeout(10) * 1000)));)
+        if (len < sizeof out)
+            len += (size_t)snprintf(out + len, sizeof out - len, "%s\n", line);
+    struct pipe_exit x = pipe_wait(&p, (int)(test_timeout(2) * 1000));
+    pipe_free(&p);
+    ck_assert_msg(x.exited && x.code == 0, "%s", out);
+    /* The executable's real path, whatever links lead to /tmp. */
+    snprintf(want, sizeof want, "%s/books/openings/glinski.epd (random, seed 7)", strrchr(with, '/'));
+    ck_assert_msg(strstr(out, want) && strstr(out, "Terminations: checkmate 2"), "no '%s' in:\n%s", want, out);
+    ck_assert(!chdir(cwd));
+    suite_dir_remove(with);
+    suite_dir_remove(without);
+    unlink(pgn);
+    assert_no_children();
+    assert_refused("-openings and -noopenings exclude each other", "-engine", toy(""), "-engine", toy(""), "-each",
+                   "depth=1", "-openings", "file=x.epd", "-noopenings", NULL);
 }
 END_TEST
 
@@ -589,6 +703,7 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_interrupt);
     tcase_add_test(tc, test_bad_arguments);
     tcase_add_test(tc, test_match_cannot_start);
+    tcase_add_test(tc, test_shipped_suite);
     tcase_add_test(tc, test_time_control);
     tcase_add_test(tc, test_three_player_match);
     tcase_add_test(tc, test_three_player_failure);

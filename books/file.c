@@ -1,0 +1,34 @@
+#include "file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+bool file_replace(const char *path, bool (*write)(FILE *f, const void *ctx), const void *ctx, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp) {
+        snprintf(err, errlen, "%.200s...: path too long", path);
+        return false;
+    }
+    int fd = mkstemp(tmp);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        return false;
+    }
+    /* mkstemp makes the file private; ours are as readable as any file the user writes. */
+    bool ok = !fchmod(fd, 0644) && write(f, ctx);
+    ok = !fclose(f) && ok && !rename(tmp, path);
+    if (!ok) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    return ok;
+}

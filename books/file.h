@@ -1,0 +1,13 @@
+/* Writing a file whole or not at all: through a temporary file in the same directory, renamed into
+ * place, so a failed write never leaves a damaged file and the output may name an input. */
+#ifndef FILE_H
+#define FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* write fills the stream and says whether it succeeded; on failure err is '<path>: cannot write: <why>'. */
+bool file_replace(const char *path, bool (*write)(FILE *f, const void *ctx), const void *ctx, char *err, size_t errlen);
+
+#endif

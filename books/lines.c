@@ -1,0 +1,37 @@
+#include "lines.h"
+
+static void collect_line(void *ctx, const struct search_report *r)
+{
+    struct lines *l = ctx;
+    if (r->bound != BOUND_EXACT || r->pvlen < 1)
+        return;
+    if (r->multipv == 1) {
+        l->depth = r->depth;
+        l->n = 0;
+    }
+    if (r->depth == l->depth && r->multipv == l->n + 1 && l->n < MAX_MULTIPV) {
+        l->move[l->n] = r->pv[0];
+        l->score[l->n++] = r->score;
+    }
+}
+
+static void ignore_best(void *ctx, move_t best, move_t ponder)
+{
+    (void)ctx, (void)best, (void)ponder;
+}
+
+bool lines_search(struct search_pool *pool, struct game *g, int width, int depth, uint64_t nodes, struct lines *out)
+{
+    struct search_limits l = { .depth = depth, .nodes = nodes };
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        l.time[p] = l.inc[p] = -1;
+    *out = (struct lines){ 0 };
+    pool->done = ignore_best;
+    pool->sh.report = collect_line;
+    pool->sh.report_ctx = out;
+    pool_clear(pool);
+    if (!pool_go(pool, g, &l, width, 0))
+        return false;
+    pool_wait(pool);
+    return true;
+}
