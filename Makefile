@@ -24,7 +24,7 @@ LDFLAGS := $(OPT)
 # Width-independent modules; engine/instance.c is compiled once per cell-set width.
 SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c movegen/registry.c \
         movegen/move.c engine/game.c engine/instance_select.c engine/tt.c engine/timeman.c engine/threads.c \
-        eval/weights.c eval/values.c protocol/uci.c protocol/diagram.c protocol/play.c bench/perft_speed.c \
+        eval/weights.c eval/values.c protocol/uci.c protocol/uci_input.c protocol/diagram.c protocol/play.c bench/perft_speed.c \
         bench/bench.c bench/text.c bench/stats.c bench/tc.c bench/proc.c bench/player.c bench/openings.c \
         bench/play.c bench/pgn.c bench/match_args.c bench/match.c \
         books/book.c books/file.c books/key_set.c books/lines.c books/records.c books/from_games.c books/expand.c \
@@ -90,7 +90,7 @@ $(BUILD)/variants_ini.o: $(BUILD)/variants_ini.c
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
 demo: all
-	@printf 'uci\nvariants\nd\ngo perft 2\nquit\n' | ./sennight | grep -v '^option\|^id '
+	@printf 'uci\nvariants\nd\ngo perft 2\n' | ./sennight | grep -v '^option\|^id '
 
 # A game against the engine in the terminal: `make play`, `VARIANT=mccooey make play`.
 VARIANT ?= glinski

@@ -121,7 +121,6 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
 void pool_stop(struct search_pool *p)
 {
     atomic_store(&p->sh.stop, true);
-    pool_wait(p);
 }
 
 void pool_ponderhit(struct search_pool *p)
@@ -150,6 +149,7 @@ void pool_clear(struct search_pool *p)
 void pool_free(struct search_pool *p)
 {
     pool_stop(p);
+    pool_wait(p);
     free_workers(p);
     tt_free(&p->tt);
 }

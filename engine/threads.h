@@ -31,6 +31,7 @@ bool pool_configure(struct search_pool *p, int threads, size_t hash_mb);
 /* Starts searching the game's position; the game must not change until pool_wait returns. */
 bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, int multipv,
              int64_t move_overhead);
+/* Asks the search to end (it reports its move through done); any thread may call it. */
 void pool_stop(struct search_pool *p);
 void pool_ponderhit(struct search_pool *p);
 /* Waits for the search to end (it ends by itself unless infinite or pondering). */

@@ -19,6 +19,7 @@
 #include "../eval/weights.h"
 #include "../movegen/registry.h"
 #include "diagram.h"
+#include "uci_input.h"
 
 enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 5000, MAX_BOOK_DEPTH = 1000 };
 
@@ -31,7 +32,13 @@ struct uci {
     int perft_depth;
     struct search_pool pool;
     bool searching;      /* a search runs in the pool */
-    bool endless;        /* ... that only stop (or ponderhit) ends */
+    /* The input thread answers stop, ponderhit and isready while the loop waits, so these are
+     * shared with it under input's lock. Each refers to the go commands read before it: a stop
+     * read after the n-th go stops that job even if the loop has not started it yet. */
+    struct uci_input input;
+    bool endless;        /* the job is a search that only stop (or ponderhit) ends */
+    bool job;            /* a count or search started by go number gos_run may run */
+    uint64_t gos_read, gos_run, stop_through, ponderhit_through;
     int threads, multipv;
     size_t hash_mb;
     int64_t move_overhead;
@@ -70,20 +77,68 @@ static void say_error(const char *msg)
     }
 }
 
+/* With input's lock held: a job runs that no stop has reached. */
+static bool job_calculating(const struct uci *u)
+{
+    return u->job && u->gos_run > u->stop_through;
+}
+
+/* With input's lock held: stops the running job if a stop was read after its go. The loop waits
+ * for a stopped job as for any short command, so isready is no longer answered out of turn. */
+static void job_stop_if_due(struct uci *u)
+{
+    if (u->job && u->gos_run <= u->stop_through) {
+        atomic_store(&u->stop, true);
+        pool_stop(&u->pool);
+        u->input.waiting_job = false;
+    }
+}
+
+/* Called by the job's own thread as it ends: the loop's wait for it will be short. */
+static void job_ended(struct uci *u)
+{
+    input_lock(&u->input);
+    u->job = false;
+    u->input.waiting_job = false;
+    input_unlock(&u->input);
+}
+
+/* With input's lock held: a ponderhit read after the running search's go ends its pondering. */
+static void job_ponderhit_if_due(struct uci *u)
+{
+    if (u->job && u->searching && u->gos_run == u->ponderhit_through) {
+        u->endless = u->pool.sh.limits.infinite;
+        pool_ponderhit(&u->pool);
+    }
+}
+
+static bool line_is_isready(const char *line, size_t len);
+
 /* Before a command that changes the engine's state: a count or a timed search is waited for,
- * an infinite or pondering search (which only stop ends) is stopped. */
+ * an infinite or pondering search (which only stop ends) is stopped. While the loop waits for a
+ * job that still runs and that no stop has reached, isready is answered at once, those already
+ * queued included, as the UCI spec asks of an engine that is calculating. */
 static void join_worker(struct uci *u)
 {
-    if (u->busy) {
+    if (!u->busy && !u->searching)
+        return;
+    input_lock(&u->input);
+    if (u->endless)
+        u->stop_through = u->gos_run;
+    job_stop_if_due(u);
+    u->input.waiting_job = job_calculating(u);
+    if (u->input.waiting_job)
+        for (int n = input_remove_if(&u->input, line_is_isready); n > 0; n--)
+            say("readyok");
+    input_unlock(&u->input);
+    if (u->busy)
         pthread_join(u->worker, NULL);
-        u->busy = false;
-    }
-    if (u->searching) {
-        if (u->endless)
-            pool_stop(&u->pool);
+    if (u->searching)
         pool_wait(&u->pool);
-        u->searching = false;
-    }
+    input_lock(&u->input);
+    u->busy = u->searching = u->job = false;
+    u->input.waiting_job = false;
+    input_unlock(&u->input);
 }
 
 static void *perft_worker(void *arg)
@@ -106,6 +161,7 @@ static void *perft_worker(void *arg)
             say("%s: %llu", text, (unsigned long long)count);
         }
     }
+    job_ended(u);
     say("");
     if (stopped)
         say("info string perft stopped");
@@ -149,9 +205,16 @@ static void cmd_debug(struct uci *u, char **tok, int n)
         say_error("usage: debug on|off");
 }
 
+/* isready waits for a stopped job, so that its bestmove comes before readyok, but never for one
+ * still calculating (UCI: "immediately ... without stopping the search"). */
 static void cmd_isready(struct uci *u, char **tok, int n)
 {
-    (void)u, (void)tok, (void)n;
+    (void)tok, (void)n;
+    input_lock(&u->input);
+    bool calculating = job_calculating(u);
+    input_unlock(&u->input);
+    if (!calculating)
+        join_worker(u);
     say("readyok");
 }
 
@@ -396,6 +459,7 @@ static void search_done(void *ctx, move_t best, move_t ponder)
 {
     struct uci *u = ctx;
     char b[16], p[16];
+    job_ended(u);
     if (best == MOVE_NONE) {
         say("bestmove (none)");
         return;
@@ -506,54 +570,63 @@ static bool play_book_move(struct uci *u, const struct search_limits *l)
     return true;
 }
 
-static void cmd_go(struct uci *u, char **tok, int n)
+/* With input's lock held, after go number gos_run started its job: a stop or ponderhit read after
+ * that go, before the job started, takes effect now. */
+static void job_started(struct uci *u)
+{
+    u->job = true;
+    job_stop_if_due(u);
+    job_ponderhit_if_due(u);
+}
+
+static void start_perft(struct uci *u, char **tok, int n)
 {
     long depth;
-    if (n >= 2 && !strcmp(tok[1], "perft")) {
-        if (n != 3 || !parse_int(tok[2], 1, MAX_PERFT_DEPTH, &depth)) {
-            say_error("usage: go perft <depth 1..30>");
-            return;
-        }
-        u->perft_depth = (int)depth;
-        atomic_store(&u->stop, false);
-        if (pthread_create(&u->worker, NULL, perft_worker, u)) {
-            say_error("cannot start a thread");
-            return;
-        }
-        u->busy = true;
+    if (n != 3 || !parse_int(tok[2], 1, MAX_PERFT_DEPTH, &depth)) {
+        say_error("usage: go perft <depth 1..30>");
         return;
     }
+    u->perft_depth = (int)depth;
+    atomic_store(&u->stop, false);
+    input_lock(&u->input);
+    if (pthread_create(&u->worker, NULL, perft_worker, u)) {
+        say_error("cannot start a thread");
+    } else {
+        u->busy = true;
+        job_started(u);
+    }
+    input_unlock(&u->input);
+}
+
+static void start_search(struct uci *u, char **tok, int n)
+{
     struct search_limits l;
     if (!parse_go(u, tok, n, &l) || play_book_move(u, &l))
         return;
-    u->endless = l.infinite || l.ponder;
     u->pool.done = search_done;
     u->pool.done_ctx = u;
     u->pool.sh.report = search_report;
     u->pool.sh.report_ctx = u;
+    input_lock(&u->input);
+    u->endless = l.infinite || l.ponder;
     if (!pool_go(&u->pool, &u->game, &l, u->multipv, u->move_overhead)) {
         say_error("cannot start the search (out of memory or threads)");
-        return;
+    } else {
+        u->searching = true;
+        job_started(u);
     }
-    u->searching = true;
+    input_unlock(&u->input);
 }
 
-static void cmd_stop(struct uci *u, char **tok, int n)
+static void cmd_go(struct uci *u, char **tok, int n)
 {
-    (void)tok, (void)n;
-    atomic_store(&u->stop, true);
-    if (u->searching)
-        pool_stop(&u->pool);
-    join_worker(u);
-}
-
-static void cmd_ponderhit(struct uci *u, char **tok, int n)
-{
-    (void)tok, (void)n;
-    if (u->searching) {
-        u->endless = u->pool.sh.limits.infinite;
-        pool_ponderhit(&u->pool);
-    }
+    input_lock(&u->input);
+    u->gos_run++;
+    input_unlock(&u->input);
+    if (n >= 2 && !strcmp(tok[1], "perft"))
+        start_perft(u, tok, n);
+    else
+        start_search(u, tok, n);
 }
 
 static void cmd_d(struct uci *u, char **tok, int n)
@@ -644,19 +717,75 @@ static void cmd_bench(struct uci *u, char **tok, int n)
 struct command {
     const char *name;
     void (*run)(struct uci *u, char **tok, int n);
-    bool while_busy;   /* answered at once while a job runs */
+    bool while_busy;   /* run at once while a job runs */
 };
 
+/* stop, ponderhit and quit are acted on by the input thread as soon as they are read (uci_hear). */
 static const struct command commands[] = {
     { "uci", cmd_uci, false },         { "debug", cmd_debug, true },
     { "isready", cmd_isready, true },  { "setoption", cmd_setoption, false },
     { "ucinewgame", cmd_ucinewgame, false }, { "position", cmd_position, false },
-    { "go", cmd_go, false },           { "stop", cmd_stop, true },
-    { "ponderhit", cmd_ponderhit, true },       { "variant", cmd_variant, false },
+    { "go", cmd_go, false },           { "stop", NULL, true },
+    { "ponderhit", NULL, true },       { "variant", cmd_variant, false },
     { "d", cmd_d, false },             { "variants", cmd_variants, false },
     { "check", cmd_check, false },     { "quit", NULL, true },
     { "eval", cmd_eval, false },       { "bench", cmd_bench, false },
 };
+
+static const char *const SPACE = " \t\r\n\v\f";
+
+static const struct command *command_named(const char *word, size_t len)
+{
+    for (size_t c = 0; c < sizeof commands / sizeof *commands; c++)
+        if (strlen(commands[c].name) == len && !memcmp(word, commands[c].name, len))
+            return &commands[c];
+    return NULL;
+}
+
+/* The line's command: as the UCI spec says, unknown words before a command are skipped. */
+static const struct command *command_of_line(const char *line, size_t len)
+{
+    if (memchr(line, 0, len))
+        return NULL;
+    for (const char *w = line + strspn(line, SPACE); *w; w += strspn(w, SPACE)) {
+        size_t n = strcspn(w, SPACE);
+        const struct command *c = command_named(w, n);
+        if (c)
+            return c;
+        w += n;
+    }
+    return NULL;
+}
+
+static bool line_is_isready(const char *line, size_t len)
+{
+    const struct command *c = command_of_line(line, len);
+    return c && c->run == cmd_isready;
+}
+
+/* The input thread's hook, input's lock held: stop, ponderhit and quit act at once on the go they
+ * follow, and isready is answered at once while the loop waits. */
+static enum input_action uci_hear(void *ctx, const char *line, size_t len, bool idle)
+{
+    struct uci *u = ctx;
+    const struct command *c = command_of_line(line, len);
+    const char *name = c ? c->name : "";
+    if (!strcmp(name, "go")) {
+        u->gos_read++;
+    } else if (!strcmp(name, "stop") || !strcmp(name, "quit")) {
+        u->stop_through = u->gos_read;
+        job_stop_if_due(u);
+        return name[0] == 'q' ? INPUT_LAST : INPUT_DONE;
+    } else if (!strcmp(name, "ponderhit")) {
+        u->ponderhit_through = u->gos_read;
+        job_ponderhit_if_due(u);
+        return INPUT_DONE;
+    } else if (!strcmp(name, "isready") && idle && (job_calculating(u) || !u->job)) {
+        say("readyok");
+        return INPUT_DONE;
+    }
+    return INPUT_QUEUE;
+}
 
 /* Runs one line of len bytes; returns false on quit. */
 static bool uci_execute(struct uci *u, char *line, size_t len)
@@ -668,31 +797,26 @@ static bool uci_execute(struct uci *u, char *line, size_t len)
         say_error("line contains a NUL byte");
         return true;
     }
-    for (char *t = strtok_r(line, " \t\r\n\v\f", &save); t && n <= MAX_TOKENS; t = strtok_r(NULL, " \t\r\n\v\f", &save))
+    for (char *t = strtok_r(line, SPACE, &save); t && n <= MAX_TOKENS; t = strtok_r(NULL, SPACE, &save))
         tok[n++] = t;
     if (n > MAX_TOKENS) {
         say_error("line has too many words");
         return true;
     }
-    /* As the UCI spec says, unknown words before a command are skipped. */
     for (int i = 0; i < n; i++) {
-        for (size_t c = 0; c < sizeof commands / sizeof *commands; c++) {
-            if (strcmp(tok[i], commands[c].name))
-                continue;
-            if (!commands[c].while_busy)
-                join_worker(u);
-            /* A count under way finishes before quit, as scripts pipe "go perft N" then "quit";
-             * stop interrupts it. */
-            if (!strcmp(tok[i], "quit")) {
-                if (u->searching)
-                    pool_stop(&u->pool);
-                join_worker(u);
-                return false;
-            }
-            if (commands[c].run)
-                commands[c].run(u, tok + i, n - i);
-            return true;
+        const struct command *c = command_named(tok[i], strlen(tok[i]));
+        if (!c)
+            continue;
+        if (!c->while_busy)
+            join_worker(u);
+        /* quit has already stopped the job (uci_hear). */
+        if (!strcmp(c->name, "quit")) {
+            join_worker(u);
+            return false;
         }
+        if (c->run)
+            c->run(u, tok + i, n - i);
+        return true;
     }
     if (n) {
         char err[ERR_LEN];
@@ -720,13 +844,23 @@ int uci_loop(FILE *in)
         free(u);
         return 1;
     }
-    char *line = NULL;
-    size_t cap = 0;
+    if (!input_start(&u->input, in, uci_hear, u)) {
+        fprintf(stderr, "sennight: cannot start: no thread for the input\n");
+        pool_free(&u->pool);
+        game_free(&u->game);
+        free(u);
+        return 1;
+    }
+    char *line;
+    size_t len;
     bool running = true;
-    for (ssize_t len; running && (len = getline(&line, &cap, in)) >= 0;)
-        running = uci_execute(u, line, (size_t)len);
+    while (running && (line = input_next(&u->input, &len))) {
+        running = uci_execute(u, line, len);
+        free(line);
+    }
+    /* At the end of input a count or timed search still finishes, so that piped scripts see it. */
     join_worker(u);
-    free(line);
+    input_free(&u->input);
     book_close(&u->book);
     pool_free(&u->pool);
     game_free(&u->game);

@@ -939,20 +939,117 @@ START_TEST(test_quit)
 }
 END_TEST
 
-/* Scripts pipe "go perft N" and quit: the count is finished first. */
-START_TEST(test_quit_after_perft)
+/* Collects everything the engine prints until its output ends. */
+static struct lines engine_read_all(struct engine_pipe *p)
+{
+    struct lines out = { 0 };
+    for (const char *line; (line = pipe_read_line(p, reply_ms())) != NULL;)
+        lines_add(&out, line);
+    return out;
+}
+
+/* quit ends a count at once; scripts that want the whole count close their input instead. */
+START_TEST(test_quit_ends_perft)
 {
     struct engine_pipe p;
     engine_open(&p);
-    engine_send(&p, "go perft 3\nquit");
+    long long sent = now_ms();
+    engine_send(&p, "go perft 30\nquit");
+    struct pipe_exit e = pipe_wait(&p, reply_ms());
+    long long took = now_ms() - sent;
+    ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
+    ck_assert_msg(took < test_timeout(1.0) * 1000, "quit took %lld ms", took);
+    struct lines out = engine_read_all(&p);
+    ck_assert_msg(out.n >= 2 && !strcmp(out.v[out.n - 2], "info string perft stopped"), "%s", lines_show(&out));
+    lines_free(&out);
+    pipe_free(&p);
+}
+END_TEST
+
+START_TEST(test_end_of_input_finishes_perft)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_send(&p, "go perft 3");
+    pipe_close_input(&p);
     struct pipe_exit e = pipe_wait(&p, reply_ms());
     ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
-    struct lines out = { 0 };
-    for (const char *line; (line = pipe_read_line(&p, reply_ms())) != NULL;)
-        lines_add(&out, line);
+    struct lines out = engine_read_all(&p);
     ck_assert_msg(out.n == 53 && !strcmp(out.v[52], "Nodes searched: 137858"), "%s", lines_show(&out));
     lines_free(&out);
     pipe_free(&p);
+}
+END_TEST
+
+/* A GUI may send position before stop while a search with a far limit runs: isready is answered at
+ * once, stop ends the search, and the position then applies (no head-of-line blocking). */
+START_TEST(test_no_head_of_line_blocking)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_send(&p, "go depth 1000");
+    nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
+    long long sent = now_ms();
+    engine_send(&p, "position startpos moves e4e6\nisready");
+    struct lines out = engine_read_until(&p, "readyok", reply_ms());
+    long long took = now_ms() - sent;
+    ck_assert_msg(took < test_timeout(1.0) * 1000, "readyok took %lld ms", took);
+    ck_assert_msg(!lines_find(&out, "bestmove"), "the search ended by itself: %s", lines_show(&out));
+    lines_free(&out);
+    sent = now_ms();
+    engine_send(&p, "stop");
+    out = engine_read_until(&p, "bestmove ", reply_ms());
+    took = now_ms() - sent;
+    ck_assert_msg(took < test_timeout(1.0) * 1000, "bestmove took %lld ms after stop", took);
+    lines_free(&out);
+    expect_fen(&p, GLINSKI_E4E6);
+    engine_quit(&p);
+}
+END_TEST
+
+/* The same with a count, and quit instead of stop: the engine exits at once. */
+START_TEST(test_quit_while_blocked)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_send(&p, "go perft 30\nposition startpos\nisready");
+    struct lines out = engine_read_until(&p, "readyok", reply_ms());
+    lines_free(&out);
+    long long sent = now_ms();
+    engine_send(&p, "quit");
+    struct pipe_exit e = pipe_wait(&p, reply_ms());
+    long long took = now_ms() - sent;
+    ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
+    ck_assert_msg(took < test_timeout(1.0) * 1000, "quit took %lld ms", took);
+    pipe_free(&p);
+}
+END_TEST
+
+/* A stop read before the loop starts the go it follows still stops that go. */
+START_TEST(test_stop_before_go_starts)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    engine_send(&p, "go perft 30\nd\ngo depth 1000\nstop");
+    struct lines out = engine_read_until(&p, "bestmove ", reply_ms());
+    ck_assert_msg(lines_find(&out, "info string perft stopped"), "%s", lines_show(&out));
+    lines_free(&out);
+    engine_quit(&p);
+}
+END_TEST
+
+/* ponderhit read just after go ponder turns it into the timed search it was. */
+START_TEST(test_ponderhit_early)
+{
+    struct engine_pipe p;
+    engine_open(&p);
+    long long sent = now_ms();
+    engine_send(&p, "go ponder movetime 300\nponderhit");
+    struct lines out = engine_read_until(&p, "bestmove ", test_timeout(5.0) * 1000);
+    long long took = now_ms() - sent;
+    ck_assert_msg(took < test_timeout(2.0) * 1000, "bestmove took %lld ms", took);
+    lines_free(&out);
+    engine_quit(&p);
 }
 END_TEST
 
@@ -1221,7 +1318,9 @@ START_TEST(test_fuzz_commands)
                 junk_lines += !fuzz_words_line(&seed, line, sizeof line, files[rng_below(&seed, 2)]);
                 engine_send(&p, line);
             }
-            /* Batches are piped without waiting, as a GUI may; isready must still be answered. */
+            /* Batches are piped without waiting, as a GUI may; isready must still be answered. A
+             * count still running would answer it at once, ahead of the batch's errors: stop first. */
+            engine_send(&p, "stop");
             struct lines out = engine_sync(&p);
             ck_assert_msg(lines_count(&out, "info string error: ") >= junk_lines, "run %d batch %d: %s", run, batch,
                           lines_show(&out));
@@ -1262,7 +1361,12 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_perft_stop);
     tcase_add_test(tc, test_isready_during_perft);
     tcase_add_test(tc, test_quit);
-    tcase_add_test(tc, test_quit_after_perft);
+    tcase_add_test(tc, test_quit_ends_perft);
+    tcase_add_test(tc, test_end_of_input_finishes_perft);
+    tcase_add_test(tc, test_no_head_of_line_blocking);
+    tcase_add_test(tc, test_quit_while_blocked);
+    tcase_add_test(tc, test_stop_before_go_starts);
+    tcase_add_test(tc, test_ponderhit_early);
     tcase_add_test(tc, test_nul_bytes);
     suite_add_tcase(s, tc);
     tc = tcase_create("fuzz");
