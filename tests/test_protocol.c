@@ -948,17 +948,23 @@ static struct lines engine_read_all(struct engine_pipe *p)
     return out;
 }
 
+/* Sends the script, which ends with quit, and checks that the engine exits cleanly within a second. */
+static void send_quit_expect_exit(struct engine_pipe *p, const char *script)
+{
+    long long sent = now_ms();
+    engine_send(p, script);
+    struct pipe_exit e = pipe_wait(p, reply_ms());
+    long long took = now_ms() - sent;
+    ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
+    ck_assert_msg(took < test_timeout(1.0) * 1000, "quit took %lld ms", took);
+}
+
 /* quit ends a count at once; scripts that want the whole count close their input instead. */
 START_TEST(test_quit_ends_perft)
 {
     struct engine_pipe p;
     engine_open(&p);
-    long long sent = now_ms();
-    engine_send(&p, "go perft 30\nquit");
-    struct pipe_exit e = pipe_wait(&p, reply_ms());
-    long long took = now_ms() - sent;
-    ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
-    ck_assert_msg(took < test_timeout(1.0) * 1000, "quit took %lld ms", took);
+    send_quit_expect_exit(&p, "go perft 30\nquit");
     struct lines out = engine_read_all(&p);
     ck_assert_msg(out.n >= 2 && !strcmp(out.v[out.n - 2], "info string perft stopped"), "%s", lines_show(&out));
     lines_free(&out);
@@ -1015,12 +1021,7 @@ START_TEST(test_quit_while_blocked)
     engine_send(&p, "go perft 30\nposition startpos\nisready");
     struct lines out = engine_read_until(&p, "readyok", reply_ms());
     lines_free(&out);
-    long long sent = now_ms();
-    engine_send(&p, "quit");
-    struct pipe_exit e = pipe_wait(&p, reply_ms());
-    long long took = now_ms() - sent;
-    ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
-    ck_assert_msg(took < test_timeout(1.0) * 1000, "quit took %lld ms", took);
+    send_quit_expect_exit(&p, "quit");
     pipe_free(&p);
 }
 END_TEST
