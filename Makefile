@@ -21,19 +21,15 @@ LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) -lpt
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
 LDFLAGS := $(OPT)
 
-# Width-independent modules; engine/instance.c is compiled once per cell-set width.
-SRCS := movegen/geometry.c movegen/variant.c movegen/setup.c movegen/zobrist.c movegen/registry.c \
-        movegen/move.c engine/game.c engine/instance_select.c engine/tt.c engine/timeman.c engine/threads.c \
-        eval/weights.c eval/values.c protocol/uci.c protocol/uci_input.c protocol/diagram.c protocol/play.c bench/perft_speed.c \
-        bench/bench.c bench/text.c bench/stats.c bench/tc.c bench/proc.c bench/player.c bench/openings.c \
-        bench/play.c bench/pgn.c bench/match_args.c bench/match.c \
-        books/book.c books/file.c books/key_set.c books/lines.c books/records.c books/from_games.c books/expand.c \
-        books/suite.c books/cli.c
-INSTANCE_DEPS := engine/instance.c $(wildcard */*.h) movegen/tables.c movegen/attack.c \
-        movegen/position.c movegen/movegen.c movegen/turns.c movegen/perft.c eval/eval.c engine/search.c engine/search_multi.c
+# Width-independent modules; engine/instance.c is compiled once per cell-set width and includes the
+# width-dependent files itself.
+SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c cli/*.c)
+SRCS := $(filter-out engine/instance.c engine/search.c engine/search_multi.c eval/eval.c cli/main.c,$(SRCS))
 TEST_SRCS ?= $(wildcard tests/*.c)
 
 OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/instance128.o $(BUILD)/instance256.o
+# Header and included-file dependencies, written by the compiler (-MMD -MP).
+DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
 .PHONY: all deps demo play test test-run perft-deep perft-speed openings books clean
@@ -53,7 +49,7 @@ deps:
 sennight: $(BUILD)/sennight
 	@cp $< $@
 
-$(BUILD)/sennight: $(OBJS) $(BUILD)/protocol/main.o
+$(BUILD)/sennight: $(OBJS) $(BUILD)/cli/main.o
 	@echo "  LD    $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -66,23 +62,20 @@ $(BUILD)/toy_engine: $(OBJS) $(BUILD)/tests/fixtures/toy_engine.o
 	@echo "  LD    $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c $(wildcard */*.h)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< ($(MODE))"
-	@$(CC) $(CFLAGS) -c -o $@ $<
+	@$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/instance128.o: $(INSTANCE_DEPS)
+$(BUILD)/instance%.o: engine/instance.c
 	@mkdir -p $(dir $@)
-	@echo "  CC    engine/instance.c, 128-bit cell sets ($(MODE))"
-	@$(CC) $(CFLAGS) -DCELLSET_WORDS=2 -c -o $@ engine/instance.c
+	@echo "  CC    engine/instance.c, $*-bit cell sets ($(MODE))"
+	@$(CC) $(CFLAGS) $(DEPFLAGS) -DCELLSET_WORDS=$$(($*/64)) -c -o $@ engine/instance.c
 
-$(BUILD)/instance256.o: $(INSTANCE_DEPS)
-	@mkdir -p $(dir $@)
-	@echo "  CC    engine/instance.c, 256-bit cell sets ($(MODE))"
-	@$(CC) $(CFLAGS) -DCELLSET_WORDS=4 -c -o $@ engine/instance.c
+-include $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d)
 
 # The built-in variant definitions are a text file embedded as a C string.
-$(BUILD)/variants_ini.c: movegen/variants.ini
+$(BUILD)/variants_ini.c: rules/variants.ini
 	@mkdir -p $(dir $@)
 	@{ echo 'const char variants_builtin_ini[] ='; sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' $<; echo ';'; } > $@
 

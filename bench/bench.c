@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "../engine/threads.h"
-#include "../movegen/registry.h"
+#include "../rules/registry.h"
 
 /* Start positions and middlegames of every variant, some from the perft suites; the heaviest games are
  * searched a little shallower, so that each position costs about the same. */

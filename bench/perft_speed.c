@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "../engine/game.h"
-#include "../movegen/registry.h"
+#include "../rules/registry.h"
 
 static double now(void)
 {

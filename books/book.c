@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../movegen/registry.h"
-#include "file.h"
+#include "../rules/registry.h"
+#include "../util/file.h"
 
 static const char magic[8] = { 'S', 'E', 'N', 'N', 'B', 'O', 'O', 'K' };
 

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "../engine/search.h"
-#include "../movegen/registry.h"
+#include "../rules/registry.h"
 #include "build.h"
-#include "file.h"
+#include "../util/file.h"
 #include "suite.h"
 
 enum { BUILD = 1, SHOW = 2, MERGE = 4, OPENINGS = 8, MAX_WORDS = 64, ERR_LEN = 4096 };

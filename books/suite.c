@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/random.h"
+#include "../util/random.h"
 #include "key_set.h"
 #include "lines.h"
 

@@ -4,7 +4,7 @@
 #ifndef SUITE_H
 #define SUITE_H
 
-#include "../bench/text.h"
+#include "../util/text.h"
 #include "../engine/game.h"
 
 struct suite_options {

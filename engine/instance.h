@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../movegen/move.h"
-#include "../movegen/setup.h"
-#include "../movegen/variant.h"
+#include "../rules/move.h"
+#include "../rules/setup.h"
+#include "../rules/variant.h"
 
 struct tables;
 struct position;

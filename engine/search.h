@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../movegen/move.h"
-#include "../movegen/variant.h"
+#include "../rules/move.h"
+#include "../rules/variant.h"
 #include "score.h"
 #include "tt.h"
 

@@ -2,7 +2,7 @@
 #ifndef TRACE_H
 #define TRACE_H
 
-#include "../movegen/variant.h"
+#include "../rules/variant.h"
 
 enum { TERM_MATERIAL, TERM_PST, TERM_MOBILITY, TERM_ROYAL, TERM_PAWNS, NUM_TERMS };
 

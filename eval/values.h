@@ -2,7 +2,7 @@
 #ifndef VALUES_H
 #define VALUES_H
 
-#include "../movegen/variant.h"
+#include "../rules/variant.h"
 
 /* Value of every piece type in centipawns (the royal gets 0). */
 void values_of(const struct variant *v, int *value);

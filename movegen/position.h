@@ -2,8 +2,8 @@
 #ifndef POSITION_H
 #define POSITION_H
 
-#include "move.h"
-#include "setup.h"
+#include "../rules/move.h"
+#include "../rules/setup.h"
 #include "tables.h"
 
 enum { MAX_STATES = 1024 };

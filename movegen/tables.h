@@ -4,7 +4,7 @@
 #define TABLES_H
 
 #include "cellset.h"
-#include "variant.h"
+#include "../rules/variant.h"
 
 struct double_step {
     unsigned char n;

@@ -17,8 +17,8 @@
 #include "../engine/threads.h"
 #include "../eval/trace.h"
 #include "../eval/weights.h"
-#include "../movegen/registry.h"
-#include "diagram.h"
+#include "../rules/registry.h"
+#include "../rules/diagram.h"
 #include "uci_input.h"
 
 enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 5000, MAX_BOOK_DEPTH = 1000 };

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../movegen/move.h"
-#include "../movegen/setup.h"
+#include "../rules/move.h"
+#include "../rules/setup.h"
 
 enum { REFERENCE_MAX_MOVES = MAX_MOVES, REFERENCE_TEXT_LEN = 16 };
 

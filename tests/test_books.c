@@ -9,12 +9,12 @@
 
 #include <xxhash.h>
 
-#include "../bench/openings.h"
-#include "../bench/pgn.h"
+#include "../match/openings.h"
+#include "../match/pgn.h"
 #include "../books/build.h"
 #include "../books/cli.h"
 #include "../books/suite.h"
-#include "../movegen/registry.h"
+#include "../rules/registry.h"
 #include "engine_pipe.h"
 #include "tests.h"
 
@@ -467,7 +467,7 @@ END_TEST
 /* ------------------------------------------------------------------------------------------- */
 /* Building. */
 
-/* Two games written by the match runner's own writer (bench/pgn.c), then one by hand: Black to
+/* Two games written by the match runner's own writer (match/pgn.c), then one by hand: Black to
  * move first, a comment across lines, a game of another variant, an unscored one. */
 static void write_records(const char *path)
 {

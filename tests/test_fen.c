@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../movegen/registry.h"
+#include "../rules/registry.h"
 #include "tests.h"
 
 static const char *const start_fens[][2] = {

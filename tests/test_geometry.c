@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../movegen/geometry.h"
+#include "../rules/geometry.h"
 #include "tests.h"
 
 static int cell_at(const struct geometry *g, const char *name)

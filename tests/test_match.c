@@ -1,4 +1,4 @@
-/* The match runner (bench/match.c) playing short matches between toy engines
+/* The match runner (match/match.c) playing short matches between toy engines
  * (tests/fixtures/toy_engine.c, path in $TOY_ENGINE) that mate, stalemate, crash, hang, play
  * illegal moves, think too long, never answer uci, or report scores for adjudication; three-player
  * matches between toy engines and between copies of the real engine ($SENNIGHT). */
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../bench/match.h"
+#include "../match/match.h"
 #include "engine_pipe.h"
 #include "tests.h"
 

@@ -1,4 +1,4 @@
-/* Terminal play (`sennight play`, protocol/play.c) through the real executable ($SENNIGHT): scripted
+/* Terminal play (`sennight play`, cli/terminal_play.c) through the real executable ($SENNIGHT): scripted
  * input over pipes, plain output (--no-colour) unless colour is forced, 0.1 s per engine move. */
 #include <stdint.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../protocol/play.h"
+#include "../cli/terminal_play.h"
 #include "engine_pipe.h"
 #include "tests.h"
 

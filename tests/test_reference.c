@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../movegen/registry.h"
+#include "../rules/registry.h"
 #include "reference.h"
 #include "tests.h"
 

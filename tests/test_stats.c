@@ -1,8 +1,8 @@
-/* The match runner's statistics (bench/stats.c) against values worked out by hand: Elo with its 95%
+/* The match runner's statistics (match/stats.c) against values worked out by hand: Elo with its 95%
  * interval, LOS and the SPRT on per-game scores, with Glinski's 3/4 and 1/4 stalemate scores. */
 #include <math.h>
 
-#include "../bench/stats.h"
+#include "../match/stats.h"
 #include "tests.h"
 
 static void near(double x, double want, double tolerance, const char *what)

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../movegen/registry.h"
+#include "../rules/registry.h"
 #include "tests.h"
 
 /* The user variant files of docs/examples, and the three-player and castling games of the tests, are

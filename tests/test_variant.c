@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../movegen/registry.h"
-#include "../movegen/setup.h"
+#include "../rules/registry.h"
+#include "../rules/setup.h"
 #include "tests.h"
 
 static const struct leap *find_leap(const struct piece_def *pd, int dq, int dr)

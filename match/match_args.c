@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "../engine/game.h"
-#include "../movegen/registry.h"
+#include "../rules/registry.h"
 #include "match.h"
 #include "openings.h"
 

@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "proc.h"
+#include "../protocol/engine_process.h"
 #include "tc.h"
 
 enum { MAX_ENGINE_OPTIONS = 32, MATE_SCORE = 30000 };

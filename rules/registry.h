@@ -1,4 +1,4 @@
-/* The list of known variants: the built-in ones (movegen/variants.ini) and those loaded by users. */
+/* The list of known variants: the built-in ones (rules/variants.ini) and those loaded by users. */
 #ifndef REGISTRY_H
 #define REGISTRY_H
 

@@ -2,14 +2,14 @@
  * bestmove is checked against the legal moves, the clocks are kept by the runner, and the game ends by
  * the variant's rules (three players: the armies they remove leave and play goes on), by
  * adjudication, or by a player's failure (docs/match.md). */
-#ifndef PLAY_H
-#define PLAY_H
+#ifndef MATCH_GAME_H
+#define MATCH_GAME_H
 
 #include <stdatomic.h>
 
 #include "../engine/game.h"
 #include "player.h"
-#include "text.h"
+#include "../util/text.h"
 
 enum termination {
     TERM_CHECKMATE,

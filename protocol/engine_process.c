@@ -1,4 +1,4 @@
-#include "proc.h"
+#include "engine_process.h"
 
 #include <errno.h>
 #include <fcntl.h>

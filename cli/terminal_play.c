@@ -1,4 +1,4 @@
-#include "play.h"
+#include "terminal_play.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "../engine/threads.h"
-#include "../movegen/registry.h"
-#include "diagram.h"
+#include "../rules/registry.h"
+#include "../rules/diagram.h"
 
 enum { FEN_LEN = 2048, ERR_LEN = 512, MOVE_LEN = 16, QUOTE_LEN = 24, TEXT_LEN = 4096, THINK_WIDTH = 78,
        LIST_WIDTH = 76 };

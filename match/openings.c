@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "../engine/game.h"
-#include "../engine/random.h"
+#include "../util/random.h"
 
 /* The FEN part of a line: the four position fields, then the two counters if they are numbers
  * (EPD puts operations such as 'bm f5f6;' there instead). */

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "play.h"
+#include "match_game.h"
 #include "stats.h"
 
 enum { MAX_CONCURRENCY = 64 };

@@ -1,4 +1,4 @@
-#include "play.h"
+#include "match_game.h"
 
 #include <stdarg.h>
 #include <stdio.h>

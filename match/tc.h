@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "text.h"
+#include "../util/text.h"
 
 struct limits {
     int moves;                 /* moves per period of a clock (tc=40/60): 0 for the whole game */

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../movegen/setup.h"
+#include "setup.h"
 
 struct diagram_style {
     bool colour;          /* shaded cells by geo_colour_of, coloured armies, ANSI escapes */

@@ -3,13 +3,13 @@
 #include <string.h>
 
 #include "../bench/bench.h"
-#include "../bench/match.h"
+#include "../match/match.h"
 #include "../bench/perft_speed.h"
 #include "../books/cli.h"
 #include "../engine/game.h"
-#include "../movegen/registry.h"
-#include "play.h"
-#include "uci.h"
+#include "../rules/registry.h"
+#include "terminal_play.h"
+#include "../protocol/uci.h"
 
 int main(int argc, char **argv)
 {

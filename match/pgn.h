@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "play.h"
+#include "match_game.h"
 
 struct pgn_tags {
     const struct variant *v;

@@ -1,8 +1,8 @@
 /* A child process on two pipes: started without a shell in its own process group, read line by line
  * with deadlines, ended with its whole group. Every live child is listed, so that a signal or exit
  * can kill them all (proc_kill_all). Times are microseconds on the monotonic clock. */
-#ifndef PROC_H
-#define PROC_H
+#ifndef ENGINE_PROCESS_H
+#define ENGINE_PROCESS_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

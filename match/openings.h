@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../movegen/variant.h"
+#include "../rules/variant.h"
 
 struct openings {
     char **fen;
