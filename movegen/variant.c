@@ -344,6 +344,27 @@ static void parse_values(struct parser *p, struct variant *v, char *val)
     }
 }
 
+/* promotion = Q R B N. A type listed twice is refused: listing each type once, the list fits promo[MAX_TYPES]. */
+static void parse_promotion(struct parser *p, struct variant *v, const char *val)
+{
+    v->npromo = 0;
+    for (const char *s = val; *s; s++) {
+        if (isspace((unsigned char)*s))
+            continue;
+        int t = variant_type_of_letter(v, *s);
+        if (t < 0 || v->piece[t].royal || v->piece[t].pawn) {
+            parse_error(p, "promotion piece '%c' is not a non-royal, non-pawn piece", *s);
+            return;
+        }
+        for (int i = 0; i < v->npromo; i++)
+            if (v->promo[i] == t) {
+                parse_error(p, "promotion piece '%c' listed twice", *s);
+                return;
+            }
+        v->promo[v->npromo++] = t;
+    }
+}
+
 /* One cell name, or CELL_NONE after reporting it. */
 static int parse_cell(struct parser *p, const struct variant *v, const char *tok)
 {
@@ -499,17 +520,7 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
     } else if (!strcmp(key, "piece")) {
         parse_piece(p, v, val);
     } else if (!strcmp(key, "promotion")) {
-        v->npromo = 0;
-        for (char *s = val; *s; s++) {
-            if (isspace((unsigned char)*s))
-                continue;
-            int t = variant_type_of_letter(v, *s);
-            if (t < 0 || v->piece[t].royal || v->piece[t].pawn) {
-                parse_error(p, "promotion piece '%c' is not a non-royal, non-pawn piece", *s);
-                return;
-            }
-            v->promo[v->npromo++] = t;
-        }
+        parse_promotion(p, v, val);
     } else if (!strcmp(key, "promotion-limit")) {
         int n;
         char extra;

@@ -148,6 +148,33 @@ END_TEST
 
 /* Curved and hopping atoms, step limits, divergent modes, the Flatstar Point's flags, promotion
  * limits and fusion, as the parser stores them. */
+/* The one error line of a text that must be refused; nothing of it is kept. */
+static void assert_one_error(const char *text, const char *want)
+{
+    const char *err = parse_error_of(text);
+    ck_assert_msg(!strchr(err, '\n') && strstr(err, want), "got '%s', expected one line with '%s'", err, want);
+}
+
+/* promo[] has room for every piece type once: a longer list (a type repeated) once wrote past it. */
+START_TEST(test_promotion_list_bounded)
+{
+    char text[1024], letters[400];
+    test_variant("glinski");
+    memset(letters, 'Q', 25);
+    letters[25] = 0;
+    snprintf(text, sizeof text, "[z:glinski]\npromotion = %s\n", letters);
+    assert_one_error(text, "t.ini:2: promotion piece 'Q' listed twice");
+    for (int i = 0; i < 181; i++)
+        letters[i] = "QRBN"[i % 4];
+    letters[181] = 0;
+    snprintf(text, sizeof text, "[z:glinski]\npromotion = %s\n", letters);
+    assert_one_error(text, "t.ini:2: promotion piece 'Q' listed twice");
+    assert_one_error("[z:glinski]\npromotion = Q R B N q\n", "t.ini:2: promotion piece 'q' listed twice");
+    char err[256];
+    ck_assert_int_eq(registry_add_text("[z:glinski]\npromotion = N B R Q\n", "t.ini", true, err, sizeof err), 1);
+}
+END_TEST
+
 START_TEST(test_new_atoms_and_keys)
 {
     const struct variant *fl = test_variant("flatstar");
@@ -322,6 +349,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_inheritance_replaces_pieces);
     tcase_add_test(tc, test_new_atoms_and_keys);
     tcase_add_test(tc, test_castling_rules);
+    tcase_add_test(tc, test_promotion_list_bounded);
     suite_add_tcase(s, tc);
     return s;
 }
