@@ -2,6 +2,8 @@
 #include "variant.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +89,18 @@ int variant_map_cell(const struct variant *v, int cell, int player)
     return geo_cell(g, c.q, c.r);
 }
 
+/* A decimal number from lo to hi at s; *end past it. A number too large for an int fails here, where
+ * sscanf's %d would wrap it into range. */
+static bool read_int(const char *s, long lo, long hi, char **end, int *out)
+{
+    errno = 0;
+    long n = strtol(s, end, 10);
+    if (*end == s || errno || n < lo || n > hi)
+        return false;
+    *out = (int)n;
+    return true;
+}
+
 /* Direction index (0..5) of a relative angle, or -1 if the angle does not fit the atom's kind. */
 static int angle_dir(enum orientation o, bool diagonal, int angle)
 {
@@ -127,8 +141,9 @@ static bool parse_angles(struct parser *p, const struct variant *v, const char *
     }
     while (*s) {
         char *end;
-        long a = strtol(s, &end, 10);
-        int d = end == s ? -1 : angle_dir(v->orientation, diagonal, (int)a);
+        int a;
+        /* One turn either way names every direction, and keeps angle_dir's arithmetic in range. */
+        int d = read_int(s, -360, 360, &end, &a) ? angle_dir(v->orientation, diagonal, a) : -1;
         if (d < 0 || (*end && *end != ',')) {
             parse_error(p, "bad angle in '%s' (multiples of 60 degrees from the %s steps)", tok,
                         diagonal ? "diagonal" : "orthogonal");
@@ -491,9 +506,11 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
         snprintf(v->description, sizeof v->description, "%s", val);
     } else if (!strcmp(key, "board")) {
         int size = 0;
+        char *end;
         struct geometry g;
         bool ok = !strcmp(val, "star") ? geo_init(&g, SHAPE_STAR, 0)
-                  : sscanf(val, "hexagon %d", &size) == 1 && geo_init(&g, SHAPE_HEXAGON, size);
+                  : !strncmp(val, "hexagon", 7) && read_int(val + 7, INT_MIN, INT_MAX, &end, &size) && !*end
+                        && geo_init(&g, SHAPE_HEXAGON, size);
         if (!ok) {
             parse_error(p, "board must be 'hexagon N' (N = 2..9) or 'star'");
         } else if (g.ncells != v->geo.ncells || g.shape != v->geo.shape) {
@@ -523,8 +540,8 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
         parse_promotion(p, v, val);
     } else if (!strcmp(key, "promotion-limit")) {
         int n;
-        char extra;
-        if (sscanf(val, "%d%c", &n, &extra) != 1 || n < 1 || n > 99)
+        char *end;
+        if (!read_int(val, 1, 99, &end, &n) || *end)
             parse_error(p, "promotion-limit must be a number from 1 to 99");
         else
             v->promo_limit = n;
@@ -543,8 +560,9 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
             strcpy(v->start_fen, val);
     } else if (!strcmp(key, "stalemate")) {
         int a, b;
-        char extra;
-        if (sscanf(val, "%d/%d%c", &a, &b, &extra) != 2 || b <= 0 || a < 0 || a > b)
+        char *end;
+        if (!read_int(val, 0, INT_MAX, &end, &a) || *end != '/' || !read_int(end + 1, 1, INT_MAX, &end, &b) || *end
+            || a > b)
             parse_error(p, "stalemate must be a fraction such as 1/2 or 3/4");
         else
             v->stalemate_num = a, v->stalemate_den = b;

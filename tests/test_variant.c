@@ -175,6 +175,24 @@ START_TEST(test_promotion_list_bounded)
 }
 END_TEST
 
+/* Numbers too large for an int are refused, not wrapped into range (4294967302 is 6 modulo 2^32). */
+START_TEST(test_huge_numbers_refused)
+{
+    test_variant("glinski");
+    assert_one_error("[z:glinski]\nboard = hexagon 4294967302\n", "t.ini:2: board must be 'hexagon N'");
+    assert_one_error("[z:glinski]\nboard = hexagon 6 and more\n", "t.ini:2: board must be 'hexagon N'");
+    assert_one_error("[z:glinski]\npromotion-limit = 4294967297\n", "t.ini:2: promotion-limit must be a number");
+    assert_one_error("[z:glinski]\nstalemate = 4294967297/4294967298\n", "t.ini:2: stalemate must be a fraction");
+    assert_one_error("[z:glinski]\nstalemate = 1/99999999999999999999\n", "t.ini:2: stalemate must be a fraction");
+    assert_one_error("[z:glinski]\npiece = wazir X W@4294967296\n", "t.ini:2: bad angle in 'W@4294967296'");
+    /* Near INT_MIN, where taking the diagonal's 30 degrees off would overflow. */
+    assert_one_error("[z:glinski]\npiece = elf X B@-2147483640\n", "t.ini:2: bad angle in 'B@-2147483640'");
+    char err[256];
+    ck_assert_int_eq(registry_add_text("[z:glinski]\nboard = hexagon 6\npromotion-limit = 99\nstalemate = 0/1\n"
+                                       "piece = wazir X W@-360,360\n", "t.ini", true, err, sizeof err), 1);
+}
+END_TEST
+
 START_TEST(test_new_atoms_and_keys)
 {
     const struct variant *fl = test_variant("flatstar");
@@ -350,6 +368,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_new_atoms_and_keys);
     tcase_add_test(tc, test_castling_rules);
     tcase_add_test(tc, test_promotion_list_bounded);
+    tcase_add_test(tc, test_huge_numbers_refused);
     suite_add_tcase(s, tc);
     return s;
 }
