@@ -19,13 +19,18 @@ struct parser {
     int errors, unshown;
 };
 
-enum { ERR_TAIL = 64 };   /* room kept for the "N more errors" line */
+enum {
+    ERR_TAIL = 64,       /* room kept for the "N more errors" line */
+    ORIGIN_SHOWN = 256,  /* most characters of the origin (a path) put before a message */
+};
 
 /* Adds one whole "origin:line: message" line to the error text, or counts it as not shown. */
 static void parse_error(struct parser *p, const char *fmt, ...)
 {
     char msg[512];
-    int n = p->line ? snprintf(msg, sizeof msg, "%s:%d: ", p->origin, p->line) : snprintf(msg, sizeof msg, "%s: ", p->origin);
+    /* A path may be longer than msg: cut, it leaves the message room after it. */
+    int n = p->line ? snprintf(msg, sizeof msg, "%.*s:%d: ", ORIGIN_SHOWN, p->origin, p->line)
+                    : snprintf(msg, sizeof msg, "%.*s: ", ORIGIN_SHOWN, p->origin);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);

@@ -193,6 +193,21 @@ START_TEST(test_huge_numbers_refused)
 }
 END_TEST
 
+/* A long origin (a path) once pushed the message past the end of parse_error's buffer. */
+START_TEST(test_long_origin)
+{
+    test_variant("glinski");
+    for (int len = 500; len <= 600; len += 10) {
+        char origin[700], err[2048];
+        memset(origin, '/', (size_t)len);
+        origin[len] = 0;
+        ck_assert_int_lt(registry_add_text("[z:glinski]\nbad = 1\n", origin, true, err, sizeof err), 0);
+        ck_assert_msg(!strchr(err, '\n') && strstr(err, ":2: unknown key 'bad'") && err[0] == '/',
+                      "origin of %d characters: got '%s'", len, err);
+    }
+}
+END_TEST
+
 START_TEST(test_new_atoms_and_keys)
 {
     const struct variant *fl = test_variant("flatstar");
@@ -369,6 +384,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_castling_rules);
     tcase_add_test(tc, test_promotion_list_bounded);
     tcase_add_test(tc, test_huge_numbers_refused);
+    tcase_add_test(tc, test_long_origin);
     suite_add_tcase(s, tc);
     return s;
 }
