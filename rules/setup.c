@@ -99,7 +99,8 @@ static bool parse_board(struct setup *s, const struct variant *v, const char *b,
         } else if (isdigit((unsigned char)*p)) {
             char *end;
             long n = strtol(p, &end, 10);
-            if (n <= 0 || rank + n > g->file_len[file])
+            /* Compared with the room left, not as rank + n: a huge count would overflow the sum. */
+            if (n <= 0 || n > g->file_len[file] - rank)
                 return fail(err, errlen, "too many cells in file", where);
             rank += (int)n;
             p = end;

@@ -2,6 +2,8 @@
 #include "variant.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +19,18 @@ struct parser {
     int errors, unshown;
 };
 
-enum { ERR_TAIL = 64 };   /* room kept for the "N more errors" line */
+enum {
+    ERR_TAIL = 64,       /* room kept for the "N more errors" line */
+    ORIGIN_SHOWN = 256,  /* most characters of the origin (a path) put before a message */
+};
 
 /* Adds one whole "origin:line: message" line to the error text, or counts it as not shown. */
 static void parse_error(struct parser *p, const char *fmt, ...)
 {
     char msg[512];
-    int n = p->line ? snprintf(msg, sizeof msg, "%s:%d: ", p->origin, p->line) : snprintf(msg, sizeof msg, "%s: ", p->origin);
+    /* A path may be longer than msg: cut, it leaves the message room after it. */
+    int n = p->line ? snprintf(msg, sizeof msg, "%.*s:%d: ", ORIGIN_SHOWN, p->origin, p->line)
+                    : snprintf(msg, sizeof msg, "%.*s: ", ORIGIN_SHOWN, p->origin);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
@@ -87,6 +94,18 @@ int variant_map_cell(const struct variant *v, int cell, int player)
     return geo_cell(g, c.q, c.r);
 }
 
+/* A decimal number from lo to hi at s; *end past it. A number too large for an int fails here, where
+ * sscanf's %d would wrap it into range. */
+static bool read_int(const char *s, long lo, long hi, char **end, int *out)
+{
+    errno = 0;
+    long n = strtol(s, end, 10);
+    if (*end == s || errno || n < lo || n > hi)
+        return false;
+    *out = (int)n;
+    return true;
+}
+
 /* Direction index (0..5) of a relative angle, or -1 if the angle does not fit the atom's kind. */
 static int angle_dir(enum orientation o, bool diagonal, int angle)
 {
@@ -127,8 +146,9 @@ static bool parse_angles(struct parser *p, const struct variant *v, const char *
     }
     while (*s) {
         char *end;
-        long a = strtol(s, &end, 10);
-        int d = end == s ? -1 : angle_dir(v->orientation, diagonal, (int)a);
+        int a;
+        /* One turn either way names every direction, and keeps angle_dir's arithmetic in range. */
+        int d = read_int(s, -360, 360, &end, &a) ? angle_dir(v->orientation, diagonal, a) : -1;
         if (d < 0 || (*end && *end != ',')) {
             parse_error(p, "bad angle in '%s' (multiples of 60 degrees from the %s steps)", tok,
                         diagonal ? "diagonal" : "orthogonal");
@@ -344,6 +364,27 @@ static void parse_values(struct parser *p, struct variant *v, char *val)
     }
 }
 
+/* promotion = Q R B N. A type listed twice is refused: listing each type once, the list fits promo[MAX_TYPES]. */
+static void parse_promotion(struct parser *p, struct variant *v, const char *val)
+{
+    v->npromo = 0;
+    for (const char *s = val; *s; s++) {
+        if (isspace((unsigned char)*s))
+            continue;
+        int t = variant_type_of_letter(v, *s);
+        if (t < 0 || v->piece[t].royal || v->piece[t].pawn) {
+            parse_error(p, "promotion piece '%c' is not a non-royal, non-pawn piece", *s);
+            return;
+        }
+        for (int i = 0; i < v->npromo; i++)
+            if (v->promo[i] == t) {
+                parse_error(p, "promotion piece '%c' listed twice", *s);
+                return;
+            }
+        v->promo[v->npromo++] = t;
+    }
+}
+
 /* One cell name, or CELL_NONE after reporting it. */
 static int parse_cell(struct parser *p, const struct variant *v, const char *tok)
 {
@@ -470,9 +511,11 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
         snprintf(v->description, sizeof v->description, "%s", val);
     } else if (!strcmp(key, "board")) {
         int size = 0;
+        char *end;
         struct geometry g;
         bool ok = !strcmp(val, "star") ? geo_init(&g, SHAPE_STAR, 0)
-                  : sscanf(val, "hexagon %d", &size) == 1 && geo_init(&g, SHAPE_HEXAGON, size);
+                  : !strncmp(val, "hexagon", 7) && read_int(val + 7, INT_MIN, INT_MAX, &end, &size) && !*end
+                        && geo_init(&g, SHAPE_HEXAGON, size);
         if (!ok) {
             parse_error(p, "board must be 'hexagon N' (N = 2..9) or 'star'");
         } else if (g.ncells != v->geo.ncells || g.shape != v->geo.shape) {
@@ -499,21 +542,11 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
     } else if (!strcmp(key, "piece")) {
         parse_piece(p, v, val);
     } else if (!strcmp(key, "promotion")) {
-        v->npromo = 0;
-        for (char *s = val; *s; s++) {
-            if (isspace((unsigned char)*s))
-                continue;
-            int t = variant_type_of_letter(v, *s);
-            if (t < 0 || v->piece[t].royal || v->piece[t].pawn) {
-                parse_error(p, "promotion piece '%c' is not a non-royal, non-pawn piece", *s);
-                return;
-            }
-            v->promo[v->npromo++] = t;
-        }
+        parse_promotion(p, v, val);
     } else if (!strcmp(key, "promotion-limit")) {
         int n;
-        char extra;
-        if (sscanf(val, "%d%c", &n, &extra) != 1 || n < 1 || n > 99)
+        char *end;
+        if (!read_int(val, 1, 99, &end, &n) || *end)
             parse_error(p, "promotion-limit must be a number from 1 to 99");
         else
             v->promo_limit = n;
@@ -532,8 +565,9 @@ static void parse_key(struct parser *p, struct variant *v, const char *key, char
             strcpy(v->start_fen, val);
     } else if (!strcmp(key, "stalemate")) {
         int a, b;
-        char extra;
-        if (sscanf(val, "%d/%d%c", &a, &b, &extra) != 2 || b <= 0 || a < 0 || a > b)
+        char *end;
+        if (!read_int(val, 0, INT_MAX, &end, &a) || *end != '/' || !read_int(end + 1, 1, INT_MAX, &end, &b) || *end
+            || a > b)
             parse_error(p, "stalemate must be a fraction such as 1/2 or 3/4");
         else
             v->stalemate_num = a, v->stalemate_den = b;

@@ -101,6 +101,14 @@ START_TEST(test_bad_fens_refused)
     assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - - 0 1x", "bad fullmove");
     assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - - 0 1 extra", "expected board");
     assert_refused(v, "6/7/8/9/10/00k10/10/9/8/7/K5 w - - 0 1", "too many cells");
+    /* Counts far past a file's length, after a piece so that they would overflow rank + count. */
+    assert_refused(v, "6/7/8/9/10/k9223372036854775807k10/10/9/8/7/K5 w - - 0 1", "too many cells in file f");
+    assert_refused(v, "6/7/8/9/10/k99999999999999999999k10/10/9/8/7/K5 w - - 0 1", "too many cells in file f");
+    assert_refused(v, "k9223372036854775807k5/7/8/9/10/11/10/9/8/7/K5 w - - 0 1", "too many cells in file a");
+    assert_refused(v, "6/7/8/9/10/k4294967295k10/10/9/8/7/K5 w - - 0 1", "too many cells in file f");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - - 99999999999999999999 1", "bad halfmove clock");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - - 0 9223372036854775807", "bad fullmove number");
+    assert_refused(v, "6/7/8/9/10/k10/10/9/8/7/K5 w - - 0 1000000001", "bad fullmove number");
     /* Black's king on f6 stands on the white queen's file with White to move: Black just moved into check. */
     assert_refused(v, "6/7/8/9/10/Q4k5/10/9/8/7/K5 w - - 0 1", "just moved");
 }

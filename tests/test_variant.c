@@ -148,6 +148,66 @@ END_TEST
 
 /* Curved and hopping atoms, step limits, divergent modes, the Flatstar Point's flags, promotion
  * limits and fusion, as the parser stores them. */
+/* The one error line of a text that must be refused; nothing of it is kept. */
+static void assert_one_error(const char *text, const char *want)
+{
+    const char *err = parse_error_of(text);
+    ck_assert_msg(!strchr(err, '\n') && strstr(err, want), "got '%s', expected one line with '%s'", err, want);
+}
+
+/* promo[] has room for every piece type once: a longer list (a type repeated) once wrote past it. */
+START_TEST(test_promotion_list_bounded)
+{
+    char text[1024], letters[400];
+    test_variant("glinski");
+    memset(letters, 'Q', 25);
+    letters[25] = 0;
+    snprintf(text, sizeof text, "[z:glinski]\npromotion = %s\n", letters);
+    assert_one_error(text, "t.ini:2: promotion piece 'Q' listed twice");
+    for (int i = 0; i < 181; i++)
+        letters[i] = "QRBN"[i % 4];
+    letters[181] = 0;
+    snprintf(text, sizeof text, "[z:glinski]\npromotion = %s\n", letters);
+    assert_one_error(text, "t.ini:2: promotion piece 'Q' listed twice");
+    assert_one_error("[z:glinski]\npromotion = Q R B N q\n", "t.ini:2: promotion piece 'q' listed twice");
+    char err[256];
+    ck_assert_int_eq(registry_add_text("[z:glinski]\npromotion = N B R Q\n", "t.ini", true, err, sizeof err), 1);
+}
+END_TEST
+
+/* Numbers too large for an int are refused, not wrapped into range (4294967302 is 6 modulo 2^32). */
+START_TEST(test_huge_numbers_refused)
+{
+    test_variant("glinski");
+    assert_one_error("[z:glinski]\nboard = hexagon 4294967302\n", "t.ini:2: board must be 'hexagon N'");
+    assert_one_error("[z:glinski]\nboard = hexagon 6 and more\n", "t.ini:2: board must be 'hexagon N'");
+    assert_one_error("[z:glinski]\npromotion-limit = 4294967297\n", "t.ini:2: promotion-limit must be a number");
+    assert_one_error("[z:glinski]\nstalemate = 4294967297/4294967298\n", "t.ini:2: stalemate must be a fraction");
+    assert_one_error("[z:glinski]\nstalemate = 1/99999999999999999999\n", "t.ini:2: stalemate must be a fraction");
+    assert_one_error("[z:glinski]\npiece = wazir X W@4294967296\n", "t.ini:2: bad angle in 'W@4294967296'");
+    /* Near INT_MIN, where taking the diagonal's 30 degrees off would overflow. */
+    assert_one_error("[z:glinski]\npiece = elf X B@-2147483640\n", "t.ini:2: bad angle in 'B@-2147483640'");
+    char err[256];
+    ck_assert_int_eq(registry_add_text("[z:glinski]\nboard = hexagon 6\npromotion-limit = 99\nstalemate = 0/1\n"
+                                       "piece = wazir X W@-360,360\n", "t.ini", true, err, sizeof err), 1);
+}
+END_TEST
+
+/* A long origin (a path) once pushed the message past the end of parse_error's buffer. */
+START_TEST(test_long_origin)
+{
+    test_variant("glinski");
+    for (int len = 500; len <= 600; len += 10) {
+        char origin[700], err[2048];
+        memset(origin, '/', (size_t)len);
+        origin[len] = 0;
+        ck_assert_int_lt(registry_add_text("[z:glinski]\nbad = 1\n", origin, true, err, sizeof err), 0);
+        ck_assert_msg(!strchr(err, '\n') && strstr(err, ":2: unknown key 'bad'") && err[0] == '/',
+                      "origin of %d characters: got '%s'", len, err);
+    }
+}
+END_TEST
+
 START_TEST(test_new_atoms_and_keys)
 {
     const struct variant *fl = test_variant("flatstar");
@@ -322,6 +382,9 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_inheritance_replaces_pieces);
     tcase_add_test(tc, test_new_atoms_and_keys);
     tcase_add_test(tc, test_castling_rules);
+    tcase_add_test(tc, test_promotion_list_bounded);
+    tcase_add_test(tc, test_huge_numbers_refused);
+    tcase_add_test(tc, test_long_origin);
     suite_add_tcase(s, tc);
     return s;
 }
