@@ -18,9 +18,6 @@ struct worker;
 struct search_shared;
 struct eval_trace;
 
-/* What a three-player turn resolution leaves (movegen/turns.c). */
-enum turn_end { TURN_PLAYS, TURN_LAST_ARMY, TURN_STALEMATE };
-
 struct engine_ops {
     int bits;   /* cell-set width */
     struct tables *(*tables_new)(const struct variant *v);

@@ -195,13 +195,18 @@ static void history_update(struct worker *w, move_t m, int bonus)
 
 /* Move order: hash move, captures and promotions by victim then attacker, killers, the counter
  * move, then quiet moves by history. */
+/* The victim's value (en passant: a pawn, as the taker is) plus the promotion piece's value. */
+static int capture_value(const struct worker *w, move_t m)
+{
+    const struct position *pos = w->pos;
+    int victim = piece_value(w, pos->board[m & MOVE_EP ? move_from(m) : move_to(m)]);
+    return victim + (move_promo(m) >= 0 ? w->tb->eval->value[move_promo(m)] : 0);
+}
+
 /* Capturing a piece worth at least the taker's value cannot lose material; otherwise ask SEE. */
 static bool capture_is_good(const struct worker *w, move_t m)
 {
-    const struct position *pos = w->pos;
-    int victim = m & MOVE_EP ? piece_value(w, pos->board[move_from(m)]) : piece_value(w, pos->board[move_to(m)]);
-    int promo = move_promo(m) >= 0 ? w->tb->eval->value[move_promo(m)] : 0;
-    return victim + promo >= piece_value(w, pos->board[move_from(m)]) || see(w, m) >= 0;
+    return capture_value(w, m) >= piece_value(w, w->pos->board[move_from(m)]) || see(w, m) >= 0;
 }
 
 /* use_see: losing captures go after the quiet moves (main search); the quiescence search asks
@@ -219,10 +224,7 @@ static void score_moves(struct worker *w, int ply, const move_t *list, int *scor
         if (m == tt_move) {
             scores[i] = 1 << 30;
         } else if (!is_quiet(pos, m)) {
-            int victim = m & MOVE_EP ? w->tb->eval->value[piece_type(pos->board[move_from(m)])]
-                                     : piece_value(w, pos->board[move_to(m)]);
-            int promo = move_promo(m) >= 0 ? w->tb->eval->value[move_promo(m)] : 0;
-            int mvv = (victim + promo) * 16 - piece_value(w, pos->board[move_from(m)]) / 16;
+            int mvv = capture_value(w, m) * 16 - piece_value(w, pos->board[move_from(m)]) / 16;
             scores[i] = !use_see || capture_is_good(w, m) ? (1 << 28) + mvv : -(1 << 24) + mvv;
         } else if (m == ss->killers[0]) {
             scores[i] = (1 << 27) + 2;

@@ -19,6 +19,10 @@ enum {
 
 enum orientation { ORIENT_GLINSKI, ORIENT_WELLISCH };
 
+/* How a turn ends up once resolved (docs/variants.md, three-player rules; movegen/turns.c): the army
+ * to move plays, the last army left has won, or the army to move is stalemated. */
+enum turn_end { TURN_PLAYS, TURN_LAST_ARMY, TURN_STALEMATE };
+
 /* How a movement component may be used. */
 enum { MODE_MOVE = 1, MODE_CAPTURE = 2, MODE_BOTH = 3 };
 
