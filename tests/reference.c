@@ -1,3 +1,4 @@
+/* The reference move generator (reference.h): plain mailbox code written from the spec's words. */
 #include "reference.h"
 
 #include <ctype.h>
@@ -36,29 +37,139 @@ static int ref_step(const struct variant *v, int cell, struct vec d)
     return geo_cell(&v->geo, v->geo.q[cell] + d.q, v->geo.r[cell] + d.r);
 }
 
-/* A vector of a piece definition as the player sees it. */
+/* A vector of a piece's movement as the player sees it. */
 static struct vec ref_turn(const struct variant *v, int player, struct vec d)
 {
     return geo_rotate(d, v->rotation[player]);
 }
 
-static struct vec ref_leap_vec(const struct variant *v, int player, const struct leap *lp)
+/* How many vectors a list holds: it ends at the first zero vector or after max. */
+static int ref_dirs(const struct vec *dir, int max)
 {
-    return ref_turn(v, player, (struct vec){ lp->dq, lp->dr });
+    int n = 0;
+    while (n < max && (dir[n].q || dir[n].r))
+        n++;
+    return n;
+}
+
+static int ref_atoms(const struct reference_piece *p)
+{
+    int n = 0;
+    while (n < REFERENCE_ATOMS && p->atom[n].motion != REF_END)
+        n++;
+    return n;
+}
+
+/* Adds a vector to the piece's atom of that motion, mode and reach, opening one where none has room. */
+static void ref_atom_add(struct reference_piece *p, enum reference_motion motion, unsigned mode, int reach,
+                         struct vec d)
+{
+    for (int i = 0; i < REFERENCE_ATOMS; i++) {
+        struct reference_atom *a = &p->atom[i];
+        if (a->motion == REF_END)
+            *a = (struct reference_atom){ .motion = motion, .mode = (unsigned char)mode, .reach = reach };
+        if (a->motion != motion || a->mode != mode || a->reach != reach)
+            continue;
+        int n = ref_dirs(a->dir, REFERENCE_DIRS);
+        if (n < REFERENCE_DIRS) {
+            a->dir[n] = d;
+            return;
+        }
+    }
+    abort();
+}
+
+/* A user variant's piece in the reference's words, read from its parsed definition. */
+static void ref_from_def(const struct piece_def *d, struct reference_piece *p)
+{
+    memset(p, 0, sizeof *p);
+    p->name = d->name;
+    for (int i = 0; i < d->nleaps; i++)
+        ref_atom_add(p, REF_LEAP, d->leaps[i].mode, 1, (struct vec){ d->leaps[i].dq, d->leaps[i].dr });
+    for (unsigned mode = MODE_MOVE; mode <= MODE_BOTH; mode++)
+        for (int dir = 0; dir < NUM_STRAIGHT; dir++) {
+            if (d->slide[mode] >> dir & 1)
+                ref_atom_add(p, REF_SLIDE, mode, 0, geo_straight(dir));
+            if (d->ride[mode] >> dir & 1)
+                ref_atom_add(p, REF_SLIDE, mode, 0, geo_root7[dir]);
+            if (d->curved[mode] >> dir & 1)
+                ref_atom_add(p, REF_CURVE, mode, d->curved_steps[dir >= DIR_DIAG], geo_straight(dir));
+        }
+    for (int dir = 0; dir < NUM_STRAIGHT; dir++)
+        if (d->hop >> dir & 1)
+            ref_atom_add(p, REF_HOP, MODE_CAPTURE, 0, geo_straight(dir));
+    /* The double step goes along those of its move steps W that double@ lists. */
+    int n = 0;
+    for (int i = 0; d->double_step && i < d->nleaps; i++)
+        for (int k = 0; k < 6; k++)
+            if ((d->leaps[i].mode & MODE_MOVE) && (d->double_dirs >> k & 1) && d->leaps[i].dq == geo_orth[k].q &&
+                d->leaps[i].dr == geo_orth[k].r)
+                p->double_step[n++] = geo_orth[k];
+    p->en_passant = d->en_passant;
+    p->centreward = d->centreward;
+}
+
+/* How a type moves: in a built-in variant as the reference's table says (reference_pieces.c, written
+ * from the rules' words), so that a wrong line in variants.ini fails the comparison with the engine; in
+ * a user's variant (docs/examples, tests/fixtures) as its parsed definition says, there being no other
+ * source. Kept for the last variant asked about. */
+static const struct reference_piece *ref_piece(const struct variant *v, int type)
+{
+    static struct {
+        uint64_t fingerprint;
+        char name[NAME_LEN];
+        struct reference_piece piece[MAX_TYPES];
+    } last;
+    if (last.fingerprint != v->fingerprint || strcmp(last.name, v->name)) {
+        for (int t = 0; t < v->ntypes; t++) {
+            const struct reference_piece *p = reference_piece_of(v->name, v->piece[t].letter);
+            if (p)
+                last.piece[t] = *p;
+            else
+                ref_from_def(&v->piece[t], &last.piece[t]);
+        }
+        last.fingerprint = v->fingerprint;
+        strcpy(last.name, v->name);
+    }
+    return &last.piece[type];
+}
+
+/* The vector of the atom's k-th direction as the player sees it; a leap's times its reach. */
+static struct vec ref_atom_vec(const struct variant *v, int player, const struct reference_atom *a, int k)
+{
+    int n = a->motion == REF_LEAP ? a->reach : 1;
+    return ref_turn(v, player, (struct vec){ n * a->dir[k].q, n * a->dir[k].r });
 }
 
 /* A centreward piece never leaps away from the central file q = 0 (the Flatstar Point). */
-static bool ref_centreward_ok(const struct variant *v, const struct piece_def *d, int from, int to)
+static bool ref_centreward_ok(const struct variant *v, const struct reference_piece *p, int from, int to)
 {
-    return !d->centreward || abs(v->geo.q[to]) <= abs(v->geo.q[from]);
+    return !p->centreward || abs(v->geo.q[to]) <= abs(v->geo.q[from]);
 }
 
-/* Where leap i of the piece takes it from the cell: CELL_NONE off the board or where the centreward
- * rule forbids it. */
-static int ref_leap_target(const struct variant *v, int player, const struct piece_def *d, int i, int from)
+/* Where a leap by the vector takes the piece from the cell: CELL_NONE off the board or where the
+ * centreward rule forbids it. */
+static int ref_leap_target(const struct variant *v, const struct reference_piece *p, int from, struct vec u)
 {
-    int to = ref_step(v, from, ref_leap_vec(v, player, &d->leaps[i]));
-    return to != CELL_NONE && ref_centreward_ok(v, d, from, to) ? to : CELL_NONE;
+    int to = ref_step(v, from, u);
+    return to != CELL_NONE && ref_centreward_ok(v, p, from, to) ? to : CELL_NONE;
+}
+
+/* The cells that the piece's leaps of the mode reach from the cell; returns how many. */
+static int ref_leap_cells(const struct variant *v, int player, const struct reference_piece *p, unsigned mode,
+                          int from, int cells[REFERENCE_ATOMS * REFERENCE_DIRS])
+{
+    int n = 0;
+    for (int i = 0, natoms = ref_atoms(p); i < natoms; i++) {
+        const struct reference_atom *a = &p->atom[i];
+        int ndirs = a->motion == REF_LEAP && (a->mode & mode) ? ref_dirs(a->dir, REFERENCE_DIRS) : 0;
+        for (int k = 0; k < ndirs; k++) {
+            int to = ref_leap_target(v, p, from, ref_atom_vec(v, player, a, k));
+            if (to != CELL_NONE)
+                cells[n++] = to;
+        }
+    }
+    return n;
 }
 
 /* Whether a piece of the colour may end a move of this mode on the cell. */
@@ -129,44 +240,54 @@ static void ref_hop(const struct variant *v, const struct setup *s, int from, st
     }
 }
 
+/* A leap by the vector; st (may be NULL) counts the centreward rule at work. */
+static void ref_leap(const struct variant *v, const struct setup *s, int from, struct vec u, unsigned mode,
+                     struct ref_list *l, struct reference_stats *st)
+{
+    int colour = piece_colour(s->piece[from]);
+    const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
+    int to = ref_leap_target(v, p, from, u);
+    if (st && to == CELL_NONE && ref_step(v, from, u) != CELL_NONE)
+        st->centreward_refused++;
+    if (to != CELL_NONE && ref_may_land(s, colour, to, mode)) {
+        ref_add(l, ref_simple(from, to));
+        if (st && p->centreward && v->geo.q[from] == 0)
+            st->centreward_central++;
+    }
+}
+
 /* Leaps, slides, rides, curved paths and hops of the piece on the cell, without any pawn rule; st
  * (may be NULL) counts what they meet. */
 static void ref_basic(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
                       struct reference_stats *st)
 {
-    int colour = piece_colour(s->piece[from]);
-    const struct piece_def *d = &v->piece[piece_type(s->piece[from])];
-    for (int i = 0; i < d->nleaps; i++) {
-        int to = ref_leap_target(v, colour, d, i, from);
-        if (st && to == CELL_NONE && ref_step(v, from, ref_leap_vec(v, colour, &d->leaps[i])) != CELL_NONE)
-            st->centreward_refused++;
-        if (to != CELL_NONE && ref_may_land(s, colour, to, d->leaps[i].mode)) {
-            ref_add(l, ref_simple(from, to));
-            if (st && d->centreward && v->geo.q[from] == 0)
-                st->centreward_central++;
-        }
-    }
-    for (unsigned mode = MODE_MOVE; mode <= MODE_BOTH; mode++)
-        for (int dir = 0; dir < NUM_STRAIGHT; dir++) {
-            if (!((d->slide[mode] | d->ride[mode] | d->curved[mode]) >> dir & 1))
-                continue;
-            struct vec u = ref_turn(v, colour, geo_straight(dir));
-            int before = l->n;
-            if (d->slide[mode] >> dir & 1)
-                ref_line(v, s, from, u, mode, l);
-            if (d->ride[mode] >> dir & 1)
-                ref_line(v, s, from, ref_turn(v, colour, geo_root7[dir]), mode, l);
-            /* Both turning senses; the limit is the curved orthogonal's or the curved diagonal's. */
-            if (d->curved[mode] >> dir & 1)
+    int colour = piece_colour(s->piece[from]), type = piece_type(s->piece[from]);
+    const struct reference_piece *p = ref_piece(v, type);
+    for (int i = 0, natoms = ref_atoms(p); i < natoms; i++) {
+        const struct reference_atom *a = &p->atom[i];
+        int before = l->n;
+        for (int k = 0, ndirs = ref_dirs(a->dir, REFERENCE_DIRS); k < ndirs; k++) {
+            struct vec u = ref_atom_vec(v, colour, a, k);
+            switch (a->motion) {
+            case REF_LEAP:
+                ref_leap(v, s, from, u, a->mode, l, st);
+                break;
+            case REF_SLIDE:
+                ref_line(v, s, from, u, a->mode, l);
+                break;
+            case REF_CURVE:
                 for (int sense = -1; sense <= 1; sense += 2)
-                    ref_curved(v, s, from, u, sense, d->curved_steps[dir >= DIR_DIAG], mode, l, st);
-            /* A capture-only atom of a non-pawn yields captures only: a divergent piece's. */
-            if (st && mode == MODE_CAPTURE && !d->pawn)
-                st->divergent_captures += l->n - before;
+                    ref_curved(v, s, from, u, sense, a->reach, a->mode, l, st);
+                break;
+            default: /* REF_HOP */
+                ref_hop(v, s, from, u, l, st);
+            }
         }
-    for (int dir = 0; dir < NUM_STRAIGHT; dir++)
-        if (d->hop >> dir & 1)
-            ref_hop(v, s, from, ref_turn(v, colour, geo_straight(dir)), l, st);
+        /* A capture-only slide or curved path of a non-pawn yields captures only: a divergent piece's. */
+        bool divergent = a->mode == MODE_CAPTURE && !v->piece[type].pawn;
+        if (st && divergent && (a->motion == REF_SLIDE || a->motion == REF_CURVE))
+            st->divergent_captures += l->n - before;
+    }
 }
 
 /* Whether the player still has its royal piece, i.e. its army is on the board (three players: an
@@ -242,23 +363,8 @@ bool reference_in_check(const struct variant *v, const struct setup *s, int play
 /* The promotion zone: no move-mode leap (centreward ones filtered) stays on the board. */
 bool reference_in_zone(const struct variant *v, int player, int type, int cell)
 {
-    const struct piece_def *d = &v->piece[type];
-    for (int i = 0; i < d->nleaps; i++)
-        if ((d->leaps[i].mode & MODE_MOVE) && ref_leap_target(v, player, d, i, cell) != CELL_NONE)
-            return false;
-    return true;
-}
-
-/* Whether leap i of the piece is a move step W along one of its double-step directions (double@...),
- * both in the piece's own frame. */
-static bool ref_double_leap(const struct piece_def *d, int i)
-{
-    if (!(d->leaps[i].mode & MODE_MOVE))
-        return false;
-    for (int k = 0; k < 6; k++)
-        if ((d->double_dirs >> k & 1) && d->leaps[i].dq == geo_orth[k].q && d->leaps[i].dr == geo_orth[k].r)
-            return true;
-    return false;
+    int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    return !ref_leap_cells(v, player, ref_piece(v, type), MODE_MOVE, cell, cells);
 }
 
 /* The pawn of the previous army whose double step passed over the en-passant cell: one step on from
@@ -268,13 +374,9 @@ static int ref_ep_victim(const struct variant *v, const struct setup *s)
 {
     int prev = ref_prev_army(v, s);
     for (int t = 0; t < v->ntypes; t++) {
-        const struct piece_def *d = &v->piece[t];
-        if (!d->en_passant)
-            continue;
-        for (int i = 0; i < d->nleaps; i++) {
-            if (!ref_double_leap(d, i))
-                continue;
-            int c = ref_step(v, s->ep, ref_leap_vec(v, prev, &d->leaps[i]));
+        const struct reference_piece *p = ref_piece(v, t);
+        for (int k = 0; p->en_passant && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
+            int c = ref_step(v, s->ep, ref_turn(v, prev, p->double_step[k]));
             if (c != CELL_NONE && s->piece[c] == piece_make(prev, t))
                 return c;
         }
@@ -282,36 +384,33 @@ static int ref_ep_victim(const struct variant *v, const struct setup *s)
     return CELL_NONE;
 }
 
-/* Two move steps in one line along a double-step direction, the first one a step the piece may take
- * from here (centreward filtered), both cells empty. */
+/* Two move steps in one line along a double-step direction from a double-step cell, the first one a
+ * step the piece may take from here (centreward filtered), both cells empty. */
 static void ref_double_steps(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
 {
     int colour = piece_colour(s->piece[from]);
-    const struct piece_def *d = &v->piece[piece_type(s->piece[from])];
-    if (!d->double_step || !v->double_cell[colour][from])
-        return;
-    for (int i = 0; i < d->nleaps; i++) {
-        if (!ref_double_leap(d, i))
-            continue;
-        int mid = ref_leap_target(v, colour, d, i, from);
-        int to = mid == CELL_NONE ? CELL_NONE : ref_step(v, mid, ref_leap_vec(v, colour, &d->leaps[i]));
+    const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
+    for (int k = 0; v->double_cell[colour][from] && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
+        struct vec u = ref_turn(v, colour, p->double_step[k]);
+        int mid = ref_leap_target(v, p, from, u);
+        int to = mid == CELL_NONE ? CELL_NONE : ref_step(v, mid, u);
         /* Only a piece that can be taken en passant leaves the passed cell behind. */
         if (to != CELL_NONE && !s->piece[mid] && !s->piece[to])
-            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, d->en_passant ? mid : CELL_NONE, -1, -1 });
+            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, p->en_passant ? mid : CELL_NONE, -1, -1 });
     }
 }
 
 static void ref_en_passant(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
 {
     int colour = piece_colour(s->piece[from]);
-    const struct piece_def *d = &v->piece[piece_type(s->piece[from])];
-    if (!d->en_passant || s->ep == CELL_NONE)
+    const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
+    if (!p->en_passant || s->ep == CELL_NONE)
         return;
-    int victim = ref_ep_victim(v, s);
+    int victim = ref_ep_victim(v, s), cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    int n = ref_leap_cells(v, colour, p, MODE_CAPTURE, from, cells);
     bool reaches = false;
-    for (int i = 0; i < d->nleaps; i++)
-        if ((d->leaps[i].mode & MODE_CAPTURE) && ref_leap_target(v, colour, d, i, from) == s->ep)
-            reaches = true;
+    for (int i = 0; i < n; i++)
+        reaches |= cells[i] == s->ep;
     /* En passant is taken by a piece of the same kind only. */
     if (victim == CELL_NONE || !reaches || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
         return;

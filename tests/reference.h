@@ -1,8 +1,10 @@
 /* A slow, plainly written move generator on the mailbox, straight from shared/spec/pieces.md (curved
  * paths, hops, divergent pieces, centreward leaps and promotion limits included) and variants.md
  * (Fusion's fusions, fissions and component limits; castling): the tests compare the engine's bitboard
- * generator against it. It shares only the variant data (castling rules included), the geometry and
- * FEN parsing with the engine.
+ * generator against it. It shares only the variant's rule data (board, players, letters, royal and pawn
+ * flags, promotion, double-step cells, fusions, castling rules), the geometry and FEN parsing with the
+ * engine: the pieces of the built-in variants move as its own table says (reference_pieces.c), not as
+ * variants.ini says, so that a wrong line there fails the comparison.
  * Three players (variants.md, "Three-player rules"): reference_moves and reference_make work on the
  * position as it stands; reference_resolve applies the turn resolution (eliminations) and
  * reference_perft resolves at every node. */
@@ -16,6 +18,43 @@
 #include "../rules/setup.h"
 
 enum { REFERENCE_MAX_MOVES = MAX_MOVES, REFERENCE_TEXT_LEN = 16 };
+
+/* A piece's movement in the reference's own words, for the first player: a list of atoms, each one kind
+ * of motion along a list of axial vectors (board.md), turned for the other players by the variant. */
+enum reference_motion {
+    REF_END,   /* ends the list of atoms */
+    REF_LEAP,  /* to the cell `reach` times the vector away, never blocked */
+    REF_SLIDE, /* the vector repeated through empty cells, ending on any of them or on the first piece met */
+    REF_CURVE, /* a curved path: the vector first, each further step turned 60 degrees the same way (both
+                * ways are paths), at most `reach` steps through empty cells, ending as a slide does */
+    REF_HOP,   /* captures only: along the vector over exactly one piece of any colour, taking the first
+                * piece beyond it if it is an enemy */
+};
+
+/* REFERENCE_ATOMS leaves room for any piece a variant file can define (leaps of three modes, slides,
+ * rides, curved paths of two step limits, hops: at most 19 atoms of REFERENCE_DIRS vectors). */
+enum { REFERENCE_DIRS = 12, REFERENCE_ATOMS = 24, REFERENCE_DOUBLE_DIRS = 6 };
+
+struct reference_atom {
+    enum reference_motion motion;
+    unsigned char mode;               /* MODE_MOVE, MODE_CAPTURE or MODE_BOTH */
+    int reach;                        /* REF_LEAP: steps along the vector; REF_CURVE: most steps */
+    struct vec dir[REFERENCE_DIRS];   /* ends at the first zero vector */
+};
+
+struct reference_piece {
+    const char *name;
+    struct reference_atom atom[REFERENCE_ATOMS];      /* ends at the first REF_END */
+    /* A pawn's double step: two move steps in one line along one of these, from the variant's
+     * double-step cells; the list ends at the first zero vector. */
+    struct vec double_step[REFERENCE_DOUBLE_DIRS];
+    bool en_passant;  /* its double step may be taken en passant, and it takes en passant */
+    bool centreward;  /* its leaps never take it away from the central file (q = 0) */
+};
+
+/* The movement of the piece with the letter in the built-in variant (reference_pieces.c), or NULL for
+ * a variant or letter the table does not have. */
+const struct reference_piece *reference_piece_of(const char *variant, char letter);
 
 /* The legal moves as text ("f5f6", "f10f11q", a fission "e1e5r"), sorted by strcmp and without
  * duplicates. */

@@ -1,5 +1,7 @@
 /* The engine's move generator, make/unmake and keys against the reference generator (reference.c):
- * random games, random placements and the perft suites, in every built-in variant and each instance. */
+ * random games, random placements and the perft suites, in every built-in variant and each instance;
+ * the reference's own piece table (reference_pieces.c) covers the built-in pieces and catches a wrong
+ * line of variants.ini. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -7,6 +9,7 @@
 #include <string.h>
 
 #include "../rules/registry.h"
+#include "../rules/zobrist.h"
 #include "reference.h"
 #include "tests.h"
 
@@ -97,22 +100,33 @@ static void text_append(char *buf, size_t len, const char *what)
         snprintf(buf + n, len - n, " %s", what);
 }
 
-/* Fails with the FEN and both differences unless the sorted lists agree (a duplicate counts as extra). */
-static void lists_compare(const struct game *g, const struct setup *s, move_text *ref, int nref,
-                          const struct fast_move *fast, int nfast)
+enum { DIFF_LEN = 1024 };
+
+/* The moves only the reference lists and those only the engine lists, of two sorted lists (a duplicate
+ * counts as extra); returns whether the lists agree. */
+static bool lists_diff(move_text *ref, int nref, const struct fast_move *fast, int nfast, char missing[DIFF_LEN],
+                       char extra[DIFF_LEN])
 {
-    char missing[1024] = "", extra[1024] = "";
+    *missing = *extra = 0;
     int i = 0, k = 0;
     while (i < nref || k < nfast) {
         int c = i == nref ? 1 : k == nfast ? -1 : strcmp(ref[i], fast[k].text);
         if (c < 0)
-            text_append(missing, sizeof missing, ref[i++]);
+            text_append(missing, DIFF_LEN, ref[i++]);
         else if (c > 0)
-            text_append(extra, sizeof extra, fast[k++].text);
+            text_append(extra, DIFF_LEN, fast[k++].text);
         else
             i++, k++;
     }
-    if (!*missing && !*extra)
+    return !*missing && !*extra;
+}
+
+/* Fails with the FEN and both differences unless the sorted lists agree. */
+static void lists_compare(const struct game *g, const struct setup *s, move_text *ref, int nref,
+                          const struct fast_move *fast, int nfast)
+{
+    char missing[DIFF_LEN], extra[DIFF_LEN];
+    if (lists_diff(ref, nref, fast, nfast, missing, extra))
         return;
     char fen[1024];
     setup_to_fen(s, g->v, fen, sizeof fen);
@@ -1053,6 +1067,136 @@ START_TEST(test_by_hand_atoms)
 }
 END_TEST
 
+/* The built-in definitions: rules/variants.ini, embedded by the Makefile. */
+extern const char variants_builtin_ini[];
+
+/* The variants that a text of definitions defines, on their own (no parent from the registry). */
+static int ini_parse(const char *text, struct variant **out)
+{
+    char err[2048];
+    int n = variant_parse(text, "variants.ini", out, MAX_VARIANTS, NULL, 0, err, sizeof err);
+    ck_assert_msg(n > 0, "%s", err);
+    return n;
+}
+
+static void ini_free(struct variant **list, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(list[i]);
+}
+
+/* Whether each '-'-separated word of a piece's name in variants.ini is in the table's names for the
+ * movement it gives the piece's letter ("pacey-unicorn", "Unicorn (Pacey)"), ignoring case. */
+static bool table_names_match(const char *piece, const char *movement)
+{
+    char names[128], word[NAME_LEN];
+    snprintf(names, sizeof names, "%s", movement);
+    for (char *c = names; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    for (size_t n; *piece; piece += n + (piece[n] == '-')) {
+        n = strcspn(piece, "-");
+        snprintf(word, sizeof word, "%.*s", (int)n, piece);
+        if (!strstr(names, word))
+            return false;
+    }
+    return true;
+}
+
+/* Every piece of every built-in variant moves, in the reference, as its table says
+ * (reference_pieces.c), and the table means the piece that variants.ini names. */
+START_TEST(test_table_covers_builtins)
+{
+    struct variant *list[MAX_VARIANTS];
+    int n = ini_parse(variants_builtin_ini, list);
+    for (int i = 0; i < n; i++)
+        for (int t = 0; t < list[i]->ntypes; t++) {
+            const struct variant *v = list[i];
+            const struct piece_def *d = &v->piece[t];
+            const struct reference_piece *p = reference_piece_of(v->name, d->letter);
+            ck_assert_msg(p, "built-in variant %s, piece %c (%s): tests/reference_pieces.c has no movement for it; add "
+                             "the letter to the variant's row of `armies` (a new variant needs a row, a new movement "
+                             "an entry in `kinds` written from the rules' words)", v->name, d->letter, d->name);
+            ck_assert_msg(table_names_match(d->name, p->name), "built-in variant %s, piece %c: variants.ini calls it "
+                          "%s, tests/reference_pieces.c gives it the movement of %s", v->name, d->letter, d->name,
+                          p->name);
+        }
+    ini_free(list, n);
+}
+END_TEST
+
+/* The reference and the engine in a position of the variant as the text of definitions defines it:
+ * returns whether their moves agree, and describes the difference in diff. */
+static bool ini_position_agrees(const char *text, const char *variant, const char *pieces, char *diff, size_t len)
+{
+    static move_text ref[REFERENCE_MAX_MOVES];
+    static struct fast_move fast[MAX_MOVES];
+    struct variant *list[MAX_VARIANTS], *v = NULL;
+    int n = ini_parse(text, list);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(list[i]->name, variant))
+            v = list[i];
+    ck_assert_msg(v, "no variant %s", variant);
+    zobrist_init(v);
+    struct game g = { 0 };
+    struct setup s;
+    char err[512], fen[1024], missing[DIFF_LEN], extra[DIFF_LEN];
+    hand_setup(v, &s, 0, pieces);
+    setup_to_fen(&s, v, fen, sizeof fen);
+    ck_assert_msg(game_init(&g, v, false, err, sizeof err) && game_set_position(&g, fen, NULL, 0, err, sizeof err),
+                  "%s", err);
+    int nref = reference_moves(v, &s, ref), nfast = fast_moves(&g, fast);
+    bool agree = lists_diff(ref, nref, fast, nfast, missing, extra);
+    snprintf(diff, len, "%s %s\nreference only:%s\nengine only:%s", variant, fen, missing, extra);
+    game_free(&g);
+    ini_free(list, n);
+    return agree;
+}
+
+/* The text with a line of the variant's section replaced (the first one after its header). */
+static char *ini_replace(const char *text, const char *variant, const char *line, const char *wrong)
+{
+    char header[NAME_LEN + 2];
+    snprintf(header, sizeof header, "[%s", variant);
+    const char *section = strstr(text, header), *at = section ? strstr(section, line) : NULL;
+    ck_assert_msg(at, "variants.ini has no line '%s' in [%s]", line, variant);
+    size_t head = (size_t)(at - text);
+    char *out = malloc(strlen(text) - strlen(line) + strlen(wrong) + 1);
+    ck_assert(out);
+    memcpy(out, text, head);
+    strcpy(out + head, wrong);
+    strcat(out, at + strlen(line));
+    return out;
+}
+
+/* Lines of variants.ini written wrong on purpose (whole lines), and a position where it shows. */
+static const struct {
+    const char *variant, *line, *wrong, *pieces;
+} ini_mutations[] = {
+    /* The Knight as a root-7 rider (off the centre: from f6 a second leap leaves the board). */
+    { "glinski", "piece = knight N N\n", "piece = knight N NN\n", "Kg1 kg10 Nf3" },
+    /* The Finch as a Rabbi. */
+    { "mishling", "piece = finch F cR\n", "piece = finch F cB\n", "Kg1 kg10 Ff6" },
+    /* The Glinski pawn capturing as McCooey's. */
+    { "glinski", "piece = pawn P move:W@0 capture:W@60,-60 pawn double ep\n",
+      "piece = pawn P move:W@0 capture:F@30,-30 pawn double ep\n", "Kg1 kg10 Pf6 pe6 pg6 pe7 pg7" },
+};
+
+/* A wrong line in variants.ini fails the comparison: the engine moves the piece as the line says, the
+ * reference as its table says. With the line as shipped the two agree in the same position. */
+START_TEST(test_table_catches_ini_mistakes)
+{
+    char diff[4096];
+    const char *variant = ini_mutations[_i].variant, *line = ini_mutations[_i].line;
+    const char *pieces = ini_mutations[_i].pieces;
+    ck_assert_msg(ini_position_agrees(variants_builtin_ini, variant, pieces, diff, sizeof diff), "%s", diff);
+    char *wrong = ini_replace(variants_builtin_ini, variant, line, ini_mutations[_i].wrong);
+    ck_assert_msg(!ini_position_agrees(wrong, variant, pieces, diff, sizeof diff),
+                  "with '%.*s' in [%s] the reference still agrees with the engine: %s", (int)strcspn(line, "\n"),
+                  ini_mutations[_i].wrong, variant, diff);
+    free(wrong);
+}
+END_TEST
+
 /* A three-player position from words "rGf1": colour letter, piece letter, cell. */
 static void tri_setup(const struct variant *v, struct setup *s, int side, const char *pieces)
 {
@@ -1498,6 +1642,10 @@ Suite *suite_reference(void)
     tcase_add_test(hand, test_by_hand_fusion);
     tcase_add_test(hand, test_by_hand_castling);
     suite_add_tcase(s, hand);
+    TCase *table = tcase_create("piece table");
+    tcase_add_test(table, test_table_covers_builtins);
+    tcase_add_loop_test(table, test_table_catches_ini_mistakes, 0, sizeof ini_mutations / sizeof *ini_mutations);
+    suite_add_tcase(s, table);
     TCase *three = tcase_create("three players by hand");
     tcase_set_timeout(three, test_timeout(60));
     tcase_add_test(three, test_three_start);

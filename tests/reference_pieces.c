@@ -1,0 +1,170 @@
+/* The reference generator's own table of how the built-in variants' pieces move, written from the
+ * rules' words (shared/spec/pieces.md, variants.md, board.md), never from rules/variants.ini. */
+#include <string.h>
+
+#include "reference.h"
+
+/* The twelve straight directions as axial vectors (board.md): orthogonals O0..O5 counter-clockwise from
+ * up the file, diagonals Di = Oi + O(i+1). The first player's forward is O0 in Glinski orientation and
+ * D0 in Wellisch orientation; its half-forward orthogonals are then O1 and O5, or O0 and O1. */
+#define O0 { 0, 1 }
+#define O1 { -1, 1 }
+#define O2 { -1, 0 }
+#define O3 { 0, -1 }
+#define O4 { 1, -1 }
+#define O5 { 1, 0 }
+#define D0 { -1, 2 }
+#define D1 { -2, 1 }
+#define D2 { -1, -1 }
+#define D3 { 1, -2 }
+#define D4 { 2, -1 }
+#define D5 { 1, 1 }
+
+#define DIRS(...) { __VA_ARGS__ }
+#define ORTH DIRS(O0, O1, O2, O3, O4, O5)
+#define DIAG DIRS(D0, D1, D2, D3, D4, D5)
+/* The twelve root-7 leaps (board.md), the Knight's. */
+#define ROOT7 DIRS({ 2, 1 }, { 1, 2 }, { -1, 3 }, { -2, 3 }, { -3, 2 }, { -3, 1 }, \
+                   { -2, -1 }, { -1, -2 }, { 1, -3 }, { 2, -3 }, { 3, -2 }, { 3, -1 })
+
+/* The atoms of pieces.md in the reference's words. mode: MOVE (never captures), CAPTURE (only
+ * captures) or BOTH. */
+#define LEAP(n, dirs, mode) { REF_LEAP, MODE_##mode, n, dirs }         /* n steps along a vector */
+#define SLIDE(dirs, mode) { REF_SLIDE, MODE_##mode, 0, dirs }
+#define CURVE(steps, dirs, mode) { REF_CURVE, MODE_##mode, steps, dirs } /* at most `steps` steps */
+#define HOP(dirs) { REF_HOP, MODE_CAPTURE, 0, dirs }
+
+#define W LEAP(1, ORTH, BOTH)  /* one orthogonal step */
+#define F LEAP(1, DIAG, BOTH)  /* one diagonal step */
+#define D LEAP(2, ORTH, BOTH)  /* two orthogonal steps in one line */
+#define H LEAP(3, ORTH, BOTH)  /* three orthogonal steps in one line */
+#define N LEAP(1, ROOT7, BOTH)
+#define R SLIDE(ORTH, BOTH)
+#define B SLIDE(DIAG, BOTH)
+#define NN SLIDE(ROOT7, BOTH)  /* a root-7 leap repeated in one line over empty landing cells */
+#define CR CURVE(5, ORTH, BOTH) /* a 6th step would return to the start */
+#define CB CURVE(5, DIAG, BOTH)
+
+/* One entry per row of pieces.md's tables (and variants.md's Wellisch knight): the names it gives the
+ * movement, then the atoms; pawns also their double step and en passant. */
+enum kind {
+    KING, GENERAL, QUEEN, ROOK, BISHOP, KNIGHT, WAZIR, FIRZAN, SAILOR, MISSIONARY, THUNDERBIRD, HIPPO,
+    PEGASUS, HYDRA, PACEY_UNICORN, VICEREINE, FINCH, FLATSTAR_FINCH, RABBI, COHEN, FLATSTAR_COHEN,
+    FINCHRIDER, RABBIRIDER, VICERRANGER, BESIERANGER, WAITRESS, CONTRAWAITRESS, SHAMMES, CONTRASHAMMES,
+    SLING, FOREROOK, HINDROOK, GLINSKI_PAWN, MCCOOEY_PAWN, MISHLING_BROKER, HAYNIE_PAWN, WELLISCH_POINT,
+    ND_POINT, FLATSTAR_POINT, NKINDS
+};
+
+static const struct reference_piece kinds[NKINDS] = {
+    [KING]           = { "King, Grandduke",             { W, F } },
+    [GENERAL]        = { "General",                     { W } },
+    [QUEEN]          = { "Queen, Duchess",              { R, B } },
+    [ROOK]           = { "Rook",                        { R } },
+    [BISHOP]         = { "Bishop, Unicorn (Gilman)",    { B } },
+    [KNIGHT]         = { "Knight, Sennight",            { N } },
+    [WAZIR]          = { "Wazir",                       { W } },
+    [FIRZAN]         = { "Firzan, Wellisch knight",     { F } },
+    [SAILOR]         = { "Sailor",                      { R, W, F } },
+    [MISSIONARY]     = { "Missionary",                  { B, W, F } },
+    [THUNDERBIRD]    = { "Thunderbird, Vicbaba",        { D, F } },
+    [HIPPO]          = { "Hippo",                       { D, F, W } },
+    [PEGASUS]        = { "Pegasus, Seiopelma",          { H, N } },
+    [HYDRA]          = { "Hydra",                       { H, N, W, F } },
+    [PACEY_UNICORN]  = { "Unicorn (Pacey)",             { B, NN } },
+    [VICEREINE]      = { "Vicereine",                   { R, F } },
+    [FINCH]          = { "Finch",                       { CR } },
+    [FLATSTAR_FINCH] = { "Finch (Flatstar)",            { CURVE(4, ORTH, BOTH) } },
+    [RABBI]          = { "Rabbi",                       { CB } },
+    [COHEN]          = { "Cohen",                       { CR, CB } },
+    [FLATSTAR_COHEN] = { "Cohen (Flatstar)",            { CURVE(4, ORTH, BOTH), CB } },
+    [FINCHRIDER]     = { "Finchrider",                  { R, CR } },
+    [RABBIRIDER]     = { "Rabbirider",                  { B, CB } },
+    [VICERRANGER]    = { "Vicerranger",                 { R, CB } },
+    [BESIERANGER]    = { "Besieranger",                 { B, CR } },
+    [WAITRESS]       = { "Waitress",                    { SLIDE(ORTH, MOVE), SLIDE(DIAG, CAPTURE) } },
+    [CONTRAWAITRESS] = { "Contrawaitress",              { SLIDE(DIAG, MOVE), SLIDE(ORTH, CAPTURE) } },
+    [SHAMMES]        = { "Shammes",                     { CURVE(5, ORTH, MOVE), CURVE(5, DIAG, CAPTURE) } },
+    [CONTRASHAMMES]  = { "Contrashammes",               { CURVE(5, DIAG, MOVE), CURVE(5, ORTH, CAPTURE) } },
+    [SLING]          = { "Sling",                       { SLIDE(DIAG, MOVE), HOP(DIAG) } },
+    /* Forward and both half-backward orthogonals; backward and both half-forward (Glinski orientation). */
+    [FOREROOK]       = { "Forerook",                    { SLIDE(DIRS(O0, O2, O4), BOTH) } },
+    [HINDROOK]       = { "Hindrook",                    { SLIDE(DIRS(O1, O3, O5), BOTH) } },
+    /* Glinski orientation: forward O0, forward diagonals D0 and D5, half-forward orthogonals O1 and O5. */
+    [GLINSKI_PAWN]   = { "Glinski pawn, Migrant",       { LEAP(1, DIRS(O0), MOVE), LEAP(1, DIRS(O1, O5), CAPTURE) },
+                         .double_step = DIRS(O0), .en_passant = true },
+    [MCCOOEY_PAWN]   = { "McCooey pawn, Broker (ND)",   { LEAP(1, DIRS(O0), MOVE), LEAP(1, DIRS(D0, D5), CAPTURE) },
+                         .double_step = DIRS(O0), .en_passant = true },
+    [MISHLING_BROKER] = { "Broker (Mishling)",          { LEAP(1, DIRS(O0), MOVE), LEAP(1, DIRS(D0, D5), CAPTURE) } },
+    /* Toward the central file: O1 from its right, O5 from its left, neither on it. */
+    [FLATSTAR_POINT] = { "Flatstar Point",              { LEAP(1, DIRS(O0, O1, O5), BOTH) },
+                         .double_step = DIRS(O0), .en_passant = true, .centreward = true },
+    /* Wellisch orientation: forward D0, forward diagonals D5 D0 D1, half-forward orthogonals O0 and O1. */
+    [HAYNIE_PAWN]    = { "Haynie pawn",                 { LEAP(1, DIRS(O0, O1), MOVE),
+                                                          LEAP(1, DIRS(D5, D0, D1), CAPTURE) } },
+    [WELLISCH_POINT] = { "Point (Wellisch)",            { LEAP(1, DIRS(O0, O1), BOTH) } },
+    [ND_POINT]       = { "Point (ND Wellisch)",         { LEAP(1, DIRS(O0, O1), BOTH) },
+                         .double_step = DIRS(O0, O1), .en_passant = true },
+};
+
+/* The armies of variants.md: each piece letter of the variants on a row and its movement. */
+enum { ARMY_VARIANTS = 2, ARMY_PIECES = 16 };
+
+static const struct army {
+    const char *variant[ARMY_VARIANTS];
+    struct { char letter; enum kind kind; } piece[ARMY_PIECES];
+} armies[] = {
+    { { "glinski" },
+      { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', GLINSKI_PAWN } } },
+    { { "mccooey" },
+      { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', MCCOOEY_PAWN } } },
+    { { "haynie" },
+      { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'W', WAZIR },
+        { 'F', FIRZAN }, { 'P', HAYNIE_PAWN } } },
+    { { "full-house" },
+      { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', GLINSKI_PAWN },
+        { 'S', SAILOR }, { 'M', MISSIONARY }, { 'T', THUNDERBIRD }, { 'H', HIPPO }, { 'E', PEGASUS },
+        { 'Y', HYDRA }, { 'U', PACEY_UNICORN } } },
+    { { "mishling", "mishling-trios" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', COHEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', FINCH }, { 'I', RABBI }, { 'P', MISHLING_BROKER } } },
+    { { "mishling-4c" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', COHEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', FINCH }, { 'I', RABBI }, { 'P', MISHLING_BROKER }, { 'H', FINCHRIDER }, { 'J', RABBIRIDER } } },
+    { { "mishling-fusion", "mishling-4c-fusion" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', COHEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', FINCH }, { 'I', RABBI }, { 'P', MISHLING_BROKER }, { 'H', FINCHRIDER }, { 'J', RABBIRIDER },
+        { 'V', VICERRANGER }, { 'E', BESIERANGER } } },
+    { { "waitress" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', COHEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', FINCH }, { 'I', RABBI }, { 'P', MISHLING_BROKER }, { 'W', WAITRESS }, { 'X', CONTRAWAITRESS } } },
+    { { "shammes" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', COHEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', FINCH }, { 'I', RABBI }, { 'P', MISHLING_BROKER }, { 'M', SHAMMES }, { 'N', CONTRASHAMMES } } },
+    { { "flatstar" },
+      { { 'G', GENERAL }, { 'R', ROOK }, { 'C', FLATSTAR_COHEN }, { 'F', FLATSTAR_FINCH }, { 'I', RABBI },
+        { 'L', SLING }, { 'S', KNIGHT }, { 'P', FLATSTAR_POINT } } },
+    { { "wellisch" },
+      { { 'G', GENERAL }, { 'V', VICEREINE }, { 'R', ROOK }, { 'E', FIRZAN }, { 'P', WELLISCH_POINT } } },
+    { { "nd-wellisch", "nd-wellisch-3p" },
+      { { 'G', GENERAL }, { 'V', VICEREINE }, { 'R', ROOK }, { 'B', THUNDERBIRD }, { 'P', ND_POINT } } },
+    { { "nd-mccooey", "nd-mccooey-3p" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', PEGASUS }, { 'P', MCCOOEY_PAWN } } },
+    { { "nd-anglojewish", "nd-anglojewish-3p" },
+      { { 'G', GENERAL }, { 'C', COHEN }, { 'F', FINCH }, { 'I', RABBI }, { 'S', PEGASUS }, { 'P', MCCOOEY_PAWN } } },
+    { { "nd-altorth", "nd-altorth-3p" },
+      { { 'G', GENERAL }, { 'R', ROOK }, { 'F', FOREROOK }, { 'H', HINDROOK }, { 'B', THUNDERBIRD },
+        { 'P', GLINSKI_PAWN } } },
+};
+
+const struct reference_piece *reference_piece_of(const char *variant, char letter)
+{
+    for (size_t a = 0; a < sizeof armies / sizeof *armies; a++)
+        for (int k = 0; k < ARMY_VARIANTS; k++) {
+            if (!armies[a].variant[k] || strcmp(armies[a].variant[k], variant))
+                continue;
+            for (int i = 0; i < ARMY_PIECES && armies[a].piece[i].letter; i++)
+                if (armies[a].piece[i].letter == letter)
+                    return &kinds[armies[a].piece[i].kind];
+        }
+    return NULL;
+}
