@@ -1,3 +1,5 @@
+/* The UCI command loop: reads the GUI's commands, runs perfts and searches on their own threads and
+ * answers; each option is declared once, in the option table. */
 #include "uci.h"
 
 #include <pthread.h>
@@ -19,9 +21,13 @@
 #include "../eval/weights.h"
 #include "../rules/registry.h"
 #include "../rules/diagram.h"
+#include "../util/number.h"
 #include "uci_input.h"
+#include "uci_options.h"
 
 enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 5000, MAX_BOOK_DEPTH = 1000 };
+/* The defaults of the spin options that uci_loop sets up before any setoption. */
+enum { DEFAULT_THREADS = 1, DEFAULT_MULTIPV = 1, DEFAULT_OVERHEAD = 10 };
 
 struct uci {
     struct game game;
@@ -169,34 +175,6 @@ static void *perft_worker(void *arg)
     return NULL;
 }
 
-static void cmd_uci(struct uci *u, char **tok, int n)
-{
-    (void)tok, (void)n;
-    say("id name Sennight");
-    say("id author the Sennight developers");
-    char combo[4096] = "";
-    size_t len = 0;
-    for (int i = 0; i < registry_count() && len + NAME_LEN + 6 < sizeof combo; i++)
-        len += (size_t)snprintf(combo + len, sizeof combo - len, " var %s", registry_get(i)->name);
-    say("option name UCI_Variant type combo default glinski%s", combo);
-    say("option name VariantPath type string default <empty>");
-    say("option name Hash type spin default %d min 1 max %d", TT_DEFAULT_MB, TT_MAX_MB);
-    say("option name Clear Hash type button");
-    say("option name Threads type spin default 1 min 1 max %d", MAX_THREADS);
-    say("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
-    say("option name Ponder type check default false");
-    say("option name Move Overhead type spin default 10 min 0 max %d", MAX_OVERHEAD);
-    say("option name Evaluation type combo default full var full var material");
-    say("option name ThreePlayerSearch type combo default brs var brs var paranoid");
-    say("option name OwnBook type check default false");
-    say("option name UCI_AnalyseMode type check default false");
-    say("option name BookFile type string default <empty>");
-    say("option name BookVariety type combo default weighted var weighted var best");
-    say("option name BookDepth type spin default 0 min 0 max %d", MAX_BOOK_DEPTH);
-    (void)u;
-    say("uciok");
-}
-
 static void cmd_debug(struct uci *u, char **tok, int n)
 {
     if (n == 2 && (!strcmp(tok[1], "on") || !strcmp(tok[1], "off")))
@@ -255,16 +233,6 @@ static void list_variants(const char *prefix)
     say("%s", line);
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    long x = strtol(s, &end, 10);
-    if (end == s || *end || x < lo || x > hi)
-        return false;
-    *out = x;
-    return true;
-}
-
 /* Joins words with single spaces; false if they do not fit. */
 static bool join_words(char *out, size_t len, char **words, int n)
 {
@@ -279,13 +247,99 @@ static bool join_words(char *out, size_t len, char **words, int n)
     return true;
 }
 
-/* A check option: true or false. */
-static void set_check(const char *name, const char *value, bool *out)
+/* The UCI_Variant combo: every registered variant; the first, glinski, is the default uci_loop starts with. */
+static const char *variant_name(int i)
 {
-    if (strcmp(value, "true") && strcmp(value, "false"))
-        say("info string error: %s: true or false is expected", name);
+    return i < registry_count() ? registry_get(i)->name : NULL;
+}
+
+static void set_variant(struct uci *u, long x, const char *value)
+{
+    (void)x;
+    select_variant(u, value);
+}
+
+static void set_variant_path(struct uci *u, long x, const char *value)
+{
+    (void)u, (void)x;
+    char err[ERR_LEN * 4];
+    if (!value[0] || !strcmp(value, "<empty>"))
+        return;
+    if (registry_add_file(value, false, err, sizeof err) < 0)
+        say_error(err);
     else
-        *out = !strcmp(value, "true");
+        list_variants("info string variants:");
+}
+
+static void set_hash(struct uci *u, long x, const char *value)
+{
+    (void)value;
+    if (!pool_configure(&u->pool, u->threads, (size_t)x))
+        say_error("Hash: cannot allocate that much; the table keeps its size");
+    else
+        u->hash_mb = (size_t)x;
+}
+
+static void set_threads(struct uci *u, long x, const char *value)
+{
+    (void)value;
+    if (!pool_configure(&u->pool, (int)x, u->hash_mb))
+        say_error("Threads: cannot reconfigure the threads; their number stays");
+    else
+        u->threads = (int)x;
+}
+
+static void set_book_file(struct uci *u, long x, const char *value)
+{
+    (void)x;
+    snprintf(u->book_path, sizeof u->book_path, "%s", strcmp(value, "<empty>") ? value : "");
+    load_book(u);
+}
+
+static void set_clear_hash(struct uci *u, long x, const char *v) { (void)x, (void)v; pool_clear(&u->pool); }
+static void set_multipv(struct uci *u, long x, const char *v) { (void)v; u->multipv = (int)x; }
+static void set_ponder(struct uci *u, long x, const char *v) { (void)v; u->ponder = x; }
+static void set_move_overhead(struct uci *u, long x, const char *v) { (void)v; u->move_overhead = x; }
+static void set_evaluation(struct uci *u, long x, const char *v) { (void)u, (void)v; eval_weights.material_only = (int)x; }
+static void set_search3(struct uci *u, long x, const char *v) { (void)v; u->pool.search3 = (enum search3)x; }
+static void set_own_book(struct uci *u, long x, const char *v) { (void)v; u->own_book = x; }
+static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }
+static void set_book_variety(struct uci *u, long x, const char *v) { (void)v; u->book_variety = (enum book_variety)x; }
+static void set_book_depth(struct uci *u, long x, const char *v) { (void)v; u->book_depth = (int)x; }
+
+/* Every option, in the order `uci` declares them. A listed combo value's index is what its setter
+ * stores, so index 0, the default, is also the zeroed state uci_loop starts from. */
+static const struct uci_option options[] = {
+    { "UCI_Variant",       OPTION_COMBO_OF(variant_name),                                       set_variant },
+    { "VariantPath",       OPTION_STRING,                                                       set_variant_path },
+    { "Hash",              OPTION_SPIN(TT_DEFAULT_MB, 1, TT_MAX_MB),                            set_hash },
+    { "Clear Hash",        OPTION_BUTTON,                                                       set_clear_hash },
+    { "Threads",           OPTION_SPIN(DEFAULT_THREADS, 1, MAX_THREADS),                        set_threads },
+    { "MultiPV",           OPTION_SPIN(DEFAULT_MULTIPV, 1, MAX_MULTIPV),                        set_multipv },
+    { "Ponder",            OPTION_CHECK(false),                                                 set_ponder },
+    { "Move Overhead",     OPTION_SPIN(DEFAULT_OVERHEAD, 0, MAX_OVERHEAD),                      set_move_overhead },
+    { "Evaluation",        OPTION_COMBO("full", "material"),                                    set_evaluation },
+    { "ThreePlayerSearch", OPTION_COMBO([SEARCH3_BRS] = "brs", [SEARCH3_PARANOID] = "paranoid"), set_search3 },
+    { "OwnBook",           OPTION_CHECK(false),                                                 set_own_book },
+    { "UCI_AnalyseMode",   OPTION_CHECK(false),                                                 set_analyse },
+    { "BookFile",          OPTION_STRING,                                                       set_book_file },
+    { "BookVariety",       OPTION_COMBO([BOOK_WEIGHTED] = "weighted", [BOOK_BEST] = "best"),    set_book_variety },
+    { "BookDepth",         OPTION_SPIN(0, 0, MAX_BOOK_DEPTH),                                   set_book_depth },
+};
+
+static void cmd_uci(struct uci *u, char **tok, int n)
+{
+    (void)u, (void)tok, (void)n;
+    struct text line = { 0 };
+    say("id name Sennight");
+    say("id author the Sennight developers");
+    for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+        text_clear(&line);
+        option_declare(&options[i], &line);
+        say("%s", text_str(&line));
+    }
+    text_free(&line);
+    say("uciok");
 }
 
 /* setoption name <id> [value <x>]: both may contain spaces. */
@@ -306,73 +360,16 @@ static void cmd_setoption(struct uci *u, char **tok, int n)
         say_error("setoption: name or value too long");
         return;
     }
-    char err[ERR_LEN * 4];
+    char err[ERR_LEN];
     long x;
-    if (!strcasecmp(name, "Hash")) {
-        if (!parse_int(value, 1, TT_MAX_MB, &x))
-            say_error("Hash: a number of MB from 1 is expected");
-        else if (!pool_configure(&u->pool, u->threads, (size_t)x))
-            say_error("Hash: cannot allocate that much; the table keeps its size");
-        else
-            u->hash_mb = (size_t)x;
-    } else if (!strcasecmp(name, "Clear Hash")) {
-        pool_clear(&u->pool);
-    } else if (!strcasecmp(name, "Threads")) {
-        if (!parse_int(value, 1, MAX_THREADS, &x) || !pool_configure(&u->pool, (int)x, u->hash_mb))
-            say_error("Threads: a number from 1 to 256 is expected");
-        else
-            u->threads = (int)x;
-    } else if (!strcasecmp(name, "MultiPV")) {
-        if (!parse_int(value, 1, MAX_MULTIPV, &x))
-            say_error("MultiPV: a number from 1 to 64 is expected");
-        else
-            u->multipv = (int)x;
-    } else if (!strcasecmp(name, "Move Overhead")) {
-        if (!parse_int(value, 0, MAX_OVERHEAD, &x))
-            say_error("Move Overhead: a number of ms from 0 to 5000 is expected");
-        else
-            u->move_overhead = x;
-    } else if (!strcasecmp(name, "Evaluation")) {
-        if (strcmp(value, "full") && strcmp(value, "material"))
-            say_error("Evaluation: full or material is expected");
-        else
-            eval_weights.material_only = !strcmp(value, "material");
-    } else if (!strcasecmp(name, "ThreePlayerSearch")) {
-        if (strcmp(value, "paranoid") && strcmp(value, "brs"))
-            say_error("ThreePlayerSearch: paranoid or brs is expected");
-        else
-            u->pool.search3 = !strcmp(value, "brs") ? SEARCH3_BRS : SEARCH3_PARANOID;
-    } else if (!strcasecmp(name, "Ponder")) {
-        set_check("Ponder", value, &u->ponder);
-    } else if (!strcasecmp(name, "OwnBook")) {
-        set_check("OwnBook", value, &u->own_book);
-    } else if (!strcasecmp(name, "UCI_AnalyseMode")) {
-        set_check("UCI_AnalyseMode", value, &u->analyse);
-    } else if (!strcasecmp(name, "BookFile")) {
-        snprintf(u->book_path, sizeof u->book_path, "%s", strcmp(value, "<empty>") ? value : "");
-        load_book(u);
-    } else if (!strcasecmp(name, "BookVariety")) {
-        if (strcmp(value, "weighted") && strcmp(value, "best"))
-            say_error("BookVariety: weighted or best is expected");
-        else
-            u->book_variety = !strcmp(value, "best") ? BOOK_BEST : BOOK_WEIGHTED;
-    } else if (!strcasecmp(name, "BookDepth")) {
-        if (!parse_int(value, 0, MAX_BOOK_DEPTH, &x))
-            say_error("BookDepth: a number of moves from 0 (no limit) to 1000 is expected");
-        else
-            u->book_depth = (int)x;
-    } else if (!strcasecmp(name, "UCI_Variant")) {
-        select_variant(u, value);
-    } else if (!strcasecmp(name, "VariantPath")) {
-        if (!value[0] || !strcmp(value, "<empty>"))
-            return;
-        if (registry_add_file(value, false, err, sizeof err) < 0)
-            say_error(err);
-        else
-            list_variants("info string variants:");
-    } else {
+    const struct uci_option *o = option_find(options, sizeof options / sizeof *options, name);
+    if (!o) {
         snprintf(err, sizeof err, "unknown option '%s'", name);
         say_error(err);
+    } else if (!option_parse(o, value, &x, err, sizeof err)) {
+        say_error(err);
+    } else {
+        o->set(u, x, value);
     }
 }
 
@@ -503,7 +500,7 @@ static bool parse_go(struct uci *u, char **tok, int n, struct search_limits *l)
             }
         } else if (i + 1 < n && (colour || !strcmp(w, "movestogo") || !strcmp(w, "depth") || !strcmp(w, "nodes")
                                  || !strcmp(w, "mate") || !strcmp(w, "movetime"))
-                   && parse_int(tok[i + 1], colour && strstr(w, "time") ? -1000000000L : 0, 1000000000000L, &x)) {
+                   && number_parse(tok[i + 1], colour && strstr(w, "time") ? -1000000000L : 0, 1000000000000L, &x)) {
             i++;
             if (colour && !mine)
                 ;   /* a colour this variant does not have: ignored, as GUIs send both clocks */
@@ -582,7 +579,7 @@ static void job_started(struct uci *u)
 static void start_perft(struct uci *u, char **tok, int n)
 {
     long depth;
-    if (n != 3 || !parse_int(tok[2], 1, MAX_PERFT_DEPTH, &depth)) {
+    if (n != 3 || !number_parse(tok[2], 1, MAX_PERFT_DEPTH, &depth)) {
         say_error("usage: go perft <depth 1..30>");
         return;
     }
@@ -706,7 +703,7 @@ static void cmd_bench(struct uci *u, char **tok, int n)
     (void)u;
     long arg[3] = { BENCH_DEPTH, 1, 16 }, hi[3] = { 64, MAX_THREADS, TT_MAX_MB };
     for (int i = 1; i < n && i <= 3; i++)
-        if (n > 4 || !parse_int(tok[i], 1, hi[i - 1], &arg[i - 1])) {
+        if (n > 4 || !number_parse(tok[i], 1, hi[i - 1], &arg[i - 1])) {
             say_error("usage: bench [depth 1..64] [threads] [hash MB]");
             return;
         }
@@ -831,14 +828,16 @@ int uci_loop(FILE *in)
     char err[ERR_LEN];
     struct uci *u = calloc(1, sizeof *u);
     if (u) {
-        u->threads = u->multipv = 1;
+        u->threads = DEFAULT_THREADS;
+        u->multipv = DEFAULT_MULTIPV;
         u->hash_mb = TT_DEFAULT_MB;
-        u->move_overhead = 10;
+        u->move_overhead = DEFAULT_OVERHEAD;
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         u->book_seed = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
     }
-    if (!u || !registry_init(err, sizeof err) || !game_init(&u->game, registry_find("glinski"), false, err, sizeof err)
+    /* The first registered variant is UCI_Variant's default (variant_name). */
+    if (!u || !registry_init(err, sizeof err) || !game_init(&u->game, registry_get(0), false, err, sizeof err)
         || !pool_configure(&u->pool, u->threads, u->hash_mb)) {
         fprintf(stderr, "sennight: cannot start: %s\n", u ? err : "out of memory");
         free(u);

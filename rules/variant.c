@@ -365,7 +365,7 @@ static void parse_values(struct parser *p, struct variant *v, char *val)
 }
 
 /* promotion = Q R B N. A type listed twice is refused: listing each type once, the list fits promo[MAX_TYPES]. */
-static void parse_promotion(struct parser *p, struct variant *v, const char *val)
+static void parse_promotion(struct parser *p, struct variant *v, char *val)
 {
     v->npromo = 0;
     for (const char *s = val; *s; s++) {
@@ -396,7 +396,8 @@ static int parse_cell(struct parser *p, const struct variant *v, const char *tok
     return c;
 }
 
-static void parse_cells(struct parser *p, struct variant *v, char *val)
+/* double-step = cells: the first player's; replaces the list. */
+static void parse_double_step(struct parser *p, struct variant *v, char *val)
 {
     char *save;
     memset(v->double_cell, 0, sizeof v->double_cell);
@@ -505,75 +506,108 @@ static void set_players(struct variant *v, int n)
     }
 }
 
-static void parse_key(struct parser *p, struct variant *v, const char *key, char *val)
+static void parse_description(struct parser *p, struct variant *v, char *val)
 {
-    if (!strcmp(key, "description")) {
-        snprintf(v->description, sizeof v->description, "%s", val);
-    } else if (!strcmp(key, "board")) {
-        int size = 0;
-        char *end;
-        struct geometry g;
-        bool ok = !strcmp(val, "star") ? geo_init(&g, SHAPE_STAR, 0)
-                  : !strncmp(val, "hexagon", 7) && read_int(val + 7, INT_MIN, INT_MAX, &end, &size) && !*end
-                        && geo_init(&g, SHAPE_HEXAGON, size);
-        if (!ok) {
-            parse_error(p, "board must be 'hexagon N' (N = 2..9) or 'star'");
-        } else if (g.ncells != v->geo.ncells || g.shape != v->geo.shape) {
-            /* Inherited cells mean nothing on another board. */
-            memset(v->double_cell, 0, sizeof v->double_cell);
-            v->ncastles = 0;
-            v->geo = g;
-        }
-    } else if (!strcmp(key, "orientation")) {
-        enum orientation o = !strcmp(val, "glinski") ? ORIENT_GLINSKI : ORIENT_WELLISCH;
-        if (strcmp(val, "glinski") && strcmp(val, "wellisch"))
-            parse_error(p, "orientation must be glinski or wellisch");
-        else if (o != v->orientation && v->ntypes)
-            parse_error(p, "orientation must come before the pieces (their angles depend on it)");
-        else
-            v->orientation = o;
-    } else if (!strcmp(key, "players")) {
-        if (strcmp(val, "2") && strcmp(val, "3")) {
-            parse_error(p, "players must be 2 or 3");
-        } else if (val[0] - '0' != v->nplayers) {
-            memset(v->double_cell[1], 0, sizeof v->double_cell - sizeof v->double_cell[0]);
-            set_players(v, val[0] - '0');
-        }
-    } else if (!strcmp(key, "piece")) {
-        parse_piece(p, v, val);
-    } else if (!strcmp(key, "promotion")) {
-        parse_promotion(p, v, val);
-    } else if (!strcmp(key, "promotion-limit")) {
-        int n;
-        char *end;
-        if (!read_int(val, 1, 99, &end, &n) || *end)
-            parse_error(p, "promotion-limit must be a number from 1 to 99");
-        else
-            v->promo_limit = n;
-    } else if (!strcmp(key, "fusion")) {
-        parse_fusion(p, v, val);
-    } else if (!strcmp(key, "values")) {
-        parse_values(p, v, val);
-    } else if (!strcmp(key, "double-step")) {
-        parse_cells(p, v, val);
-    } else if (!strcmp(key, "castling")) {
-        parse_castling(p, v, val);
-    } else if (!strcmp(key, "start")) {
-        if (strlen(val) >= sizeof v->start_fen)
-            parse_error(p, "start FEN too long");
-        else
-            strcpy(v->start_fen, val);
-    } else if (!strcmp(key, "stalemate")) {
-        int a, b;
-        char *end;
-        if (!read_int(val, 0, INT_MAX, &end, &a) || *end != '/' || !read_int(end + 1, 1, INT_MAX, &end, &b) || *end
-            || a > b)
-            parse_error(p, "stalemate must be a fraction such as 1/2 or 3/4");
-        else
-            v->stalemate_num = a, v->stalemate_den = b;
-    } else {
-        parse_error(p, "unknown key '%s'", key);
+    (void)p;
+    snprintf(v->description, sizeof v->description, "%s", val);
+}
+
+static void parse_board(struct parser *p, struct variant *v, char *val)
+{
+    int size = 0;
+    char *end;
+    struct geometry g;
+    bool ok = !strcmp(val, "star") ? geo_init(&g, SHAPE_STAR, 0)
+              : !strncmp(val, "hexagon", 7) && read_int(val + 7, INT_MIN, INT_MAX, &end, &size) && !*end
+                    && geo_init(&g, SHAPE_HEXAGON, size);
+    if (!ok) {
+        parse_error(p, "board must be 'hexagon N' (N = 2..9) or 'star'");
+    } else if (g.ncells != v->geo.ncells || g.shape != v->geo.shape) {
+        /* Inherited cells mean nothing on another board. */
+        memset(v->double_cell, 0, sizeof v->double_cell);
+        v->ncastles = 0;
+        v->geo = g;
     }
+}
+
+static void parse_orientation(struct parser *p, struct variant *v, char *val)
+{
+    enum orientation o = !strcmp(val, "glinski") ? ORIENT_GLINSKI : ORIENT_WELLISCH;
+    if (strcmp(val, "glinski") && strcmp(val, "wellisch"))
+        parse_error(p, "orientation must be glinski or wellisch");
+    else if (o != v->orientation && v->ntypes)
+        parse_error(p, "orientation must come before the pieces (their angles depend on it)");
+    else
+        v->orientation = o;
+}
+
+static void parse_players(struct parser *p, struct variant *v, char *val)
+{
+    if (strcmp(val, "2") && strcmp(val, "3")) {
+        parse_error(p, "players must be 2 or 3");
+    } else if (val[0] - '0' != v->nplayers) {
+        memset(v->double_cell[1], 0, sizeof v->double_cell - sizeof v->double_cell[0]);
+        set_players(v, val[0] - '0');
+    }
+}
+
+static void parse_start(struct parser *p, struct variant *v, char *val)
+{
+    if (strlen(val) >= sizeof v->start_fen)
+        parse_error(p, "start FEN too long");
+    else
+        strcpy(v->start_fen, val);
+}
+
+static void parse_promotion_limit(struct parser *p, struct variant *v, char *val)
+{
+    int n;
+    char *end;
+    if (!read_int(val, 1, 99, &end, &n) || *end)
+        parse_error(p, "promotion-limit must be a number from 1 to 99");
+    else
+        v->promo_limit = n;
+}
+
+static void parse_stalemate(struct parser *p, struct variant *v, char *val)
+{
+    int a, b;
+    char *end;
+    if (!read_int(val, 0, INT_MAX, &end, &a) || *end != '/' || !read_int(end + 1, 1, INT_MAX, &end, &b) || *end
+        || a > b)
+        parse_error(p, "stalemate must be a fraction such as 1/2 or 3/4");
+    else
+        v->stalemate_num = a, v->stalemate_den = b;
+}
+
+/* Every key of a section and the reader of its value, in the order of docs/variant-format.md. */
+static const struct key {
+    const char *name;
+    void (*parse)(struct parser *p, struct variant *v, char *val);
+} keys[] = {
+    { "description",     parse_description },
+    { "board",           parse_board },
+    { "orientation",     parse_orientation },
+    { "players",         parse_players },
+    { "piece",           parse_piece },
+    { "promotion",       parse_promotion },
+    { "double-step",     parse_double_step },
+    { "castling",        parse_castling },
+    { "start",           parse_start },
+    { "promotion-limit", parse_promotion_limit },
+    { "fusion",          parse_fusion },
+    { "values",          parse_values },
+    { "stalemate",       parse_stalemate },
+};
+
+static void parse_key(struct parser *p, struct variant *v, const char *name, char *val)
+{
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        if (!strcmp(keys[k].name, name)) {
+            keys[k].parse(p, v, val);
+            return;
+        }
+    parse_error(p, "unknown key '%s'", name);
 }
 
 static void derive(struct variant *v)

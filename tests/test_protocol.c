@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../protocol/uci_options.h"
 #include "engine_pipe.h"
 #include "tests.h"
 
@@ -327,6 +328,174 @@ START_TEST(test_uci_handshake)
     lines_free(&names);
     lines_free(&out);
     engine_quit(&p);
+}
+END_TEST
+
+/* One declaration of the uci reply: option name <name> type <type> [default <d>] [min <a> max <b>]. */
+struct declared {
+    char name[64], type[16], def[64];
+    long min, max;
+};
+
+static struct declared declared_of(const char *line)
+{
+    struct declared d = { 0 };
+    const char *type = strstr(line, " type "), *def, *min;
+    ck_assert_msg(has_prefix(line, "option name ") && type, "%s", line);
+    snprintf(d.name, sizeof d.name, "%.*s", (int)(type - line - 12), line + 12);
+    ck_assert_int_eq(sscanf(type, " type %15s", d.type), 1);
+    if ((def = strstr(type, " default ")))
+        ck_assert_int_eq(sscanf(def, " default %63s", d.def), 1);
+    if ((min = strstr(type, " min ")))
+        ck_assert_int_eq(sscanf(min, " min %ld max %ld", &d.min, &d.max), 2);
+    return d;
+}
+
+/* The options of the uci reply, in its order. */
+static int engine_options(struct engine_pipe *p, struct declared *d, int max)
+{
+    engine_send(p, "uci");
+    struct lines out = engine_read_until(p, "uciok", reply_ms());
+    int n = 0;
+    for (int i = 0; i < out.n; i++)
+        if (has_prefix(out.v[i], "option name ")) {
+            ck_assert_int_lt(n, max);
+            d[n++] = declared_of(out.v[i]);
+        }
+    lines_free(&out);
+    return n;
+}
+
+/* docs/protocol.md's table of options lists each declared option, in the same order and of the same
+ * type, and each accepts its own default silently. */
+START_TEST(test_options_documented_and_defaults_accepted)
+{
+    struct engine_pipe p;
+    struct declared d[64];
+    engine_open(&p);
+    int n = engine_options(&p, d, 64);
+    FILE *f = fopen("docs/protocol.md", "r");
+    ck_assert_msg(f != NULL, "docs/protocol.md: %s", strerror(errno));
+    char line[4096], name[64], type[16];
+    bool in_options = false;
+    int documented = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (has_prefix(line, "## "))
+            in_options = !strcmp(line, "## Options\n");
+        if (!in_options || sscanf(line, "| `%63[^`]` | %15[a-z]", name, type) != 2)
+            continue;
+        ck_assert_msg(documented < n, "'%s' is documented but not declared", name);
+        ck_assert_str_eq(name, d[documented].name);
+        ck_assert_str_eq(type, d[documented].type);
+        documented++;
+    }
+    fclose(f);
+    ck_assert_int_eq(documented, n);
+    for (int i = 0; i < n; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "setoption name %s%s%s", d[i].name, d[i].def[0] ? " value " : "", d[i].def);
+        engine_run_silent(&p, cmd);
+    }
+    engine_quit(&p);
+}
+END_TEST
+
+/* A spin refuses numbers outside its bounds with one line and keeps its value. */
+START_TEST(test_option_out_of_range)
+{
+    struct engine_pipe p;
+    struct declared d[64];
+    engine_open(&p);
+    int n = engine_options(&p, d, 64);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(d[i].type, "spin"))
+            continue;
+        char cmd[256], want[256];
+        snprintf(want, sizeof want, "info string error: %s: a number from %ld to %ld is expected", d[i].name, d[i].min,
+                 d[i].max);
+        for (long x = d[i].min - 1; x <= d[i].max + 1; x += d[i].max - d[i].min + 2) {
+            snprintf(cmd, sizeof cmd, "setoption name %s value %ld", d[i].name, x);
+            struct lines out = engine_run(&p, cmd);
+            ck_assert_msg(out.n == 1 && !strcmp(out.v[0], want), "'%s': %s", cmd, lines_show(&out));
+            lines_free(&out);
+        }
+    }
+    engine_run_silent(&p, "setoption name multipv value 2");
+    expect_rejected(&p, "setoption name MultiPV value 65");
+    engine_send(&p, "go depth 1");
+    struct lines out = engine_read_until(&p, "bestmove", reply_ms());
+    ck_assert_msg(lines_find(&out, "info depth 1 seldepth") && strstr(lines_show(&out), " multipv 2 "), "%s",
+                  lines_show(&out));
+    lines_free(&out);
+    engine_quit(&p);
+}
+END_TEST
+
+static const char *const shapes[] = { "star", "hexagon", "ring", NULL };
+
+static const char *shape_at(int i)
+{
+    return shapes[i];
+}
+
+/* A table of every type, for the reader alone (no setters). */
+static const struct uci_option test_options[] = {
+    { "Size",  OPTION_SPIN(3, 1, 9),                     NULL },
+    { "Flag",  OPTION_CHECK(true),                       NULL },
+    { "Shape", OPTION_COMBO("star", "hexagon", "ring"),  NULL },
+    { "Board", OPTION_COMBO_OF(shape_at),                NULL },
+    { "Path",  OPTION_STRING,                            NULL },
+    { "Reset", OPTION_BUTTON,                            NULL },
+};
+
+/* The option table's reader: declarations, lookup, and each type's check. */
+START_TEST(test_option_reader)
+{
+    const struct uci_option *table = test_options;
+    static const char *const declared[] = {
+        "option name Size type spin default 3 min 1 max 9",
+        "option name Flag type check default true",
+        "option name Shape type combo default star var star var hexagon var ring",
+        "option name Board type combo default star var star var hexagon var ring",
+        "option name Path type string default <empty>",
+        "option name Reset type button",
+    };
+    static const struct {
+        const char *name, *value;
+        long x;        /* the value passed to the setter */
+        const char *error;
+    } cases[] = {
+        { "size",  "9",        9, NULL },
+        { "SIZE",  "0",        0, "Size: a number from 1 to 9 is expected" },
+        { "Size",  "10",       0, "Size: a number from 1 to 9 is expected" },
+        { "Size",  "3x",       0, "Size: a number from 1 to 9 is expected" },
+        { "Size",  "",         0, "Size: a number from 1 to 9 is expected" },
+        { "Flag",  "true",     1, NULL },
+        { "Flag",  "false",    0, NULL },
+        { "Flag",  "True",     0, "Flag: true or false is expected" },
+        { "Shape", "ring",     2, NULL },
+        { "Shape", "Ring",     0, "Shape: star, hexagon or ring is expected" },
+        { "Board", "anything", 0, NULL },
+        { "Path",  "",         0, NULL },
+        { "Reset", "x",        0, NULL },
+    };
+    const size_t n = sizeof test_options / sizeof *test_options;
+    for (size_t i = 0; i < n; i++) {
+        struct text line = { 0 };
+        option_declare(&table[i], &line);
+        ck_assert_str_eq(text_str(&line), declared[i]);
+        text_free(&line);
+    }
+    ck_assert_ptr_null(option_find(table, n, "Siz"));
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const struct uci_option *o = option_find(table, n, cases[i].name);
+        char err[128] = "";
+        long x = -1;
+        ck_assert_msg(o != NULL, "%s not found", cases[i].name);
+        bool ok = option_parse(o, cases[i].value, &x, err, sizeof err);
+        ck_assert_msg(ok == !cases[i].error && (ok ? x == cases[i].x : !strcmp(err, cases[i].error)),
+                      "%s = '%s': %s, x %ld, '%s'", cases[i].name, cases[i].value, ok ? "accepted" : "refused", x, err);
+    }
 }
 END_TEST
 
@@ -1339,6 +1508,9 @@ Suite *suite_protocol(void)
     tcase_add_unchecked_fixture(tc, files_create, files_remove);
     tcase_set_timeout(tc, test_timeout(20));
     tcase_add_test(tc, test_uci_handshake);
+    tcase_add_test(tc, test_options_documented_and_defaults_accepted);
+    tcase_add_test(tc, test_option_out_of_range);
+    tcase_add_test(tc, test_option_reader);
     tcase_add_test(tc, test_isready);
     tcase_add_test(tc, test_stream_without_uci);
     tcase_add_test(tc, test_promotion_letters);

@@ -101,6 +101,31 @@ static const char *parse_error_of(const char *text)
     return err;
 }
 
+/* Every key docs/variant-format.md lists is one the reader knows: a bad value draws another error. */
+START_TEST(test_documented_keys_known)
+{
+    FILE *f = fopen("docs/variant-format.md", "r");
+    ck_assert_msg(f != NULL, "docs/variant-format.md cannot be opened");
+    char line[4096], key[64];
+    bool in_keys = false;
+    int keys = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "## ", 3))
+            in_keys = !strcmp(line, "## Keys\n");
+        if (!in_keys || sscanf(line, "| `%63[^`]` |", key) != 1)
+            continue;
+        char text[128], err[2048];
+        struct variant *v[1];
+        snprintf(text, sizeof text, "[doc-key]\n%s = ?\n", key);
+        ck_assert_int_lt(variant_parse(text, "k.ini", v, 1, NULL, 0, err, sizeof err), 0);
+        ck_assert_msg(!strstr(err, "unknown key"), "%s: %s", key, err);
+        keys++;
+    }
+    fclose(f);
+    ck_assert_msg(keys > 0, "no key table found");
+}
+END_TEST
+
 START_TEST(test_errors_name_lines)
 {
     test_variant("glinski");
@@ -378,6 +403,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_full_house_pieces);
     tcase_add_test(tc, test_mirrored_double_steps);
     tcase_add_test(tc, test_errors_name_lines);
+    tcase_add_test(tc, test_documented_keys_known);
     tcase_add_test(tc, test_keys_survive_reordering);
     tcase_add_test(tc, test_inheritance_replaces_pieces);
     tcase_add_test(tc, test_new_atoms_and_keys);
