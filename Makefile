@@ -67,7 +67,7 @@ $(BUILD)/%.o: %.c
 	@echo "  CC    $< ($(MODE))"
 	@$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/instance%.o: engine/instance.c
+$(BUILD)/instance128.o $(BUILD)/instance256.o: $(BUILD)/instance%.o: engine/instance.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    engine/instance.c, $*-bit cell sets ($(MODE))"
 	@$(CC) $(CFLAGS) $(DEPFLAGS) -DCELLSET_WORDS=$$(($*/64)) -c -o $@ engine/instance.c

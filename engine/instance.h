@@ -35,6 +35,9 @@ struct engine_ops {
     void (*position_trim_history)(struct position *pos);
     int (*position_repetitions)(const struct position *pos);
     int (*movegen_legal)(struct position *pos, move_t *list);
+    /* The piece guide: a piece alone at from, where it moves and where it would capture. */
+    void (*piece_reach)(const struct tables *tb, int player, int type, int from, bool quiet[MAX_CELLS],
+                        bool capture[MAX_CELLS]);
     uint64_t (*perft)(struct position *pos, int depth, const atomic_bool *stop);
     /* Three players: takes off the armies the rules remove before the turn; returns how many, for
      * position_unresolve. Two players: nothing happens. */

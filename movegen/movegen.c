@@ -38,6 +38,23 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
     *caps = c;
 }
 
+/* The piece guide (docs/gui.md): where a piece of the player, alone on the board at from, moves, and
+ * where it would capture an enemy piece standing alone in its way. A hopper needs a screen, so it
+ * shows no captures here; a pawn shows its single steps. */
+static void piece_reach(const struct tables *tb, int player, int type, int from, bool quiet[MAX_CELLS],
+                        bool capture[MAX_CELLS])
+{
+    const struct piece_tables *pt = &tb->pt[player][type];
+    cellset alone = tb->bit[from], q, c;
+    piece_targets(tb, pt, from, alone, cs_andnot(tb->all, alone), cs_empty(), &q, &c);
+    for (int cell = 0; cell < tb->v->geo.ncells; cell++) {
+        cellset occ = cs_or(alone, tb->bit[cell]), q2;
+        quiet[cell] = cs_test(q, cell);
+        piece_targets(tb, pt, from, occ, cs_andnot(tb->all, occ), tb->bit[cell], &q2, &c);
+        capture[cell] = cell != from && cs_test(c, cell);
+    }
+}
+
 /* Move emission: with no list the moves are only counted (perft's last ply). */
 static inline int push_move(move_t *list, int n, move_t m)
 {

@@ -133,6 +133,48 @@ START_TEST(test_three_player_eliminations)
 }
 END_TEST
 
+/* The piece guide's reach of one piece alone at a cell, as counts of move and capture cells. */
+static void reach(const struct game *g, char letter, const char *cell, bool quiet[MAX_CELLS], bool capture[MAX_CELLS])
+{
+    int type = variant_type_of_letter(g->v, letter), from = geo_parse_cell(&g->v->geo, cell, &(int){ 0 });
+    ck_assert_msg(type >= 0 && from != CELL_NONE, "%c at %s", letter, cell);
+    g->ops->piece_reach(g->tb, 0, type, from, quiet, capture);
+}
+
+static int count_cells(const struct game *g, const bool set[MAX_CELLS])
+{
+    int n = 0;
+    for (int c = 0; c < g->v->geo.ncells; c++)
+        n += set[c];
+    return n;
+}
+
+START_TEST(test_piece_reach)
+{
+    struct game g;
+    bool q[MAX_CELLS], c[MAX_CELLS], q2[MAX_CELLS], c2[MAX_CELLS];
+    test_game(&g, "glinski", NULL, false);
+    /* From the centre of the 91-cell board a Rook has five cells each way, a Knight all twelve leaps. */
+    reach(&g, 'R', "f6", q, c);
+    ck_assert_int_eq(count_cells(&g, q), 30);
+    ck_assert_int_eq(count_cells(&g, c), 30);
+    reach(&g, 'N', "f6", q, c);
+    ck_assert_int_eq(count_cells(&g, q), 12);
+    ck_assert_int_eq(count_cells(&g, c), 12);
+    ck_assert(!q[geo_parse_cell(&g.v->geo, "f6", &(int){ 0 })]);
+    game_free(&g);
+    /* A divergent piece: the Waitress moves as the Rook and takes as the Unicorn. */
+    test_game(&g, "waitress", NULL, false);
+    reach(&g, 'W', "f6", q, c);
+    reach(&g, 'R', "f6", q2, c2);
+    ck_assert(!memcmp(q, q2, (size_t)g.v->geo.ncells * sizeof *q));
+    reach(&g, 'U', "f6", q2, c2);
+    ck_assert(!memcmp(c, c2, (size_t)g.v->geo.ncells * sizeof *c));
+    ck_assert_int_ne(count_cells(&g, c), 30);
+    game_free(&g);
+}
+END_TEST
+
 Suite *suite_game(void)
 {
     Suite *s = suite_create("game");
@@ -143,6 +185,7 @@ Suite *suite_game(void)
     tcase_add_test(tc, test_status_text);
     tcase_add_test(tc, test_three_player_status);
     tcase_add_test(tc, test_three_player_eliminations);
+    tcase_add_test(tc, test_piece_reach);
     suite_add_tcase(s, tc);
     return s;
 }
