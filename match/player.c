@@ -91,7 +91,8 @@ static enum player_status spawn(struct player *pl)
     for (char *t = strtok_r(cmd, " ", &save); t && argc < MAX_ARGS; t = strtok_r(NULL, " ", &save))
         argv[argc++] = t;
     argv[argc] = NULL;
-    if (!argc || !proc_start(&pl->proc, argv, pl->error, sizeof pl->error)) {
+    /* In a group of its own: a ^C to the runner must not reach it, and its helpers die with it. */
+    if (!argc || !proc_start(&pl->proc, argv, true, pl->error, sizeof pl->error)) {
         if (!argc)
             set_error(pl, "has no command");
         return PLAYER_FATAL;
