@@ -481,9 +481,9 @@ START_TEST(test_shipped_suite)
     copy_executable(engine, copy);
     char *saved = getenv("SENNIGHT") ? strdup(getenv("SENNIGHT")) : NULL;
     setenv("SENNIGHT", copy, 1);
-    struct engine_pipe p;
-    ck_assert(pipe_start_args(&p, (const char *const[]){ "match", "-engine", toy_cmd, "-engine", toy_cmd, "-each",
-                                                          "depth=1", "-games", "2", "-seed", "7", NULL }));
+    struct proc p;
+    pipe_start(&p, (const char *const[]){ "match", "-engine", toy_cmd, "-engine", toy_cmd, "-each", "depth=1", "-games",
+                                          "2", "-seed", "7", NULL });
     if (saved)
         setenv("SENNIGHT", saved, 1);
     else
@@ -494,8 +494,8 @@ START_TEST(test_shipped_suite)
     for (const char *line; (line = pipe_read_line(&p, (int)(test_timeout(10) * 1000)));)
         if (len < sizeof out)
             len += (size_t)snprintf(out + len, sizeof out - len, "%s\n", line);
-    struct pipe_exit x = pipe_wait(&p, (int)(test_timeout(2) * 1000));
-    pipe_free(&p);
+    struct proc_exit x = pipe_wait(&p, (int)(test_timeout(2) * 1000));
+    proc_end(&p, 0, NULL, 0);
     ck_assert_msg(x.exited && x.code == 0, "%s", out);
     /* The executable's real path, whatever links lead to /tmp. */
     snprintf(want, sizeof want, "%s/books/openings/glinski.epd (random, seed 7)", strrchr(with, '/'));
