@@ -328,7 +328,7 @@ static void *worker(void *arg)
     int n = c->nengines;
     struct player players[MAX_PLAYERS];
     for (int e = 0; e < n; e++)
-        players[e] = (struct player){ .conf = &c->engine[e] };
+        players[e] = (struct player){ .conf = &c->engine[e], .uci.timeout = c->engine[e].timeout };
     for (;;) {
         pthread_mutex_lock(&m->lock);
         int i = atomic_load(&m->stop) || m->next >= c->games ? -1 : m->next++;
@@ -346,7 +346,7 @@ static void *worker(void *arg)
         game_record_free(&rec);
     }
     for (int e = 0; e < n; e++)
-        player_stop(&players[e], true);
+        uci_client_end(&players[e].uci, true);
     return NULL;
 }
 

@@ -152,7 +152,7 @@ static bool group_setting(struct match_conf *c, enum group g, const char *key, c
             return parse_int(value, 0, 100000, &a->draw_movenumber);
         if (!strcmp(key, "movecount"))
             return parse_int(value, 1, 100000, draw ? &a->draw_movecount : &a->resign_movecount);
-        return !strcmp(key, "score") && parse_int(value, 0, MATE_SCORE, draw ? &a->draw_score : &a->resign_score);
+        return !strcmp(key, "score") && parse_int(value, 0, UCI_MATE_SCORE, draw ? &a->draw_score : &a->resign_score);
     default: {
         double *field = !strcmp(key, "elo0") ? &s->elo0
                         : !strcmp(key, "elo1") ? &s->elo1

@@ -1,3 +1,4 @@
+/* One game of the match: players started, moves asked for and refereed, the record and its ending. */
 #include "match_game.h"
 
 #include <stdarg.h>
@@ -86,21 +87,21 @@ static void end_by_rule(const struct variant *v, struct game_record *r, struct g
 }
 
 /* A player's failure ends the game; `allowance` >= 0 when it was thinking on a clock. */
-static void end_by_failure(const struct play *p, struct game_record *r, int side, enum player_status st,
+static void end_by_failure(const struct play *p, struct game_record *r, int side, enum uci_status st,
                            long long allowance, unsigned armies)
 {
     const struct player *pl = p->player[side];
     /* Engines killed by a signal to the runner look as if they crashed. */
-    if (st == PLAYER_CANCELLED || atomic_load(p->cancel)) {
+    if (st == UCI_CANCELLED || atomic_load(p->cancel)) {
         r->term = TERM_ABANDONED;
         set_reason(r, "Abandoned: the match stopped");
         return;
     }
-    if (st == PLAYER_FATAL)
+    if (st == UCI_FATAL)
         r->term = TERM_FATAL;
     else
-        end_by_fault(r, st == PLAYER_CRASHED ? TERM_CRASH : allowance >= 0 ? TERM_TIME : TERM_STALL, side, armies);
-    set_reason(r, "%s (%s) %s", play_colour_name(p->v, side), pl->conf->name, pl->error);
+        end_by_fault(r, st == UCI_CRASHED ? TERM_CRASH : allowance >= 0 ? TERM_TIME : TERM_STALL, side, armies);
+    set_reason(r, "%s (%s) %s", play_colour_name(p->v, side), pl->conf->name, pl->uci.error);
 }
 
 static void position_command(const struct play *p, const struct game_record *r, struct text *out)
@@ -180,10 +181,10 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
         text_clear(&go);
         clock_go_args(limits, clock, p->v->colour_letter, r->narmies, side, &go);
         long long allowance = clock_allowance(&clock[side], limits[side]);
-        struct reply reply;
-        enum player_status ps = player_go(pl, text_str(&position), text_str(&go),
-                                          allowance >= 0 ? allowance + STALL_GRACE : -1, p->cancel, &reply);
-        if (ps != PLAYER_OK) {
+        struct uci_reply reply;
+        enum uci_status ps = uci_client_go(&pl->uci, text_str(&position), text_str(&go),
+                                           allowance >= 0 ? allowance + STALL_GRACE : -1, p->cancel, &reply);
+        if (ps != UCI_OK) {
             end_by_failure(p, r, side, ps, allowance, armies);
             break;
         }
@@ -199,7 +200,7 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
             set_reason(r, "%s (%s) makes an illegal move: '%s'", play_colour_name(p->v, side), pl->conf->name,
                        reply.move[0] ? reply.move : "(none)");
             /* Its idea of the position is wrong: start afresh. */
-            player_stop(pl, true);
+            uci_client_end(&pl->uci, true);
             break;
         }
         record_move(p, g, r, m, &fullmove);
@@ -233,10 +234,12 @@ void play_game(const struct play *p, struct game_record *r)
         r->left[c] = armies >> c & 1 ? -1 : 0;
         if (over || r->left[c] == 0)
             continue;
-        enum player_status st = player_start(p->player[c], p->v->name, p->cancel);
-        if (st == PLAYER_OK)
-            st = player_new_game(p->player[c], p->cancel);
-        if (st != PLAYER_OK) {
+        struct player *pl = p->player[c];
+        const struct engine_conf *e = pl->conf;
+        enum uci_status st = uci_client_start(&pl->uci, e->cmd, e->option, e->noptions, p->v->name, p->cancel);
+        if (st == UCI_OK)
+            st = uci_client_new_game(&pl->uci, p->cancel);
+        if (st != UCI_OK) {
             end_by_failure(p, r, c, st, -1, armies);
             game_free(&g);
             return;

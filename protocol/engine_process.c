@@ -1,3 +1,4 @@
+/* Child processes on pipes with deadlines: spawn, line reads, writes that drain, exit and kill. */
 #include "engine_process.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@ enum {
     MAX_LINE = 1 << 20,      /* a longer unterminated line is returned in pieces */
     MAX_BUFFER = 1 << 24,    /* output beyond this, unread by the runner, is left in the pipe */
     SLICE_MS = 20,           /* how often a wait looks at the cancel flag */
+    EXIT_POLL_MS = 2,        /* how often a wait for exit looks at the child */
     MAX_LIVE = 1024,
 };
 
@@ -69,7 +71,7 @@ static bool pipe_cloexec(int fds[2])
 }
 
 /* Only async-signal-safe calls between fork and exec; an exec failure is reported through `status`. */
-static void child_exec(char *const argv[], int in, int out, int status)
+static void child_exec(char *const argv[], bool own_group, int in, int out, int status)
 {
     sigset_t none;
     sigemptyset(&none);
@@ -77,7 +79,8 @@ static void child_exec(char *const argv[], int in, int out, int status)
     /* Ignored signals stay ignored across exec: the engine must die of a broken pipe or ^C as usual. */
     signal(SIGPIPE, SIG_DFL);
     signal(SIGINT, SIG_DFL);
-    setpgid(0, 0);
+    if (own_group)
+        setpgid(0, 0);
     dup2(in, STDIN_FILENO);
     dup2(out, STDOUT_FILENO);
     execvp(argv[0], argv);
@@ -87,7 +90,7 @@ static void child_exec(char *const argv[], int in, int out, int status)
     _exit(127);
 }
 
-bool proc_start(struct proc *p, char *const argv[], char *err, size_t errlen)
+bool proc_start(struct proc *p, char *const argv[], bool own_group, char *err, size_t errlen)
 {
     int in[2] = { -1, -1 }, out[2] = { -1, -1 }, status[2] = { -1, -1 }, e = 0;
     *p = (struct proc){ .to = -1, .from = -1 };
@@ -95,7 +98,7 @@ bool proc_start(struct proc *p, char *const argv[], char *err, size_t errlen)
     bool piped = pipe_cloexec(in) && pipe_cloexec(out) && pipe_cloexec(status);
     pid_t pid = piped ? fork() : -1;
     if (pid == 0)
-        child_exec(argv, in[0], out[1], status[1]);
+        child_exec(argv, own_group, in[0], out[1], status[1]);
     e = errno;
     pthread_mutex_unlock(&spawn_lock);
     close(in[0]), close(out[1]), close(status[1]);
@@ -106,7 +109,10 @@ bool proc_start(struct proc *p, char *const argv[], char *err, size_t errlen)
     }
     p->to = in[1];
     p->from = out[0];
-    setpgid(pid, pid);
+    p->open = true;
+    /* Also from this side: the group must exist before a kill may name it. */
+    if (own_group)
+        setpgid(pid, pid);
     p->pid = pid;
     live_set(0, pid);
     ssize_t n;
@@ -118,7 +124,7 @@ bool proc_start(struct proc *p, char *const argv[], char *err, size_t errlen)
         proc_end(p, 0, NULL, 0);
         return false;
     }
-    /* Non-blocking input: a child that stops reading must not block the runner. */
+    /* Non-blocking input: a child that stops reading must not block the caller. */
     fcntl(p->to, F_SETFL, fcntl(p->to, F_GETFL) | O_NONBLOCK);
     return true;
 }
@@ -158,14 +164,8 @@ static int wait_ms(long long deadline)
     return left < 0 ? 0 : left < SLICE_MS ? (int)left : SLICE_MS;
 }
 
-bool proc_send(struct proc *p, const char *line, long long deadline)
+bool proc_write(struct proc *p, const char *data, size_t len, long long deadline)
 {
-    size_t len = strlen(line);
-    char *data = malloc(len + 1);
-    if (!data)
-        return false;
-    memcpy(data, line, len);
-    data[len++] = '\n';
     size_t done = 0;
     while (done < len && p->to >= 0) {
         ssize_t n = write(p->to, data + done, len - done);
@@ -182,8 +182,21 @@ bool proc_send(struct proc *p, const char *line, long long deadline)
         if (poll(fds, 2, wait_ms(deadline)) > 0 && fds[1].revents)
             proc_fill(p);
     }
-    free(data);
     return done == len;
+}
+
+bool proc_send(struct proc *p, const char *line, long long deadline)
+{
+    /* One write for the line and its newline, as a child reading whole lines expects. */
+    size_t len = strlen(line);
+    char *data = malloc(len + 1);
+    if (!data)
+        return false;
+    memcpy(data, line, len);
+    data[len] = '\n';
+    bool sent = proc_write(p, data, len + 1, deadline);
+    free(data);
+    return sent;
 }
 
 /* Cuts the next line out of buf: a complete one, an overlong piece, or the rest at end of output. */
@@ -219,14 +232,62 @@ enum proc_read proc_read_line(struct proc *p, long long deadline, const atomic_b
     }
 }
 
-static void describe_exit(int status, char *why, size_t whylen)
+void proc_close_input(struct proc *p)
 {
-    if (!why)
-        return;
-    if (WIFEXITED(status))
-        snprintf(why, whylen, "exited with status %d", WEXITSTATUS(status));
-    else if (WIFSIGNALED(status))
-        snprintf(why, whylen, "killed by signal %d", WTERMSIG(status));
+    if (p->open)
+        fd_close(&p->to);
+}
+
+/* Whether the child has exited (or cannot be waited for), without reaping it. */
+static bool proc_exited(const struct proc *p)
+{
+    siginfo_t info;
+    int r;
+    do {
+        info.si_pid = 0;
+        r = waitid(P_PID, (id_t)p->pid, &info, WEXITED | WNOHANG | WNOWAIT);
+    } while (r < 0 && errno == EINTR);
+    return r < 0 || info.si_pid;
+}
+
+struct proc_exit proc_wait(struct proc *p, long long deadline)
+{
+    if (p->pid <= 0)
+        return p->exit;
+    bool running;
+    /* Waiting without reaping, so that the group id cannot be reused before the group is killed. */
+    while ((running = !proc_exited(p)) && (deadline < 0 || proc_now() < deadline)) {
+        /* Keep reading, so that a child still writing its output can finish. */
+        struct pollfd fd = { p->from, POLLIN, 0 };
+        if (poll(&fd, 1, EXIT_POLL_MS) > 0)
+            proc_fill(p);
+    }
+    /* Its own group, with whatever it started; for a child in the caller's group -pid names none. */
+    kill(-p->pid, SIGKILL);
+    kill(p->pid, SIGKILL);
+    int status = 0;
+    pid_t reaped;
+    while ((reaped = waitpid(p->pid, &status, 0)) < 0 && errno == EINTR)
+        continue;
+    live_set(p->pid, 0);
+    p->pid = 0;
+    /* Reaped by someone else, how it ended is unknown: it must not pass for a clean exit. */
+    if (reaped < 0)
+        return p->exit = (struct proc_exit){ 0 };
+    return p->exit = (struct proc_exit){
+        .exited = WIFEXITED(status),
+        .code = WIFEXITED(status) ? WEXITSTATUS(status) : 0,
+        .signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+        .killed = running && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+    };
+}
+
+static void describe_exit(struct proc_exit e, char *why, size_t whylen)
+{
+    if (e.exited)
+        snprintf(why, whylen, "exited with status %d", e.code);
+    else if (e.signal)
+        snprintf(why, whylen, "killed by signal %d", e.signal);
     else
         snprintf(why, whylen, "ended");
 }
@@ -234,27 +295,12 @@ static void describe_exit(int status, char *why, size_t whylen)
 void proc_end(struct proc *p, long long grace, char *why, size_t whylen)
 {
     /* A zeroed struct proc never ran: its descriptors 0 are not its own. */
-    if (p->pid <= 0)
+    if (!p->open)
         return;
     fd_close(&p->to);
-    long long deadline = proc_now() + grace;
-    siginfo_t info;
-    /* Wait without reaping, so that the group id cannot be reused before the group is killed. */
-    for (;;) {
-        info.si_pid = 0;
-        int r = waitid(P_PID, (id_t)p->pid, &info, WEXITED | WNOHANG | WNOWAIT);
-        if ((r == 0 && info.si_pid) || (r < 0 && errno != EINTR) || proc_now() >= deadline)
-            break;
-        struct timespec pause = { 0, 2000000 };
-        nanosleep(&pause, NULL);
-    }
-    kill(-p->pid, SIGKILL);
-    kill(p->pid, SIGKILL);
-    int status = 0;
-    while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
-        continue;
-    describe_exit(status, why, whylen);
-    live_set(p->pid, 0);
+    struct proc_exit e = proc_wait(p, proc_now() + grace);
+    if (why)
+        describe_exit(e, why, whylen);
     fd_close(&p->from);
     free(p->buf);
     *p = (struct proc){ .to = -1, .from = -1 };

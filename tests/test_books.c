@@ -823,13 +823,13 @@ static int reply_ms(void)
 /* `sennight book` reached through the executable's command line. */
 START_TEST(test_executable_dispatch)
 {
-    struct engine_pipe p;
-    ck_assert(pipe_start_args(&p, (const char *const[]){ "book", "--help", NULL }));
+    struct proc p;
+    pipe_start(&p, (const char *const[]){ "book", "--help", NULL });
     const char *line = pipe_read_line(&p, reply_ms());
     ck_assert_msg(line && strstr(line, "usage: sennight book build"), "%s", line ? line : "(nothing)");
-    struct pipe_exit x = pipe_wait(&p, reply_ms());
+    struct proc_exit x = pipe_wait(&p, reply_ms());
     ck_assert(x.exited && x.code == 0);
-    pipe_free(&p);
+    proc_end(&p, 0, NULL, 0);
 }
 END_TEST
 
@@ -837,7 +837,7 @@ END_TEST
 /* OwnBook through the real executable. */
 
 /* Sends the lines and isready; returns everything printed before readyok, one line each. */
-static const char *uci(struct engine_pipe *p, const char *lines)
+static const char *uci(struct proc *p, const char *lines)
 {
     static char out[16384];
     size_t len = 0;
@@ -850,14 +850,14 @@ static const char *uci(struct engine_pipe *p, const char *lines)
     return out;
 }
 
-static void expect_uci(struct engine_pipe *p, const char *lines, const char *want)
+static void expect_uci(struct proc *p, const char *lines, const char *want)
 {
     const char *got = uci(p, lines);
     ck_assert_msg(strstr(got, want), "'%s': expected '%s', got '%s'", lines, want, got);
 }
 
 /* A search (not the book) answers: the engine's own info lines, then bestmove. */
-static void expect_search(struct engine_pipe *p, const char *go)
+static void expect_search(struct proc *p, const char *go)
 {
     ck_assert(pipe_send(p, go, reply_ms()));
     bool searched = false;
@@ -879,8 +879,8 @@ START_TEST(test_uci_own_book)
     e[1].weight = 5;
     write_book(file("uneven.book"), v, e, 3);
     game_free(&g);
-    struct engine_pipe p;
-    ck_assert_msg(pipe_start(&p), "cannot run %s", pipe_engine_path());
+    struct proc p;
+    pipe_start(&p, NULL);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "setoption name BookFile value %s", file("even.book"));
     expect_uci(&p, cmd, "info string book ");
@@ -948,9 +948,9 @@ START_TEST(test_uci_own_book)
     expect_search(&p, "go depth 1");
     expect_uci(&p, "setoption name BookFile value <empty>", "");
     ck_assert(pipe_send(&p, "quit", reply_ms()));
-    struct pipe_exit x = pipe_wait(&p, reply_ms());
+    struct proc_exit x = pipe_wait(&p, reply_ms());
     ck_assert_msg(x.exited && x.code == 0, "the engine did not exit cleanly");
-    pipe_free(&p);
+    proc_end(&p, 0, NULL, 0);
 }
 END_TEST
 
@@ -981,7 +981,7 @@ static int suite_lines(const char *text, struct suite_line *out, int max)
 
 /* The executable's own score for the position: the last complete iteration of a fresh one-thread
  * search at the node count, as a GUI would get it. */
-static int uci_score(struct engine_pipe *p, const char *fen, const char *go)
+static int uci_score(struct proc *p, const char *fen, const char *go)
 {
     char cmd[2048], last[1024] = "";
     snprintf(cmd, sizeof cmd, "ucinewgame\nposition fen %s\n%s", fen, go);
@@ -1007,8 +1007,8 @@ static void expect_suite(const char *variant, const char *text, const struct sui
     uint64_t keys[64];
     test_game(&g, variant, NULL, false);
     uint64_t start = g.ops->position_key(g.pos);
-    struct engine_pipe p;
-    ck_assert_msg(pipe_start(&p), "cannot run %s", pipe_engine_path());
+    struct proc p;
+    pipe_start(&p, NULL);
     uci(&p, uci_setup);
     snprintf(go, sizeof go, "go nodes %llu", (unsigned long long)o->nodes);
     for (int i = 0; i < n; i++) {
@@ -1032,7 +1032,7 @@ static void expect_suite(const char *variant, const char *text, const struct sui
     }
     ck_assert(pipe_send(&p, "quit", reply_ms()));
     pipe_wait(&p, reply_ms());
-    pipe_free(&p);
+    proc_end(&p, 0, NULL, 0);
     game_free(&g);
 }
 

@@ -1,7 +1,8 @@
 /* The match runner (match/match.c) playing short matches between toy engines
  * (tests/fixtures/toy_engine.c, path in $TOY_ENGINE) that mate, stalemate, crash, hang, play
  * illegal moves, think too long, never answer uci, or report scores for adjudication; three-player
- * matches between toy engines and between copies of the real engine ($SENNIGHT). */
+ * matches between toy engines and between copies of the real engine ($SENNIGHT); the UCI client
+ * (protocol/uci_client.c) on its own, as the GUI drives it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -481,9 +482,9 @@ START_TEST(test_shipped_suite)
     copy_executable(engine, copy);
     char *saved = getenv("SENNIGHT") ? strdup(getenv("SENNIGHT")) : NULL;
     setenv("SENNIGHT", copy, 1);
-    struct engine_pipe p;
-    ck_assert(pipe_start_args(&p, (const char *const[]){ "match", "-engine", toy_cmd, "-engine", toy_cmd, "-each",
-                                                          "depth=1", "-games", "2", "-seed", "7", NULL }));
+    struct proc p;
+    pipe_start(&p, (const char *const[]){ "match", "-engine", toy_cmd, "-engine", toy_cmd, "-each", "depth=1", "-games",
+                                          "2", "-seed", "7", NULL });
     if (saved)
         setenv("SENNIGHT", saved, 1);
     else
@@ -494,8 +495,8 @@ START_TEST(test_shipped_suite)
     for (const char *line; (line = pipe_read_line(&p, (int)(test_timeout(10) * 1000)));)
         if (len < sizeof out)
             len += (size_t)snprintf(out + len, sizeof out - len, "%s\n", line);
-    struct pipe_exit x = pipe_wait(&p, (int)(test_timeout(2) * 1000));
-    pipe_free(&p);
+    struct proc_exit x = pipe_wait(&p, (int)(test_timeout(2) * 1000));
+    proc_end(&p, 0, NULL, 0);
     ck_assert_msg(x.exited && x.code == 0, "%s", out);
     /* The executable's real path, whatever links lead to /tmp. */
     snprintf(want, sizeof want, "%s/books/openings/glinski.epd (random, seed 7)", strrchr(with, '/'));
@@ -687,6 +688,45 @@ START_TEST(test_time_control)
 }
 END_TEST
 
+static void count_info(void *ctx, const char *line)
+{
+    int *n = ctx;
+    *n += !strncmp(line, "info ", 5);
+}
+
+/* The UCI client without the runner, as the GUI drives it: the real engine's info lines come as it
+ * searches; a crash and a hang are told apart, and the next start brings the engine back. */
+START_TEST(test_uci_client)
+{
+    int descriptors = open_descriptors(), infos = 0;
+    struct uci_client c = { .timeout = (long long)(test_timeout(5) * 1e6), .on_info = count_info, .info_ctx = &infos };
+    struct uci_reply r;
+    ck_assert_int_eq(uci_client_start(&c, pipe_engine_path(), NULL, 0, "glinski", NULL), UCI_OK);
+    ck_assert_int_eq(uci_client_new_game(&c, NULL), UCI_OK);
+    ck_assert_int_eq(uci_client_go(&c, "position fen " MATE_IN_ONE, " depth 3", -1, NULL, &r), UCI_OK);
+    ck_assert_str_eq(r.move, "d2b1");
+    ck_assert(r.has_score && r.score == UCI_MATE_SCORE - 1);
+    ck_assert_int_gt(infos, 0);
+    uci_client_end(&c, true);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s crash=1", toy_path());
+    ck_assert_int_eq(uci_client_start(&c, cmd, NULL, 0, "glinski", NULL), UCI_OK);
+    ck_assert_int_eq(uci_client_go(&c, "position startpos", " depth 1", -1, NULL, &r), UCI_CRASHED);
+    ck_assert_str_eq(c.error, "crashed while thinking (exited with status 3)");
+    ck_assert_int_eq(uci_client_start(&c, cmd, NULL, 0, "glinski", NULL), UCI_OK);
+    uci_client_end(&c, true);
+    snprintf(cmd, sizeof cmd, "%s hang=1", toy_path());
+    ck_assert_int_eq(uci_client_start(&c, cmd, NULL, 0, "glinski", NULL), UCI_OK);
+    ck_assert_int_eq(uci_client_go(&c, "position startpos", " depth 1", 100000, NULL, &r), UCI_TIMEOUT);
+    ck_assert_str_eq(c.error, "gave no answer within 0.1 s while thinking");
+    ck_assert(!c.ready);
+    ck_assert_int_eq(uci_client_start(&c, "", NULL, 0, "glinski", NULL), UCI_FATAL);
+    ck_assert_str_eq(c.error, "has no command");
+    ck_assert_int_eq(open_descriptors(), descriptors);
+    assert_no_children();
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -709,6 +749,7 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_three_player_failure);
     tcase_add_test(tc, test_three_player_real_engine);
     tcase_add_test(tc, test_three_player_refused);
+    tcase_add_test(tc, test_uci_client);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -22,7 +22,7 @@
 /* Everything the game printed so far (prompts end up at the start of the next line), and how far
  * the test has looked. */
 struct session {
-    struct engine_pipe pipe;
+    struct proc pipe;
     char *out;
     size_t len, cap, seen;
 };
@@ -41,7 +41,7 @@ static void session_start(struct session *s, const char *const *args)
     for (int i = 0; args && args[i]; i++)
         argv[n++] = args[i];
     *s = (struct session){ 0 };
-    ck_assert_msg(pipe_start_args(&s->pipe, argv), "cannot run %s", pipe_engine_path());
+    pipe_start(&s->pipe, argv);
 }
 
 static void session_append(struct session *s, const char *line)
@@ -118,11 +118,11 @@ static void session_end(struct session *s, bool quit)
 {
     if (quit)
         session_send(s, "quit");
-    pipe_close_input(&s->pipe);
-    struct pipe_exit e = pipe_wait(&s->pipe, reply_ms());
+    proc_close_input(&s->pipe);
+    struct proc_exit e = pipe_wait(&s->pipe, reply_ms());
     ck_assert_msg(e.exited && e.code == 0, "play ended with exited %d code %d signal %d killed %d", e.exited, e.code,
                   e.signal, e.killed);
-    pipe_free(&s->pipe);
+    proc_end(&s->pipe, 0, NULL, 0);
     free(s->out);
 }
 

@@ -110,34 +110,28 @@ static long long now_ms(void)
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static void engine_open(struct engine_pipe *p)
-{
-    ck_assert_msg(pipe_start(p), "cannot run the engine '%s' (set SENNIGHT): %s", pipe_engine_path(),
-                  strerror(errno));
-}
-
 /* Fails the test once the engine stops answering, saying whether it hung (and is killed) or ended. */
-static void engine_lost(struct engine_pipe *p, const char *waiting_for, const struct lines *got)
+static void engine_lost(struct proc *p, const char *waiting_for, const struct lines *got)
 {
-    struct pipe_exit e = pipe_wait(p, 200);
+    struct proc_exit e = pipe_wait(p, 200);
     ck_abort_msg("%s: the engine %s (exit status %d, signal %d); it printed: %s", waiting_for,
                  e.killed ? "hung" : "ended", e.code, e.signal, got ? lines_show(got) : "");
 }
 
-static void engine_write(struct engine_pipe *p, const char *data, size_t len)
+static void engine_write(struct proc *p, const char *data, size_t len)
 {
     if (!pipe_write(p, data, len, reply_ms()))
         engine_lost(p, "writing", NULL);
 }
 
-static void engine_send(struct engine_pipe *p, const char *line)
+static void engine_send(struct proc *p, const char *line)
 {
     if (!pipe_send(p, line, reply_ms()))
         engine_lost(p, line, NULL);
 }
 
 /* Reads lines up to and including the first that starts with the prefix. */
-static struct lines engine_read_until(struct engine_pipe *p, const char *prefix, int timeout_ms)
+static struct lines engine_read_until(struct proc *p, const char *prefix, int timeout_ms)
 {
     struct lines out = { 0 };
     const char *line;
@@ -151,7 +145,7 @@ static struct lines engine_read_until(struct engine_pipe *p, const char *prefix,
 }
 
 /* Sends isready; returns what the engine printed before its readyok. */
-static struct lines engine_sync(struct engine_pipe *p)
+static struct lines engine_sync(struct proc *p)
 {
     engine_send(p, "isready");
     struct lines out = engine_read_until(p, "readyok", reply_ms());
@@ -161,27 +155,27 @@ static struct lines engine_sync(struct engine_pipe *p)
 }
 
 /* Sends the script (lines separated by newlines); returns what it printed. */
-static struct lines engine_run(struct engine_pipe *p, const char *script)
+static struct lines engine_run(struct proc *p, const char *script)
 {
     engine_send(p, script);
     return engine_sync(p);
 }
 
 /* Runs the script and checks that it printed nothing at all. */
-static void engine_run_silent(struct engine_pipe *p, const char *script)
+static void engine_run_silent(struct proc *p, const char *script)
 {
     struct lines out = engine_run(p, script);
     ck_assert_msg(out.n == 0, "'%s' printed: %s", script, lines_show(&out));
     lines_free(&out);
 }
 
-static void engine_quit(struct engine_pipe *p)
+static void engine_quit(struct proc *p)
 {
     engine_send(p, "quit");
-    struct pipe_exit e = pipe_wait(p, reply_ms());
+    struct proc_exit e = pipe_wait(p, reply_ms());
     ck_assert_msg(!e.killed, "the engine did not exit after quit");
     ck_assert_msg(e.exited && e.code == 0, "the engine ended with status %d, signal %d", e.code, e.signal);
-    pipe_free(p);
+    proc_end(p, 0, NULL, 0);
 }
 
 /* What `d` reports. */
@@ -190,7 +184,7 @@ struct state {
     char key[64];
 };
 
-static struct state engine_state(struct engine_pipe *p)
+static struct state engine_state(struct proc *p)
 {
     struct state s;
     struct lines out = engine_run(p, "d");
@@ -204,14 +198,14 @@ static struct state engine_state(struct engine_pipe *p)
     return s;
 }
 
-static void expect_fen(struct engine_pipe *p, const char *fen)
+static void expect_fen(struct proc *p, const char *fen)
 {
     ck_assert_str_eq(engine_state(p).fen, fen);
 }
 
 /* Runs the script: it must print one error line and nothing else, and leave the variant and
  * position as they were. */
-static void expect_rejected(struct engine_pipe *p, const char *script)
+static void expect_rejected(struct proc *p, const char *script)
 {
     struct state before = engine_state(p);
     struct lines out = engine_run(p, script);
@@ -224,7 +218,7 @@ static void expect_rejected(struct engine_pipe *p, const char *script)
 }
 
 /* The `variants` listing: one name per line. */
-static struct lines engine_variant_names(struct engine_pipe *p)
+static struct lines engine_variant_names(struct proc *p)
 {
     struct lines out = engine_run(p, "variants"), names = { 0 };
     for (int i = 0; i < out.n; i++) {
@@ -238,7 +232,7 @@ static struct lines engine_variant_names(struct engine_pipe *p)
 }
 
 /* The first legal move, from `go perft 1`. */
-static void engine_first_move(struct engine_pipe *p, char *move, size_t len)
+static void engine_first_move(struct proc *p, char *move, size_t len)
 {
     engine_send(p, "go perft 1");
     struct lines out = engine_read_until(p, "Nodes searched:", reply_ms());
@@ -308,8 +302,8 @@ static const char *variant_file(enum variant_file f)
 
 START_TEST(test_uci_handshake)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_send(&p, "uci");
     struct lines out = engine_read_until(&p, "uciok", reply_ms());
     ck_assert_str_eq(out.v[out.n - 1], "uciok");
@@ -352,7 +346,7 @@ static struct declared declared_of(const char *line)
 }
 
 /* The options of the uci reply, in its order. */
-static int engine_options(struct engine_pipe *p, struct declared *d, int max)
+static int engine_options(struct proc *p, struct declared *d, int max)
 {
     engine_send(p, "uci");
     struct lines out = engine_read_until(p, "uciok", reply_ms());
@@ -370,9 +364,9 @@ static int engine_options(struct engine_pipe *p, struct declared *d, int max)
  * type, and each accepts its own default silently. */
 START_TEST(test_options_documented_and_defaults_accepted)
 {
-    struct engine_pipe p;
+    struct proc p;
     struct declared d[64];
-    engine_open(&p);
+    pipe_start(&p, NULL);
     int n = engine_options(&p, d, 64);
     FILE *f = fopen("docs/protocol.md", "r");
     ck_assert_msg(f != NULL, "docs/protocol.md: %s", strerror(errno));
@@ -403,9 +397,9 @@ END_TEST
 /* A spin refuses numbers outside its bounds with one line and keeps its value. */
 START_TEST(test_option_out_of_range)
 {
-    struct engine_pipe p;
+    struct proc p;
     struct declared d[64];
-    engine_open(&p);
+    pipe_start(&p, NULL);
     int n = engine_options(&p, d, 64);
     for (int i = 0; i < n; i++) {
         if (strcmp(d[i].type, "spin"))
@@ -501,8 +495,8 @@ END_TEST
 
 START_TEST(test_isready)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_send(&p, "isready");
     ck_assert_str_eq(pipe_read_line(&p, reply_ms()), "readyok");
     for (int i = 0; i < 50; i++)
@@ -518,8 +512,8 @@ END_TEST
 /* JoclyBoard never sends uci: every command must work from a cold start. */
 START_TEST(test_stream_without_uci)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "ucinewgame\nvariant mccooey\nposition startpos moves e3e5 e8e6");
     expect_fen(&p, "6/7/P6p/RP5pr/QN2Pp2nq/BBBP3pbbb/KNP4pnk/RP5pr/P6p/7/6 w - e7 0 2");
     engine_run_silent(&p, "ucinewgame\nposition startpos");
@@ -536,8 +530,8 @@ START_TEST(test_promotion_letters)
         { "f10f11N", "5k/7/8/9/10/10N/K9/9/8/7/6 b - - 0 1" },
         { "f10f11b", "5k/7/8/9/10/10B/K9/9/8/7/6 b - - 0 1" },
     };
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         char cmd[256];
         snprintf(cmd, sizeof cmd, "position fen 5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1 moves %s", ok[i][0]);
@@ -555,8 +549,8 @@ END_TEST
 
 START_TEST(test_position_moves)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     expect_fen(&p, GLINSKI_START);
     engine_run_silent(&p, "position startpos moves e4e5 g7g6 d1c3");
     expect_fen(&p, "6/P5p/RPN3pr/2P3p1n/Q3P1p2q/BBB1P1p1bbb/K2P1p3k/N1P3p1n/RP4pr/P5p/6 b - - 1 2");
@@ -577,8 +571,8 @@ END_TEST
  * General down the file. */
 START_TEST(test_position_eliminations)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "setoption name UCI_Variant value wellisch");
     struct lines out = engine_run(&p, "position fen 2bG3/7/8/9/10/5rR3wG1/10/9/rG7/7/6 r - - 9 30");
     ck_assert_msg(out.n == 1 && !strcmp(out.v[0], "info string eliminated w"), "%s", lines_show(&out));
@@ -618,8 +612,8 @@ START_TEST(test_fen_round_trip)
         { "haynie", "2ppfb/3ppnr/P3ppwq/PP3ppbk/FPP3ppwr/BNPP3ppnb/RWPP3ppf/QBPP3pp/KWPP3p/RNPP3/BFPP2 w - - 0 1" },
         { "full-house", "6/P5p/RP4pr/NHP3phn/QTEP2petq/KBBBP1pbbbk/UMSP2psmu/NYP3pyn/RP4pr/P5p/6 w - - 0 1" },
     };
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     struct lines names = engine_variant_names(&p);
     for (int i = 0; i < names.n; i++) {
         char cmd[700], move[16];
@@ -647,8 +641,8 @@ END_TEST
 /* Non-start FENs: two-digit runs, an en-passant cell, clocks; the key must not depend on the route. */
 START_TEST(test_fen_fields_round_trip)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "position fen " ROOK_CHECK_BOARD " b - - 7 42");
     expect_fen(&p, ROOK_CHECK_BOARD " b - - 7 42");
     engine_run_silent(&p, "position startpos moves e4e6");
@@ -664,8 +658,8 @@ END_TEST
 /* Whatever clocks a position reaches, the FEN that d prints is accepted again. */
 START_TEST(test_fen_large_clocks)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "position fen 6/7/8/9/10/11/K8k/9/8/7/6 w - - 100000 100000 moves g1h1 g10h9 h1g1 h9g10");
     struct state reached = engine_state(&p);
     char cmd[600];
@@ -748,8 +742,8 @@ START_TEST(test_bad_input_rejected)
         "check a b",
         "check /nonexistent/sennight/variants.ini",
     };
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "position startpos moves e4e6");
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         expect_rejected(&p, bad[i]);
@@ -760,8 +754,8 @@ END_TEST
 
 START_TEST(test_illegal_move_rejects_list)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "variant mccooey\nposition startpos moves e3e5");
     struct state before = engine_state(&p);
     struct lines out = engine_run(&p, "position startpos moves c1c2 e8e6 c2c3 c7c7");
@@ -782,8 +776,8 @@ START_TEST(test_bad_variant_kept)
         "variant mccooey haynie",
         "setoption name Unknown value glinski",
     };
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "setoption name UCI_Variant value mccooey\nposition startpos moves e3e5");
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         expect_rejected(&p, bad[i]);
@@ -795,8 +789,8 @@ END_TEST
 
 START_TEST(test_variant_selection)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "setoption name UCI_Variant value mccooey");
     expect_fen(&p, MCCOOEY_START);
     engine_run_silent(&p, "position startpos moves e3e5\nsetoption name UCI_Variant value mccooey");
@@ -811,7 +805,7 @@ START_TEST(test_variant_selection)
 }
 END_TEST
 
-static void expect_file_errors(struct engine_pipe *p, const char *script, const char *path)
+static void expect_file_errors(struct proc *p, const char *script, const char *path)
 {
     char where[300];
     struct state before = engine_state(p);
@@ -829,8 +823,8 @@ START_TEST(test_variant_file_errors)
 {
     const char *path = variant_file(FILE_BROKEN);
     char cmd[128];
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "variant mccooey\nposition startpos moves e3e5");
     snprintf(cmd, sizeof cmd, "check %s", path);
     expect_file_errors(&p, cmd, path);
@@ -851,8 +845,8 @@ START_TEST(test_variant_file_many_errors)
     const char *path = variant_file(FILE_MANY_ERRORS);
     char cmd[128], where[128];
     snprintf(where, sizeof where, "info string error: %s:", path);
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "position startpos moves e4e6");
     static const char *const commands[] = { "check ", "setoption name VariantPath value " };
     for (size_t c = 0; c < sizeof commands / sizeof *commands; c++) {
@@ -879,8 +873,8 @@ START_TEST(test_variant_file_all_or_nothing)
 {
     const char *bad = variant_file(FILE_HALF_GOOD), *dup = variant_file(FILE_BUILTIN_NAME);
     char cmd[128];
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "position startpos moves e4e6");
     snprintf(cmd, sizeof cmd, "setoption name VariantPath value %s", bad);
     expect_rejected(&p, cmd);
@@ -897,8 +891,8 @@ START_TEST(test_variant_file_loads)
 {
     const char *path = variant_file(FILE_USER);
     char cmd[128], want[160];
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     snprintf(cmd, sizeof cmd, "check %s", path);
     struct lines out = engine_run(&p, cmd);
     snprintf(want, sizeof want, "info string %s: 1 variant, no errors", path);
@@ -931,8 +925,8 @@ END_TEST
 #define CASTLED "8/9/10/11/11r/K12/R13/15/13r/12k/R11/11/10/9/8 w - - 2 2"
 START_TEST(test_castling)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     struct lines out = engine_run(&p, "setoption name VariantPath value tests/fixtures/castling.ini");
     ck_assert_msg(out.n == 1 && strstr(out.v[0], " castle-nd castle-tri"), "%s", lines_show(&out));
     lines_free(&out);
@@ -966,8 +960,8 @@ END_TEST
 
 START_TEST(test_unknown_words_skipped)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "joho debug on\njoho debug off");
     engine_run_silent(&p, "xyzzy 42 position startpos moves e4e6");
     expect_fen(&p, GLINSKI_E4E6);
@@ -980,8 +974,8 @@ END_TEST
 /* UCI: stop and ponderhit with nothing to stop are ignored; blank lines too. */
 START_TEST(test_silent_commands)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "stop\nponderhit\ndebug on\ndebug off\n\n \t \r\nucinewgame\nposition startpos");
     expect_fen(&p, GLINSKI_START);
     engine_quit(&p);
@@ -1000,7 +994,7 @@ static bool perft_line(const char *line, char *move, unsigned long long *count)
 }
 
 /* Runs go perft and checks the divide format; returns the total. */
-static unsigned long long engine_perft(struct engine_pipe *p, int depth, int moves)
+static unsigned long long engine_perft(struct proc *p, int depth, int moves)
 {
     char cmd[32], move[16];
     snprintf(cmd, sizeof cmd, "go perft %d", depth);
@@ -1023,8 +1017,8 @@ static unsigned long long engine_perft(struct engine_pipe *p, int depth, int mov
 
 START_TEST(test_perft_divide)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     ck_assert_uint_eq(engine_perft(&p, 1, 51), 51);
     ck_assert_uint_eq(engine_perft(&p, 2, 51), 2586);
     ck_assert_uint_eq(engine_perft(&p, 3, 51), 137858);
@@ -1042,8 +1036,8 @@ END_TEST
 
 START_TEST(test_perft_stop)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "position startpos moves e4e6");
     engine_send(&p, LONG_PERFT);
     nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
@@ -1071,8 +1065,8 @@ END_TEST
 
 START_TEST(test_isready_during_perft)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_send(&p, LONG_PERFT);
     long long sent = now_ms();
     engine_send(&p, "debug on");
@@ -1091,25 +1085,25 @@ END_TEST
 
 START_TEST(test_quit)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_send(&p, "quit");
-    struct pipe_exit e = pipe_wait(&p, reply_ms());
+    struct proc_exit e = pipe_wait(&p, reply_ms());
     ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
     ck_assert_ptr_null(pipe_read_line(&p, reply_ms()));
-    pipe_free(&p);
+    proc_end(&p, 0, NULL, 0);
     /* End of input is a quit too. */
-    engine_open(&p);
+    pipe_start(&p, NULL);
     engine_run_silent(&p, "position startpos moves e4e6");
-    pipe_close_input(&p);
+    proc_close_input(&p);
     e = pipe_wait(&p, reply_ms());
     ck_assert_msg(!e.killed && e.exited && e.code == 0, "at end of input: status %d, signal %d", e.code, e.signal);
-    pipe_free(&p);
+    proc_end(&p, 0, NULL, 0);
 }
 END_TEST
 
 /* Collects everything the engine prints until its output ends. */
-static struct lines engine_read_all(struct engine_pipe *p)
+static struct lines engine_read_all(struct proc *p)
 {
     struct lines out = { 0 };
     for (const char *line; (line = pipe_read_line(p, reply_ms())) != NULL;)
@@ -1118,11 +1112,11 @@ static struct lines engine_read_all(struct engine_pipe *p)
 }
 
 /* Sends the script, which ends with quit, and checks that the engine exits cleanly within a second. */
-static void send_quit_expect_exit(struct engine_pipe *p, const char *script)
+static void send_quit_expect_exit(struct proc *p, const char *script)
 {
     long long sent = now_ms();
     engine_send(p, script);
-    struct pipe_exit e = pipe_wait(p, reply_ms());
+    struct proc_exit e = pipe_wait(p, reply_ms());
     long long took = now_ms() - sent;
     ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
     ck_assert_msg(took < test_timeout(1.0) * 1000, "quit took %lld ms", took);
@@ -1131,28 +1125,28 @@ static void send_quit_expect_exit(struct engine_pipe *p, const char *script)
 /* quit ends a count at once; scripts that want the whole count close their input instead. */
 START_TEST(test_quit_ends_perft)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     send_quit_expect_exit(&p, "go perft 30\nquit");
     struct lines out = engine_read_all(&p);
     ck_assert_msg(out.n >= 2 && !strcmp(out.v[out.n - 2], "info string perft stopped"), "%s", lines_show(&out));
     lines_free(&out);
-    pipe_free(&p);
+    proc_end(&p, 0, NULL, 0);
 }
 END_TEST
 
 START_TEST(test_end_of_input_finishes_perft)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_send(&p, "go perft 3");
-    pipe_close_input(&p);
-    struct pipe_exit e = pipe_wait(&p, reply_ms());
+    proc_close_input(&p);
+    struct proc_exit e = pipe_wait(&p, reply_ms());
     ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
     struct lines out = engine_read_all(&p);
     ck_assert_msg(out.n == 53 && !strcmp(out.v[52], "Nodes searched: 137858"), "%s", lines_show(&out));
     lines_free(&out);
-    pipe_free(&p);
+    proc_end(&p, 0, NULL, 0);
 }
 END_TEST
 
@@ -1160,8 +1154,8 @@ END_TEST
  * once, stop ends the search, and the position then applies (no head-of-line blocking). */
 START_TEST(test_no_head_of_line_blocking)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_send(&p, "go depth 1000");
     nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
     long long sent = now_ms();
@@ -1185,21 +1179,21 @@ END_TEST
 /* The same with a count, and quit instead of stop: the engine exits at once. */
 START_TEST(test_quit_while_blocked)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_send(&p, "go perft 30\nposition startpos\nisready");
     struct lines out = engine_read_until(&p, "readyok", reply_ms());
     lines_free(&out);
     send_quit_expect_exit(&p, "quit");
-    pipe_free(&p);
+    proc_end(&p, 0, NULL, 0);
 }
 END_TEST
 
 /* A stop read before the loop starts the go it follows still stops that go. */
 START_TEST(test_stop_before_go_starts)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_send(&p, "go perft 30\nd\ngo depth 1000\nstop");
     struct lines out = engine_read_until(&p, "bestmove ", reply_ms());
     ck_assert_msg(lines_find(&out, "info string perft stopped"), "%s", lines_show(&out));
@@ -1211,8 +1205,8 @@ END_TEST
 /* ponderhit read just after go ponder turns it into the timed search it was. */
 START_TEST(test_ponderhit_early)
 {
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     long long sent = now_ms();
     engine_send(&p, "go ponder movetime 300\nponderhit");
     struct lines out = engine_read_until(&p, "bestmove ", test_timeout(5.0) * 1000);
@@ -1228,8 +1222,8 @@ START_TEST(test_nul_bytes)
 {
     static const char *const lines[] = { "foo\0bar\n", "\0foo\n", "\0\n", " \0 x\n" };
     static const size_t lens[] = { 8, 5, 2, 5 };
-    struct engine_pipe p;
-    engine_open(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
         engine_write(&p, lines[i], lens[i]);
         struct lines out = engine_sync(&p);
@@ -1323,7 +1317,7 @@ struct fuzz_report {
 };
 
 /* Sends the line and an isready, and checks its reply against the rule for lines without a command. */
-static void fuzz_check_line(struct engine_pipe *p, const char *line, size_t len, struct fuzz_report *r)
+static void fuzz_check_line(struct proc *p, const char *line, size_t len, struct fuzz_report *r)
 {
     engine_write(p, line, len);
     engine_write(p, "\n", 1);
@@ -1336,7 +1330,7 @@ static void fuzz_check_line(struct engine_pipe *p, const char *line, size_t len,
 }
 
 /* What every fuzz run ends with: d's FEN is accepted again, and quit exits cleanly. */
-static void fuzz_finish(struct engine_pipe *p)
+static void fuzz_finish(struct proc *p)
 {
     char cmd[600];
     struct state last = engine_state(p);
@@ -1353,8 +1347,8 @@ START_TEST(test_fuzz_bytes)
     struct fuzz_report report = { 0 };
     ck_assert(line != NULL);
     for (int run = 0; run < 3; run++) {
-        struct engine_pipe p;
-        engine_open(&p);
+        struct proc p;
+        pipe_start(&p, NULL);
         for (int i = 0; i < 1000; i++) {
             size_t len = fuzz_bytes_line(&seed, line, LONG_LINE);
             fuzz_check_line(&p, line, len, &report);
@@ -1480,8 +1474,8 @@ START_TEST(test_fuzz_commands)
     const char *files[] = { variant_file(FILE_BROKEN), variant_file(FILE_FUZZ) };
     char line[1024];
     for (int run = 0; run < 4; run++) {
-        struct engine_pipe p;
-        engine_open(&p);
+        struct proc p;
+        pipe_start(&p, NULL);
         for (int batch = 0; batch < 100; batch++) {
             int size = 1 + (int)rng_below(&seed, 12), junk_lines = 0;
             for (int i = 0; i < size; i++) {

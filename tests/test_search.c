@@ -201,12 +201,7 @@ static void pause_ms(long ms)
         continue;
 }
 
-static void engine_start(struct engine_pipe *p)
-{
-    ck_assert_msg(pipe_start(p), "cannot run the engine '%s' (set SENNIGHT): %s", pipe_engine_path(), strerror(errno));
-}
-
-static void engine_send(struct engine_pipe *p, const char *text)
+static void engine_send(struct proc *p, const char *text)
 {
     ck_assert_msg(pipe_send(p, text, hang_ms()), "the engine does not take '%s'", text);
 }
@@ -287,7 +282,7 @@ static void out_free(struct search_out *out)
 }
 
 /* Reads lines up to the first that starts with the prefix, which ends the reading. */
-static struct search_out *read_until(struct engine_pipe *p, const char *prefix, long long t0)
+static struct search_out *read_until(struct proc *p, const char *prefix, long long t0)
 {
     struct search_out *out = calloc(1, sizeof *out);
     ck_assert(out != NULL);
@@ -297,13 +292,13 @@ static struct search_out *read_until(struct engine_pipe *p, const char *prefix, 
         if (!strncmp(line, prefix, strlen(prefix)))
             return out;
     }
-    struct pipe_exit e = pipe_wait(p, 200);
+    struct proc_exit e = pipe_wait(p, 200);
     ck_abort_msg("waiting for %s: the engine %s (status %d, signal %d) after: %s", prefix, e.killed ? "hung" : "ended",
                  e.code, e.signal, out->transcript);
 }
 
 /* Sends the command and reads up to its bestmove. */
-static struct search_out *until_bestmove(struct engine_pipe *p, const char *cmd)
+static struct search_out *until_bestmove(struct proc *p, const char *cmd)
 {
     long long t0 = search_now_ms();
     engine_send(p, cmd);
@@ -311,7 +306,7 @@ static struct search_out *until_bestmove(struct engine_pipe *p, const char *cmd)
 }
 
 /* isready: what the engine printed before its readyok, which is not counted. */
-static struct search_out *engine_sync(struct engine_pipe *p)
+static struct search_out *engine_sync(struct proc *p)
 {
     long long t0 = search_now_ms();
     engine_send(p, "isready");
@@ -321,7 +316,7 @@ static struct search_out *engine_sync(struct engine_pipe *p)
 }
 
 /* Sends the command; it must print nothing. */
-static void engine_silent(struct engine_pipe *p, const char *cmd)
+static void engine_silent(struct proc *p, const char *cmd)
 {
     engine_send(p, cmd);
     struct search_out *out = engine_sync(p);
@@ -335,13 +330,13 @@ static const struct info *last_info(const struct search_out *out)
     return &out->info[out->ninfo - 1];
 }
 
-static void engine_quit(struct engine_pipe *p)
+static void engine_quit(struct proc *p)
 {
     engine_send(p, "quit");
-    struct pipe_exit e = pipe_wait(p, hang_ms());
+    struct proc_exit e = pipe_wait(p, hang_ms());
     ck_assert_msg(!e.killed && e.exited && e.code == 0, "quit: status %d, signal %d%s", e.code, e.signal,
                   e.killed ? ", hung" : "");
-    pipe_free(p);
+    proc_end(p, 0, NULL, 0);
 }
 
 /* The bestmove, and its ponder move after it, are legal in the Glinski position (NULL: start). */
@@ -362,9 +357,9 @@ static void assert_legal(const char *fen, const struct search_out *out)
 START_TEST(test_mate)
 {
     const struct mate_position *mp = &mates[_i];
-    struct engine_pipe p;
+    struct proc p;
     char cmd[512];
-    engine_start(&p);
+    pipe_start(&p, NULL);
     snprintf(cmd, sizeof cmd, "setoption name UCI_Variant value %s\nposition fen %s", mp->variant, mp->fen);
     engine_silent(&p, cmd);
     snprintf(cmd, sizeof cmd, "go depth %d", 2 * mp->moves + 1);
@@ -394,8 +389,8 @@ END_TEST
 
 START_TEST(test_go_mate)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_silent(&p, "position fen " QUEEN_ROOK_MATE);
     /* It stops by itself once the mate is found. */
     struct search_out *out = until_bestmove(&p, "go mate 2");
@@ -494,8 +489,8 @@ END_TEST
 
 START_TEST(test_go_depth)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     struct search_out *out = until_bestmove(&p, "go depth 5");
     for (int i = 0; i < out->ninfo; i++)
         ck_assert_msg(out->info[i].depth == i + 1, "depths out of order: %s", out->transcript);
@@ -512,9 +507,9 @@ enum { NODE_LIMIT = 20000, NODE_SLACK = 256 };
 /* go nodes in a fresh engine; the transcript of the search. */
 static struct search_out *search_nodes(void)
 {
-    struct engine_pipe p;
+    struct proc p;
     char cmd[64];
-    engine_start(&p);
+    pipe_start(&p, NULL);
     engine_silent(&p, "position fen " MIDDLEGAME);
     snprintf(cmd, sizeof cmd, "go nodes %d", NODE_LIMIT);
     struct search_out *out = until_bestmove(&p, cmd);
@@ -536,8 +531,8 @@ END_TEST
 
 START_TEST(test_go_movetime)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_silent(&p, "position fen " MIDDLEGAME);
     struct search_out *out = until_bestmove(&p, "go movetime 200");
     ck_assert_msg(out->ms >= 100 && out->ms <= 200 + slack_ms(), "movetime 200 answered in %lld ms", out->ms);
@@ -550,8 +545,8 @@ END_TEST
 /* A third of a clock is the most the engine may spend on one move (engine/timeman.c). */
 START_TEST(test_go_clock)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     struct search_out *out = until_bestmove(&p, "go wtime 1000 btime 1000 winc 10 binc 10");
     ck_assert_msg(out->ms <= 1000 / 3 + slack_ms(), "a 1 s clock answered in %lld ms", out->ms);
     assert_legal(NULL, out);
@@ -567,7 +562,7 @@ START_TEST(test_go_clock)
 END_TEST
 
 /* After the command the engine stays responsive, and for ms after it no bestmove comes. */
-static void assert_thinking(struct engine_pipe *p, const char *cmd, long ms)
+static void assert_thinking(struct proc *p, const char *cmd, long ms)
 {
     engine_send(p, cmd);
     for (int i = 0; i < 2; i++) {
@@ -579,7 +574,7 @@ static void assert_thinking(struct engine_pipe *p, const char *cmd, long ms)
 }
 
 /* Stop: exactly one bestmove, at once. */
-static struct search_out *stop_search(struct engine_pipe *p)
+static struct search_out *stop_search(struct proc *p)
 {
     struct search_out *out = until_bestmove(p, "stop");
     ck_assert_msg(out->ms <= slack_ms(), "stop answered in %lld ms", out->ms);
@@ -595,9 +590,9 @@ START_TEST(test_go_infinite)
     static const struct {
         const char *fen, *go;
     } cases[] = { { NULL, "go infinite" }, { NULL, "go" }, { QUEEN_ROOK_MATE, "go infinite" } };
-    struct engine_pipe p;
+    struct proc p;
     char cmd[512];
-    engine_start(&p);
+    pipe_start(&p, NULL);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         snprintf(cmd, sizeof cmd, "position %s%s", cases[i].fen ? "fen " : "startpos", cases[i].fen ? cases[i].fen : "");
         engine_silent(&p, cmd);
@@ -612,8 +607,8 @@ END_TEST
 
 START_TEST(test_ponder)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     /* Pondering outlasts the engine's whole share of the clock without answering. */
     assert_thinking(&p, "go ponder wtime 1000 btime 1000", 1000 / 3 + 50);
     struct search_out *out = until_bestmove(&p, "ponderhit");
@@ -630,8 +625,8 @@ END_TEST
 
 START_TEST(test_searchmoves)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     struct search_out *out = until_bestmove(&p, "go depth 4 searchmoves b1b2 k1k2");
     for (int i = 0; i < out->ninfo; i++)
         ck_assert_msg(!strcmp(out->info[i].pv[0], "b1b2") || !strcmp(out->info[i].pv[0], "k1k2"), "%s",
@@ -647,8 +642,8 @@ END_TEST
 
 START_TEST(test_multipv)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_silent(&p, "setoption name MultiPV value 3");
     struct search_out *out = until_bestmove(&p, "go depth 4");
     ck_assert_msg(out->ninfo == 12, "expected 3 lines for each of 4 depths: %s", out->transcript);
@@ -671,9 +666,9 @@ START_TEST(test_no_legal_move)
 {
     static const char *const fens[] = { "K5/1q2r2/8/9/10/11/10/9/8/7/5k w - - 0 1",
                                         "K5/3q3/6r1/9/10/11/10/9/8/7/5k w - - 0 1" };
-    struct engine_pipe p;
+    struct proc p;
     char cmd[512];
-    engine_start(&p);
+    pipe_start(&p, NULL);
     for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
         snprintf(cmd, sizeof cmd, "position fen %s", fens[i]);
         engine_silent(&p, cmd);
@@ -694,8 +689,8 @@ END_TEST
 
 START_TEST(test_stop_during_long_search)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_silent(&p, "position fen " MIDDLEGAME);
     assert_thinking(&p, "go depth 60", 100);
     struct search_out *out = stop_search(&p);
@@ -707,21 +702,21 @@ END_TEST
 
 START_TEST(test_quit_during_infinite)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     assert_thinking(&p, "go infinite", 50);
     engine_send(&p, "quit");
-    struct pipe_exit e = pipe_wait(&p, (int)slack_ms());
+    struct proc_exit e = pipe_wait(&p, (int)slack_ms());
     ck_assert_msg(!e.killed && e.exited && e.code == 0, "quit during go infinite: status %d, signal %d%s", e.code,
                   e.signal, e.killed ? ", still running" : "");
-    pipe_free(&p);
+    proc_end(&p, 0, NULL, 0);
 }
 END_TEST
 
 START_TEST(test_two_threads)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_silent(&p, "setoption name Threads value 2\nposition fen " MIDDLEGAME);
     struct search_out *out = until_bestmove(&p, "go depth 5");
     ck_assert_int_eq(last_info(out)->depth, 5);
@@ -748,9 +743,9 @@ START_TEST(test_bad_option_values)
         "Move Overhead value 5001", "Move Overhead value 1e3", "ThreePlayerSearch value maxn",
         "ThreePlayerSearch",
     };
-    struct engine_pipe p;
+    struct proc p;
     char cmd[128];
-    engine_start(&p);
+    pipe_start(&p, NULL);
     engine_silent(&p, "setoption name Hash value 1\nsetoption name MultiPV value 2\n"
                       "setoption name Move Overhead value 5000");
     struct search_out *before = until_bestmove(&p, "go depth 5");
@@ -778,8 +773,8 @@ END_TEST
 
 START_TEST(test_deterministic)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     engine_silent(&p, "position fen " MIDDLEGAME);
     struct search_out *first = until_bestmove(&p, "go depth 6");
     engine_silent(&p, "ucinewgame\nposition fen " MIDDLEGAME);
@@ -792,7 +787,7 @@ START_TEST(test_deterministic)
 END_TEST
 
 /* The bench signature: the same node count every time. */
-static unsigned long long bench_nodes(struct engine_pipe *p)
+static unsigned long long bench_nodes(struct proc *p)
 {
     long long t0 = search_now_ms();
     engine_send(p, "bench 2");
@@ -806,8 +801,8 @@ static unsigned long long bench_nodes(struct engine_pipe *p)
 
 START_TEST(test_bench_deterministic)
 {
-    struct engine_pipe p;
-    engine_start(&p);
+    struct proc p;
+    pipe_start(&p, NULL);
     unsigned long long first = bench_nodes(&p);
     ck_assert_uint_gt(first, 0);
     ck_assert_uint_eq(bench_nodes(&p), first);
