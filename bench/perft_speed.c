@@ -6,13 +6,7 @@
 
 #include "../engine/game.h"
 #include "../rules/registry.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "../util/clock.h"
 
 /* Deepens while the next depth is expected to take at most twice `seconds`; reports the last one. */
 static void measure(const struct variant *v, bool wide, double seconds)
@@ -30,9 +24,9 @@ static void measure(const struct variant *v, bool wide, double seconds)
     while (depth < 12 && (depth < 2 || t * (double)nodes / (double)prev <= 2 * seconds)) {
         depth++;
         prev = nodes ? nodes : 1;
-        double t0 = now();
+        int64_t t0 = clock_us();
         nodes = g.ops->perft(g.pos, depth, &stop);
-        t = now() - t0;
+        t = (double)(clock_us() - t0) * 1e-6;
     }
     printf("%-12s %3d-bit  depth %2d  %14llu leaves  %7.2f s  %8.1f M leaves/s\n", v->name, g.ops->bits, depth,
            (unsigned long long)nodes, t, (double)nodes / t / 1e6);

@@ -1,12 +1,10 @@
 #include "timeman.h"
 
-#include <time.h>
+#include "../util/clock.h"
 
 int64_t search_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return clock_ms();
 }
 
 uint64_t search_total_nodes(struct search_shared *sh)

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
+
 enum {
     READ_CHUNK = 1 << 14,
     MAX_LINE = 1 << 20,      /* a longer unterminated line is returned in pieces */
@@ -29,9 +31,7 @@ static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
 
 long long proc_now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+    return clock_us();
 }
 
 static void live_set(pid_t old, pid_t pid)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../match/match.h"
+#include "../util/clock.h"
 #include "engine_pipe.h"
 #include "tests.h"
 
@@ -67,13 +68,6 @@ static const char *scaled(const char *key, double seconds)
     return text;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static int open_descriptors(void)
 {
     int n = 0;
@@ -98,9 +92,9 @@ static void run_match(struct run *run, ...)
     int descriptors = open_descriptors();
     FILE *out = tmpfile();
     ck_assert(out != NULL);
-    double start = now();
+    int64_t start = clock_us();
     run->status = match_run(&c, &run->r, out);
-    run->seconds = now() - start;
+    run->seconds = (double)(clock_us() - start) * 1e-6;
     rewind(out);
     size_t n = fread(run->out, 1, sizeof run->out - 1, out);
     run->out[n] = 0;

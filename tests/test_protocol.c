@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../protocol/uci_options.h"
+#include "../util/clock.h"
 #include "engine_pipe.h"
 #include "tests.h"
 
@@ -103,12 +104,6 @@ static int reply_ms(void)
     return (int)(test_timeout(5.0) * 1000);
 }
 
-static long long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 /* Fails the test once the engine stops answering, saying whether it hung (and is killed) or ended. */
 static void engine_lost(struct proc *p, const char *waiting_for, const struct lines *got)
@@ -1041,10 +1036,10 @@ START_TEST(test_perft_stop)
     engine_run_silent(&p, "position startpos moves e4e6");
     engine_send(&p, LONG_PERFT);
     nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
-    long long sent = now_ms();
+    long long sent = clock_ms();
     engine_send(&p, "stop");
     struct lines out = engine_read_until(&p, "Nodes searched: ", reply_ms());
-    long long took = now_ms() - sent;
+    long long took = clock_ms() - sent;
     ck_assert_msg(took < test_timeout(1.0) * 1000, "stop took %lld ms", took);
     ck_assert_msg(out.n >= 3 && !strcmp(out.v[out.n - 2], "info string perft stopped") && !strcmp(out.v[out.n - 3], ""),
                   "%s", lines_show(&out));
@@ -1068,11 +1063,11 @@ START_TEST(test_isready_during_perft)
     struct proc p;
     pipe_start(&p, NULL);
     engine_send(&p, LONG_PERFT);
-    long long sent = now_ms();
+    long long sent = clock_ms();
     engine_send(&p, "debug on");
     engine_send(&p, "isready");
     const char *line = pipe_read_line(&p, reply_ms());
-    long long took = now_ms() - sent;
+    long long took = clock_ms() - sent;
     ck_assert_msg(line && !strcmp(line, "readyok"), "got %s", line ? line : "(nothing)");
     ck_assert_msg(took < test_timeout(1.0) * 1000, "readyok took %lld ms", took);
     engine_send(&p, "stop");
@@ -1114,10 +1109,10 @@ static struct lines engine_read_all(struct proc *p)
 /* Sends the script, which ends with quit, and checks that the engine exits cleanly within a second. */
 static void send_quit_expect_exit(struct proc *p, const char *script)
 {
-    long long sent = now_ms();
+    long long sent = clock_ms();
     engine_send(p, script);
     struct proc_exit e = pipe_wait(p, reply_ms());
-    long long took = now_ms() - sent;
+    long long took = clock_ms() - sent;
     ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
     ck_assert_msg(took < test_timeout(1.0) * 1000, "quit took %lld ms", took);
 }
@@ -1158,17 +1153,17 @@ START_TEST(test_no_head_of_line_blocking)
     pipe_start(&p, NULL);
     engine_send(&p, "go depth 1000");
     nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
-    long long sent = now_ms();
+    long long sent = clock_ms();
     engine_send(&p, "position startpos moves e4e6\nisready");
     struct lines out = engine_read_until(&p, "readyok", reply_ms());
-    long long took = now_ms() - sent;
+    long long took = clock_ms() - sent;
     ck_assert_msg(took < test_timeout(1.0) * 1000, "readyok took %lld ms", took);
     ck_assert_msg(!lines_find(&out, "bestmove"), "the search ended by itself: %s", lines_show(&out));
     lines_free(&out);
-    sent = now_ms();
+    sent = clock_ms();
     engine_send(&p, "stop");
     out = engine_read_until(&p, "bestmove ", reply_ms());
-    took = now_ms() - sent;
+    took = clock_ms() - sent;
     ck_assert_msg(took < test_timeout(1.0) * 1000, "bestmove took %lld ms after stop", took);
     lines_free(&out);
     expect_fen(&p, GLINSKI_E4E6);
@@ -1207,10 +1202,10 @@ START_TEST(test_ponderhit_early)
 {
     struct proc p;
     pipe_start(&p, NULL);
-    long long sent = now_ms();
+    long long sent = clock_ms();
     engine_send(&p, "go ponder movetime 300\nponderhit");
     struct lines out = engine_read_until(&p, "bestmove ", test_timeout(5.0) * 1000);
-    long long took = now_ms() - sent;
+    long long took = clock_ms() - sent;
     ck_assert_msg(took < test_timeout(2.0) * 1000, "bestmove took %lld ms", took);
     lines_free(&out);
     engine_quit(&p);
