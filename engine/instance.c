@@ -39,6 +39,7 @@ static void instance_tables_free(struct tables *tb)
 
 const struct engine_ops INSTANCE_NAME = {
     .bits = CELLSET_BITS,
+    .init = search_init,
     .tables_new = instance_tables_new,
     .tables_free = instance_tables_free,
     .position_new = position_new,

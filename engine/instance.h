@@ -23,6 +23,7 @@ enum turn_end { TURN_PLAYS, TURN_LAST_ARMY, TURN_STALEMATE };
 
 struct engine_ops {
     int bits;   /* cell-set width */
+    void (*init)(void);   /* builds the instance's constant tables (engine_init) */
     struct tables *(*tables_new)(const struct variant *v);
     void (*tables_free)(struct tables *tb);
     struct position *(*position_new)(const struct tables *tb);
@@ -55,6 +56,9 @@ struct engine_ops {
 extern const struct engine_ops engine_ops_128;
 extern const struct engine_ops engine_ops_256;
 
+/* Builds every instance's constant tables: main and the test runner call it once, before any thread
+ * starts. */
+void engine_init(void);
 /* The narrowest instance whose cell sets hold the variant's board; wide forces the widest. */
 const struct engine_ops *instance_for(const struct variant *v, bool wide);
 

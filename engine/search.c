@@ -45,9 +45,11 @@ struct worker {
 
 enum { HISTORY_MAX = 16384 };
 
+/* Late move reductions by depth and move number; built once at start-up (engine_init), never while
+ * threads search. */
 static int reductions[64][64];
 
-static void search_init_tables(void)
+static void search_init(void)
 {
     for (int d = 1; d < 64; d++)
         for (int m = 1; m < 64; m++)
@@ -68,8 +70,6 @@ static struct worker *worker_new(const struct tables *tb)
         free(w);
         return NULL;
     }
-    if (!reductions[2][2])
-        search_init_tables();
     return w;
 }
 
