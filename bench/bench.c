@@ -49,13 +49,18 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
 
 int bench_run(int depth, int threads, size_t hash_mb, void (*say)(const char *fmt, ...), struct bench_result *out)
 {
-    struct search_pool pool = { 0 };
+    struct search_pool pool;
     struct game g = { 0 };
     char err[512];
     int n = (int)(sizeof positions / sizeof *positions);
     *out = (struct bench_result){ 0, 0 };
+    if (!pool_init(&pool)) {
+        say("info string error: bench: cannot set up the search");
+        return 0;
+    }
     if (!registry_init(err, sizeof err) || !pool_configure(&pool, threads, hash_mb)) {
         say("info string error: bench: cannot set up (%s)", err);
+        pool_free(&pool);
         return 0;
     }
     for (int i = 0; i < n; i++) {

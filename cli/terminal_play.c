@@ -612,14 +612,15 @@ int play_main(int argc, char **argv)
     }
     char err[ERR_LEN];
     struct play *p = calloc(1, sizeof *p);
+    bool ready = p && pool_init(&p->pool);
     int status = 1;
-    if (!p)
+    if (!ready)
         fprintf(stderr, "sennight play: out of memory\n");
     else if (!play_start(p, &o, err))
         fprintf(stderr, "sennight play: %s\n", err);
     else
         status = play_loop(p);
-    if (p) {
+    if (ready) {
         pool_free(&p->pool);
         game_free(&p->g);
         free(p->moves);

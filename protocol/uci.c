@@ -830,6 +830,10 @@ int uci_loop(FILE *in)
 {
     char err[ERR_LEN];
     struct uci *u = calloc(1, sizeof *u);
+    if (u && !pool_init(&u->pool)) {
+        free(u);
+        u = NULL;
+    }
     if (u) {
         u->threads = u->multipv = 1;
         u->hash_mb = TT_DEFAULT_MB;

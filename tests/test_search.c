@@ -2,6 +2,8 @@
  * each variant scores it; and, through the real executable ($SENNIGHT) as a GUI drives it, the go
  * limits, stop, ponder, quit, MultiPV, threads, option errors and determinism. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,11 +118,13 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
  * algorithm; only: the one root move searched, or MOVE_NONE for all. */
 static struct pool_result pool_search3(struct game *g, int depth, move_t only, enum search3 algorithm)
 {
-    struct search_pool pool = { .search3 = algorithm };
+    struct search_pool pool;
     struct pool_result res = { MOVE_NONE, SCORE_NONE, 0 };
     struct search_limits l = { .depth = depth, .nsearchmoves = only != MOVE_NONE, .searchmoves = { only } };
     for (int p = 0; p < MAX_PLAYERS; p++)
         l.time[p] = l.inc[p] = -1;
+    ck_assert(pool_init(&pool));
+    pool.search3 = algorithm;
     ck_assert(pool_configure(&pool, 1, 1));
     pool.done = keep_best;
     pool.done_ctx = &res;
@@ -628,6 +632,82 @@ START_TEST(test_ponder)
 }
 END_TEST
 
+/* The pool in-process: a search that has finished its depths while pondering or searching
+ * infinitely sleeps until ponderhit or stop, sent from another thread, wakes it at once. */
+struct pool_wake {
+    void (*send)(struct search_pool *p);
+    bool ponder, infinite;
+};
+
+static const struct pool_wake pool_wakes[] = {
+    { pool_ponderhit, true, false },
+    { pool_stop, true, false },
+    { pool_stop, false, true },
+};
+
+struct pool_sender {
+    struct search_pool *pool;
+    void (*send)(struct search_pool *p);
+};
+
+static void *pool_send(void *arg)
+{
+    struct pool_sender *s = arg;
+    s->send(s->pool);
+    return NULL;
+}
+
+struct pool_done {
+    atomic_bool done;
+    move_t best;
+};
+
+static void note_done(void *ctx, move_t best, move_t ponder)
+{
+    struct pool_done *d = ctx;
+    (void)ponder;
+    d->best = best;
+    atomic_store(&d->done, true);
+}
+
+static void ignore_report(void *ctx, const struct search_report *r)
+{
+    (void)ctx, (void)r;
+}
+
+START_TEST(test_pool_wakes)
+{
+    const struct pool_wake *c = &pool_wakes[_i];
+    struct game g;
+    struct search_pool pool;
+    struct pool_done done = { false, MOVE_NONE };
+    /* Depth 2 finds the mate at once; the helper searches on until the main thread stops it. */
+    struct search_limits l = { .depth = 2, .ponder = c->ponder, .infinite = c->infinite };
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        l.time[p] = l.inc[p] = -1;
+    test_game(&g, "glinski", QUEEN_ROOK_MATE, false);
+    ck_assert(pool_init(&pool));
+    ck_assert(pool_configure(&pool, 2, 1));
+    pool.done = note_done;
+    pool.done_ctx = &done;
+    pool.sh.report = ignore_report;
+    ck_assert(pool_go(&pool, &g, &l, 1, 0));
+    pause_ms(100);
+    ck_assert_msg(!atomic_load(&done.done), "a move before %s", c->send == pool_stop ? "stop" : "ponderhit");
+    struct pool_sender s = { &pool, c->send };
+    pthread_t sender;
+    long long t0 = search_now_ms();
+    ck_assert(!pthread_create(&sender, NULL, pool_send, &s));
+    pool_wait(&pool);
+    long long ms = search_now_ms() - t0;
+    pthread_join(sender, NULL);
+    ck_assert_msg(ms <= slack_ms(), "the search ended %lld ms after the signal", ms);
+    ck_assert(done.best == parse_move(&g, "h2e7"));
+    pool_free(&pool);
+    game_free(&g);
+}
+END_TEST
+
 START_TEST(test_searchmoves)
 {
     struct engine_pipe p;
@@ -885,6 +965,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, test_go_clock);
     tcase_add_test(tc, test_go_infinite);
     tcase_add_test(tc, test_ponder);
+    tcase_add_loop_test(tc, test_pool_wakes, 0, (int)(sizeof pool_wakes / sizeof *pool_wakes));
     tcase_add_test(tc, test_searchmoves);
     tcase_add_test(tc, test_multipv);
     tcase_add_test(tc, test_no_legal_move);
