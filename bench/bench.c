@@ -47,7 +47,8 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
     *(move_t *)ctx = best;
 }
 
-int bench_run(int depth, int threads, size_t hash_mb, void (*say)(const char *fmt, ...), struct bench_result *out)
+int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights *w, void (*say)(const char *fmt, ...),
+              struct bench_result *out)
 {
     struct search_pool pool;
     struct game g = { 0 };
@@ -80,7 +81,7 @@ int bench_run(int depth, int threads, size_t hash_mb, void (*say)(const char *fm
         /* Every position starts from nothing learned, so the count does not depend on the order. */
         pool_clear(&pool);
         int64_t t0 = search_now_ms();
-        if (!pool_go(&pool, &g, &l, 1, 0)) {
+        if (!pool_go(&pool, &g, &l, w, 1, 0)) {
             say("info string error: bench: cannot start the search");
             break;
         }
@@ -125,5 +126,5 @@ int bench_main(int argc, char **argv)
         }
     }
     struct bench_result r;
-    return bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], print_line, &r) ? 0 : 1;
+    return bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, print_line, &r) ? 0 : 1;
 }

@@ -375,7 +375,8 @@ static move_t think(struct play *p)
     p->pool.done_ctx = &best;
     p->pool.sh.report = think_report;
     p->pool.sh.report_ctx = p;
-    if (!pool_go(&p->pool, &p->g, &l, 1, 0)) {
+    /* The search and the player take turns: nothing changes the weights while one runs. */
+    if (!pool_go(&p->pool, &p->g, &l, &eval_weights_default, 1, 0)) {
         printf("cannot start the search (out of memory or threads)\n");
         return MOVE_NONE;
     }

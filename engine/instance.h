@@ -17,6 +17,7 @@ struct position;
 struct worker;
 struct search_shared;
 struct eval_trace;
+struct eval_weights;
 
 /* What a three-player turn resolution leaves (movegen/turns.c). */
 enum turn_end { TURN_PLAYS, TURN_LAST_ARMY, TURN_STALEMATE };
@@ -50,7 +51,7 @@ struct engine_ops {
     void (*worker_clear)(struct worker *w);
     void (*worker_search)(struct worker *w, const struct position *root, struct search_shared *sh, int id);
     move_t (*worker_best)(const struct worker *w, move_t *ponder, int *depth);
-    int (*evaluate)(const struct position *pos, struct eval_trace *trace);
+    int (*evaluate)(const struct position *pos, const struct eval_weights *w, struct eval_trace *trace);
 };
 
 extern const struct engine_ops engine_ops_128;

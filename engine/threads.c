@@ -100,8 +100,8 @@ static void *main_thread(void *arg)
     return NULL;
 }
 
-bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, int multipv,
-             int64_t move_overhead)
+bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
+             int multipv, int64_t move_overhead)
 {
     if (!p->tt.entries && !tt_resize(&p->tt, TT_DEFAULT_MB))
         return false;
@@ -109,6 +109,7 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
         return false;
     struct search_shared *sh = &p->sh;
     sh->tt = &p->tt;
+    sh->weights = *w;
     sh->limits = *l;
     sh->multipv = multipv;
     sh->search3 = p->search3;

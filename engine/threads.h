@@ -33,9 +33,10 @@ struct search_pool {
 bool pool_init(struct search_pool *p);
 /* Sets the thread count and hash size; false (nothing changed) if memory is short. */
 bool pool_configure(struct search_pool *p, int threads, size_t hash_mb);
-/* Starts searching the game's position; the game must not change until pool_wait returns. */
-bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, int multipv,
-             int64_t move_overhead);
+/* Starts searching the game's position with a copy of the weights; the game must not change until
+ * pool_wait returns. */
+bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
+             int multipv, int64_t move_overhead);
 /* Asks the search to end (it reports its move through done); any thread may call either, at any time. */
 void pool_stop(struct search_pool *p);
 void pool_ponderhit(struct search_pool *p);
