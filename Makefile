@@ -13,6 +13,10 @@ else ifeq ($(MODE),asan)
   OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
   # Sanitized code runs several times slower: longer time limits, shallower perft.
   TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000
+else ifeq ($(MODE),tsan)
+  # Data races between the search threads, the UCI input thread and the loop (by hand: make MODE=tsan).
+  OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+  TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000
 else
   OPT := -O2 -g $(NATIVE)
 endif

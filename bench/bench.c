@@ -47,15 +47,21 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
     *(move_t *)ctx = best;
 }
 
-int bench_run(int depth, int threads, size_t hash_mb, void (*say)(const char *fmt, ...), struct bench_result *out)
+int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights *w, void (*say)(const char *fmt, ...),
+              struct bench_result *out)
 {
-    struct search_pool pool = { 0 };
+    struct search_pool pool;
     struct game g = { 0 };
     char err[512];
     int n = (int)(sizeof positions / sizeof *positions);
     *out = (struct bench_result){ 0, 0 };
+    if (!pool_init(&pool)) {
+        say("info string error: bench: cannot set up the search");
+        return 0;
+    }
     if (!registry_init(err, sizeof err) || !pool_configure(&pool, threads, hash_mb)) {
         say("info string error: bench: cannot set up (%s)", err);
+        pool_free(&pool);
         return 0;
     }
     for (int i = 0; i < n; i++) {
@@ -75,7 +81,7 @@ int bench_run(int depth, int threads, size_t hash_mb, void (*say)(const char *fm
         /* Every position starts from nothing learned, so the count does not depend on the order. */
         pool_clear(&pool);
         int64_t t0 = search_now_ms();
-        if (!pool_go(&pool, &g, &l, 1, 0)) {
+        if (!pool_go(&pool, &g, &l, w, 1, 0)) {
             say("info string error: bench: cannot start the search");
             break;
         }
@@ -120,5 +126,5 @@ int bench_main(int argc, char **argv)
         }
     }
     struct bench_result r;
-    return bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], print_line, &r) ? 0 : 1;
+    return bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, print_line, &r) ? 0 : 1;
 }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../eval/weights.h"
+
 enum { BENCH_DEPTH = 7 };
 
 struct bench_result {
@@ -13,8 +15,10 @@ struct bench_result {
     int64_t ms;
 };
 
-/* Prints one line per position through `say` and returns the totals; false if it could not run. */
-int bench_run(int depth, int threads, size_t hash_mb, void (*say)(const char *fmt, ...), struct bench_result *out);
+/* Searches with the weights, prints one line per position through `say` and returns the totals;
+ * false if it could not run. */
+int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights *w, void (*say)(const char *fmt, ...),
+              struct bench_result *out);
 /* `sennight bench [depth] [threads] [hash]` */
 int bench_main(int argc, char **argv);
 

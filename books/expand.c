@@ -73,7 +73,7 @@ bool book_expand(struct book_entries *l, const struct variant *v, const struct e
                  struct expand_stats *st, char *err, size_t errlen)
 {
     struct game g = { 0 };
-    struct search_pool pool = { 0 };
+    struct search_pool pool;
     struct level level = { 0 }, next = { 0 };
     struct key_set seen = { 0 };
     *st = (struct expand_stats){ 0 };
@@ -81,6 +81,10 @@ bool book_expand(struct book_entries *l, const struct variant *v, const struct e
         || !o->hash_mb) {
         snprintf(err, errlen, "expansion: bad options (width 1..%d, plies from 1, margin from 0, a depth or node limit, "
                  "hash from 1 MB)", MAX_MULTIPV);
+        return false;
+    }
+    if (!pool_init(&pool)) {
+        snprintf(err, errlen, "cannot set up the search");
         return false;
     }
     bool ok = game_init(&g, v, false, err, errlen) && game_set_position(&g, o->fen, NULL, 0, err, errlen);

@@ -30,7 +30,7 @@ bool lines_search(struct search_pool *pool, struct game *g, int width, int depth
     pool->sh.report = collect_line;
     pool->sh.report_ctx = out;
     pool_clear(pool);
-    if (!pool_go(pool, g, &l, width, 0))
+    if (!pool_go(pool, g, &l, &eval_weights_default, width, 0))
         return false;
     pool_wait(pool);
     return true;

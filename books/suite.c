@@ -74,7 +74,7 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
                     char *err, size_t errlen)
 {
     struct game g = { 0 };
-    struct search_pool pool = { 0 };
+    struct search_pool pool;
     struct key_set seen = { 0 };
     char moves[LINE_LEN], fen[FEN_LEN];
     uint64_t random = o->seed;
@@ -84,6 +84,10 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
         || !o->hash_mb) {
         snprintf(err, errlen, "openings: bad options (count from 1, plies from 1 with min <= max, max-score from 0, "
                  "a node limit, hash from 1 MB)");
+        return false;
+    }
+    if (!pool_init(&pool)) {
+        snprintf(err, errlen, "cannot set up the search");
         return false;
     }
     bool ok = game_init(&g, v, false, err, errlen);

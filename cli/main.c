@@ -14,6 +14,7 @@
 int main(int argc, char **argv)
 {
     char err[4096];
+    engine_init();
     registry_set_validator(game_validate_variant);
     if (argc > 1 && !strcmp(argv[1], "bench"))
         return bench_main(argc - 2, argv + 2);

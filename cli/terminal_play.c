@@ -375,7 +375,8 @@ static move_t think(struct play *p)
     p->pool.done_ctx = &best;
     p->pool.sh.report = think_report;
     p->pool.sh.report_ctx = p;
-    if (!pool_go(&p->pool, &p->g, &l, 1, 0)) {
+    /* The search and the player take turns: nothing changes the weights while one runs. */
+    if (!pool_go(&p->pool, &p->g, &l, &eval_weights_default, 1, 0)) {
         printf("cannot start the search (out of memory or threads)\n");
         return MOVE_NONE;
     }
@@ -612,14 +613,15 @@ int play_main(int argc, char **argv)
     }
     char err[ERR_LEN];
     struct play *p = calloc(1, sizeof *p);
+    bool ready = p && pool_init(&p->pool);
     int status = 1;
-    if (!p)
+    if (!ready)
         fprintf(stderr, "sennight play: out of memory\n");
     else if (!play_start(p, &o, err))
         fprintf(stderr, "sennight play: %s\n", err);
     else
         status = play_loop(p);
-    if (p) {
+    if (ready) {
         pool_free(&p->pool);
         game_free(&p->g);
         free(p->moves);

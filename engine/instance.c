@@ -19,11 +19,11 @@
 #define INSTANCE_NAME engine_ops_256
 #endif
 
-/* Tables come with the evaluation's own tables. */
+/* Tables come with the evaluation's own tables, built from the shipped weights. */
 static struct tables *instance_tables_new(const struct variant *v)
 {
     struct tables *tb = tables_new(v);
-    if (tb && !eval_attach(tb)) {
+    if (tb && !eval_attach(tb, &eval_weights_default)) {
         tables_free(tb);
         return NULL;
     }
@@ -39,6 +39,7 @@ static void instance_tables_free(struct tables *tb)
 
 const struct engine_ops INSTANCE_NAME = {
     .bits = CELLSET_BITS,
+    .init = search_init,
     .tables_new = instance_tables_new,
     .tables_free = instance_tables_free,
     .position_new = position_new,

@@ -17,9 +17,11 @@ struct position;
 struct worker;
 struct search_shared;
 struct eval_trace;
+struct eval_weights;
 
 struct engine_ops {
     int bits;   /* cell-set width */
+    void (*init)(void);   /* builds the instance's constant tables (engine_init) */
     struct tables *(*tables_new)(const struct variant *v);
     void (*tables_free)(struct tables *tb);
     struct position *(*position_new)(const struct tables *tb);
@@ -49,12 +51,15 @@ struct engine_ops {
     void (*worker_clear)(struct worker *w);
     void (*worker_search)(struct worker *w, const struct position *root, struct search_shared *sh, int id);
     move_t (*worker_best)(const struct worker *w, move_t *ponder, int *depth);
-    int (*evaluate)(const struct position *pos, struct eval_trace *trace);
+    int (*evaluate)(const struct position *pos, const struct eval_weights *w, struct eval_trace *trace);
 };
 
 extern const struct engine_ops engine_ops_128;
 extern const struct engine_ops engine_ops_256;
 
+/* Builds every instance's constant tables: main and the test runner call it once, before any thread
+ * starts. */
+void engine_init(void);
 /* The narrowest instance whose cell sets hold the variant's board; wide forces the widest. */
 const struct engine_ops *instance_for(const struct variant *v, bool wide);
 

@@ -45,9 +45,11 @@ struct worker {
 
 enum { HISTORY_MAX = 16384 };
 
+/* Late move reductions by depth and move number; built once at start-up (engine_init), never while
+ * threads search. */
 static int reductions[64][64];
 
-static void search_init_tables(void)
+static void search_init(void)
 {
     for (int d = 1; d < 64; d++)
         for (int m = 1; m < 64; m++)
@@ -68,8 +70,6 @@ static struct worker *worker_new(const struct tables *tb)
         free(w);
         return NULL;
     }
-    if (!reductions[2][2])
-        search_init_tables();
     return w;
 }
 
@@ -90,10 +90,11 @@ static void worker_clear(struct worker *w)
 }
 
 /* The stalemated side's score: a draw is 0, and a whole point is stalemate_scale (variants.md). */
-static int stalemate_score(const struct variant *v, int ply)
+static int stalemate_score(const struct worker *w, int ply)
 {
+    const struct variant *v = w->pos->v;
     int num = v->stalemate_den - v->stalemate_num;
-    int score = (2 * num - v->stalemate_den) * eval_weights.stalemate_scale / v->stalemate_den;
+    int score = (2 * num - v->stalemate_den) * w->sh->weights.stalemate_scale / v->stalemate_den;
     /* Like mates: suffer it as late, and deliver it as soon, as possible. */
     return score < 0 ? score + ply : score > 0 ? score - ply : 0;
 }
@@ -294,7 +295,7 @@ static bool node_ends(struct worker *w, int ply, int view, int *score)
     if (ply < MAX_PLY)
         return false;
     if (!w->stack[ply].in_check)
-        *score = evaluate_as(w->pos, view, -SCORE_INF, SCORE_INF);
+        *score = evaluate_as(w->pos, &w->sh->weights, view, -SCORE_INF, SCORE_INF);
     return true;
 }
 
@@ -319,7 +320,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     const int old_alpha = alpha;
     int best = -SCORE_INF, stand = SCORE_NONE;
     if (!in_check) {
-        stand = evaluate(pos, alpha, beta);
+        stand = evaluate(pos, &w->sh->weights, alpha, beta);
         if (stand >= beta) {
             tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER);
             return stand;
@@ -419,7 +420,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     }
 
     struct stack *ss = &w->stack[ply];
-    int eval = in_check ? SCORE_NONE : evaluate(pos, -SCORE_INF, SCORE_INF);
+    int eval = in_check ? SCORE_NONE : evaluate(pos, &sh->weights, -SCORE_INF, SCORE_INF);
     ss->eval = eval;
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
@@ -450,7 +451,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     int scores[MAX_MOVES], nquiets = 0;
     int n = movegen_legal(pos, list);
     if (!n)
-        return in_check ? -SCORE_MATE + ply : stalemate_score(pos->v, ply);
+        return in_check ? -SCORE_MATE + ply : stalemate_score(w, ply);
     score_moves(w, ply, list, scores, n, tt_move, true);
     int best = -SCORE_INF, searched = 0;
     move_t best_move = MOVE_NONE;

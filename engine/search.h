@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../eval/weights.h"
 #include "../rules/move.h"
 #include "../rules/variant.h"
 #include "score.h"
@@ -44,6 +45,7 @@ struct search_report {
 
 struct search_shared {
     struct tt *tt;
+    struct eval_weights weights; /* the search's own copy: nothing changes it while threads read it */
     struct search_limits limits;
     int multipv;
     enum search3 search3;

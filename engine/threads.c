@@ -1,8 +1,8 @@
+/* The Lazy SMP thread pool: starts, waits for and stops the workers of one search at a time. */
 #include "threads.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "timeman.h"
 
@@ -38,6 +38,18 @@ static bool ensure_workers(struct search_pool *p, const struct game *g)
     return true;
 }
 
+bool pool_init(struct search_pool *p)
+{
+    *p = (struct search_pool){ 0 };
+    if (pthread_mutex_init(&p->lock, NULL))
+        return false;
+    if (pthread_cond_init(&p->wake, NULL)) {
+        pthread_mutex_destroy(&p->lock);
+        return false;
+    }
+    return true;
+}
+
 bool pool_configure(struct search_pool *p, int threads, size_t hash_mb)
 {
     if (threads < 1 || threads > MAX_THREADS)
@@ -59,12 +71,6 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-    nanosleep(&ts, NULL);
-}
-
 static void *main_thread(void *arg)
 {
     struct search_pool *p = arg;
@@ -78,9 +84,12 @@ static void *main_thread(void *arg)
         started++;
     }
     p->ops->worker_search(p->workers[0], p->root, &p->sh, 0);
-    /* UCI: no bestmove before stop while pondering or searching infinitely. */
+    /* UCI: no bestmove before stop while pondering or searching infinitely. pool_stop and
+     * pool_ponderhit change the flags under the lock, so no wake-up is lost between test and wait. */
+    pthread_mutex_lock(&p->lock);
     while (!atomic_load(&p->sh.stop) && (p->sh.limits.infinite || atomic_load(&p->sh.pondering)))
-        sleep_ms(1);
+        pthread_cond_wait(&p->wake, &p->lock);
+    pthread_mutex_unlock(&p->lock);
     atomic_store(&p->sh.stop, true);
     for (int i = 1; i < started; i++)
         pthread_join(tid[i], NULL);
@@ -91,8 +100,8 @@ static void *main_thread(void *arg)
     return NULL;
 }
 
-bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, int multipv,
-             int64_t move_overhead)
+bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
+             int multipv, int64_t move_overhead)
 {
     if (!p->tt.entries && !tt_resize(&p->tt, TT_DEFAULT_MB))
         return false;
@@ -100,6 +109,7 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
         return false;
     struct search_shared *sh = &p->sh;
     sh->tt = &p->tt;
+    sh->weights = *w;
     sh->limits = *l;
     sh->multipv = multipv;
     sh->search3 = p->search3;
@@ -120,14 +130,20 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
 
 void pool_stop(struct search_pool *p)
 {
+    pthread_mutex_lock(&p->lock);
     atomic_store(&p->sh.stop, true);
+    pthread_cond_signal(&p->wake);
+    pthread_mutex_unlock(&p->lock);
 }
 
 void pool_ponderhit(struct search_pool *p)
 {
+    pthread_mutex_lock(&p->lock);
     /* The clock starts now: the time spent pondering was the opponent's. */
     p->sh.start_ms = search_now_ms();
     atomic_store(&p->sh.pondering, false);
+    pthread_cond_signal(&p->wake);
+    pthread_mutex_unlock(&p->lock);
 }
 
 void pool_wait(struct search_pool *p)
@@ -152,4 +168,6 @@ void pool_free(struct search_pool *p)
     pool_wait(p);
     free_workers(p);
     tt_free(&p->tt);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
 }

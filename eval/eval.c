@@ -79,11 +79,10 @@ static cellset eval_passed_mask(const struct tables *tb, const struct eval_data 
     return mask;
 }
 
-static void eval_pst(const struct tables *tb, struct eval_data *ev, int pl, int t)
+static void eval_pst(const struct tables *tb, const struct eval_weights *w, struct eval_data *ev, int pl, int t)
 {
     const struct variant *v = tb->v;
     const struct geometry *g = &v->geo;
-    const struct eval_weights *w = &eval_weights;
     const struct piece_def *pd = &v->piece[t];
     int dist[MAX_CELLS], far = 0;
     if (pd->pawn) {
@@ -123,13 +122,13 @@ static cellset eval_empty_reach(const struct tables *tb, const struct piece_tabl
     return reach;
 }
 
-static struct eval_data *eval_data_new(const struct tables *tb)
+static struct eval_data *eval_data_new(const struct tables *tb, const struct eval_weights *w)
 {
     const struct variant *v = tb->v;
     struct eval_data *ev = calloc(1, sizeof *ev);
     if (!ev)
         return NULL;
-    values_of(v, ev->value);
+    values_of(v, w, ev->value);
     for (int t = 0; t < v->ntypes; t++) {
         int k = t;
         for (; k > 0 && (t == variant_royal_type(v) ? 1 << 30 : ev->value[t])
@@ -145,7 +144,7 @@ static struct eval_data *eval_data_new(const struct tables *tb)
     }
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++) {
-            eval_pst(tb, ev, pl, t);
+            eval_pst(tb, w, ev, pl, t);
             for (int c = 0; v->piece[t].pawn && c < tb->ncells; c++)
                 ev->front[pl][t][c] = eval_front(tb, pl, t, c);
         }
@@ -182,10 +181,11 @@ static struct eval_data *eval_data_new(const struct tables *tb)
     return ev;
 }
 
-/* Builds the evaluation's tables and lets positions keep material and piece-cell sums (tables.h). */
-static bool eval_attach(struct tables *tb)
+/* Builds the evaluation's tables from the weights and lets positions keep material and piece-cell
+ * sums (tables.h). */
+static bool eval_attach(struct tables *tb, const struct eval_weights *w)
 {
-    struct eval_data *ev = eval_data_new(tb);
+    struct eval_data *ev = eval_data_new(tb, w);
     if (!ev)
         return false;
     tb->eval = ev;
@@ -204,9 +204,9 @@ static inline void add(struct eval_trace *tr, int pl, int term, int mg, int eg)
     tr->term[pl][term][1] += eg;
 }
 
-static void eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, struct eval_trace *tr)
+static void eval_pawns(const struct position *pos, const struct eval_data *ev, const struct eval_weights *w, int pl,
+                       int t, struct eval_trace *tr)
 {
-    const struct eval_weights *w = &eval_weights;
     cellset own = pos_pieces(pos, pl, t), enemy_pawns = cs_empty();
     for (int e = 0; e < pos->v->nplayers; e++)
         for (int et = 0; e != pl && et < pos->v->ntypes; et++)
@@ -229,11 +229,10 @@ static void eval_pawns(const struct position *pos, const struct eval_data *ev, i
 }
 
 /* Mobility of every piece, and the attacks they bring to the enemy royals' neighbourhoods. */
-static void eval_pieces(const struct position *pos, const struct eval_data *ev, int pl, struct eval_trace *tr,
-                        int *attack_units)
+static void eval_pieces(const struct position *pos, const struct eval_data *ev, const struct eval_weights *w, int pl,
+                        struct eval_trace *tr, int *attack_units)
 {
     const struct tables *tb = pos->tb;
-    const struct eval_weights *w = &eval_weights;
     const struct variant *v = pos->v;
     cellset own = pos->by_colour[pl], occ = pos->occ;
     cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
@@ -268,10 +267,9 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
     add(tr, pl, TERM_MOBILITY, mobility * w->mobility.mg / 16, mobility * w->mobility.eg / 16);
 }
 
-static void eval_royal(const struct position *pos, const struct eval_data *ev, int pl, int units,
-                       struct eval_trace *tr)
+static void eval_royal(const struct position *pos, const struct eval_data *ev, const struct eval_weights *w, int pl,
+                       int units, struct eval_trace *tr)
 {
-    const struct eval_weights *w = &eval_weights;
     int k = pos_royal_cell(pos, pl);
     if (k == CELL_NONE)
         return;
@@ -282,7 +280,7 @@ static void eval_royal(const struct position *pos, const struct eval_data *ev, i
 
 /* Blends every term by phase into player view's score against the average opponent; the tempo
  * bonus belongs to the side to move. */
-static int eval_blend(const struct position *pos, int view, struct eval_trace *tr)
+static int eval_blend(const struct position *pos, const struct eval_weights *w, int view, struct eval_trace *tr)
 {
     const struct variant *v = pos->v;
     int score[MAX_PLAYERS] = { 0 }, others = 0;
@@ -296,19 +294,20 @@ static int eval_blend(const struct position *pos, int view, struct eval_trace *t
             others += score[pl];
             opponents++;
         }
-    tr->total = score[view] - (opponents ? others / opponents : 0) + (tr->material_only || view != pos->side ? 0 : eval_weights.tempo);
+    tr->total = score[view] - (opponents ? others / opponents : 0) + (tr->material_only || view != pos->side ? 0 : w->tempo);
     return tr->total;
 }
 
-/* The evaluation from player view's side (the three-player search scores every node for its root
- * player), with every term in the trace. Lazy: when material, piece-cell tables and pawns already put
- * the score far outside (alpha, beta), mobility and royal safety are not worth computing. */
-static int evaluate_lazy(const struct position *pos, int view, struct eval_trace *tr, int alpha, int beta)
+/* The evaluation with the weights from player view's side (the three-player search scores every node
+ * for its root player), with every term in the trace. Lazy: when material, piece-cell tables and pawns
+ * already put the score far outside (alpha, beta), mobility and royal safety are not worth computing. */
+static int evaluate_lazy(const struct position *pos, const struct eval_weights *w, int view, struct eval_trace *tr,
+                         int alpha, int beta)
 {
     const struct eval_data *ev = pos->tb->eval;
     const struct variant *v = pos->v;
     memset(tr, 0, sizeof *tr);
-    tr->material_only = eval_weights.material_only;
+    tr->material_only = w->material_only;
     int units[MAX_PLAYERS] = { 0 };
     for (int pl = 0; pl < v->nplayers; pl++) {
         add(tr, pl, TERM_MATERIAL, pos->material[pl], pos->material[pl]);
@@ -317,32 +316,32 @@ static int evaluate_lazy(const struct position *pos, int view, struct eval_trace
         add(tr, pl, TERM_PST, pos->pst[pl][0], pos->pst[pl][1]);
         for (int t = 0; t < v->ntypes; t++)
             if (v->piece[t].pawn && !cs_is_empty(pos_pieces(pos, pl, t)))
-                eval_pawns(pos, ev, pl, t, tr);
+                eval_pawns(pos, ev, w, pl, t, tr);
     }
     int phase = pos->phase_material * 256 / ev->start_phase;
     tr->phase = phase > 256 ? 256 : phase;
-    int early = eval_blend(pos, view, tr), margin = eval_weights.lazy_margin;
+    int early = eval_blend(pos, w, view, tr), margin = w->lazy_margin;
     if (tr->material_only || early - margin >= beta || early + margin <= alpha)
         return early;
     for (int pl = 0; pl < v->nplayers; pl++)
-        eval_pieces(pos, ev, pl, tr, units);
+        eval_pieces(pos, ev, w, pl, tr, units);
     for (int pl = 0; pl < v->nplayers; pl++)
-        eval_royal(pos, ev, pl, units[pl], tr);
-    return eval_blend(pos, view, tr);
+        eval_royal(pos, ev, w, pl, units[pl], tr);
+    return eval_blend(pos, w, view, tr);
 }
 
-static int evaluate_full(const struct position *pos, struct eval_trace *tr)
+static int evaluate_full(const struct position *pos, const struct eval_weights *w, struct eval_trace *tr)
 {
-    return evaluate_lazy(pos, pos->side, tr, -SCORE_INF, SCORE_INF);
+    return evaluate_lazy(pos, w, pos->side, tr, -SCORE_INF, SCORE_INF);
 }
 
-static int evaluate_as(const struct position *pos, int view, int alpha, int beta)
+static int evaluate_as(const struct position *pos, const struct eval_weights *w, int view, int alpha, int beta)
 {
     struct eval_trace tr;
-    return evaluate_lazy(pos, view, &tr, alpha, beta);
+    return evaluate_lazy(pos, w, view, &tr, alpha, beta);
 }
 
-static int evaluate(const struct position *pos, int alpha, int beta)
+static int evaluate(const struct position *pos, const struct eval_weights *w, int alpha, int beta)
 {
-    return evaluate_as(pos, pos->side, alpha, beta);
+    return evaluate_as(pos, w, pos->side, alpha, beta);
 }

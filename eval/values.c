@@ -1,8 +1,7 @@
+/* Piece values: the variant's own, or derived from mobility on the empty board. */
 #include "values.h"
 
 #include <math.h>
-
-#include "weights.h"
 
 /* Distinct cells a piece's curved paths reach from the cell on the empty board (paths and their
  * mirrors share targets, and straight moves may reach some too: those count twice, as for R + W). */
@@ -50,9 +49,8 @@ void values_mobility(const struct variant *v, int type, double *leaps, double *l
     *lines = (double)line / g->ncells;
 }
 
-void values_of(const struct variant *v, int *value)
+void values_of(const struct variant *v, const struct eval_weights *w, int *value)
 {
-    const struct eval_weights *w = &eval_weights;
     for (int t = 0; t < v->ntypes; t++) {
         const struct piece_def *pd = &v->piece[t];
         double pawns = pd->value;

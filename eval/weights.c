@@ -1,3 +1,4 @@
+/* The shipped evaluation weights, and the names of the evaluation's terms. */
 #include "weights.h"
 
 #include "trace.h"
@@ -5,7 +6,7 @@
 const char *const eval_term_names[NUM_TERMS] = { "material", "piece-cell", "mobility", "royal safety", "pawns" };
 
 /* Hand-set starting values; value_* were fitted to Pacey's Full House table (seed 001). */
-struct eval_weights eval_weights = {
+const struct eval_weights eval_weights_default = {
     .value_scale = 0.606,
     .value_exponent = 0.894,
     .line_weight = 0.56,

@@ -28,6 +28,9 @@ struct eval_weights {
     int material_only;           /* 1: material alone, for weak baselines in matches (option Evaluation) */
 };
 
-extern struct eval_weights eval_weights;
+/* The shipped weights. Nothing changes weights while a search runs: a search reads its own copy
+ * (struct search_shared), taken when it starts from its caller's weights, and the tables a variant
+ * builds once (piece values, piece-cell tables: value_* to advance above) use these. */
+extern const struct eval_weights eval_weights_default;
 
 #endif

@@ -38,6 +38,7 @@ struct uci {
     int perft_depth;
     struct search_pool pool;
     bool searching;      /* a search runs in the pool */
+    struct eval_weights weights; /* what the next search and eval use (option Evaluation) */
     /* The input thread answers stop, ponderhit and isready while the loop waits, so these are
      * shared with it under input's lock. Each refers to the go commands read before it: a stop
      * read after the n-th go stops that job even if the loop has not started it yet. */
@@ -300,7 +301,7 @@ static void set_clear_hash(struct uci *u, long x, const char *v) { (void)x, (voi
 static void set_multipv(struct uci *u, long x, const char *v) { (void)v; u->multipv = (int)x; }
 static void set_ponder(struct uci *u, long x, const char *v) { (void)v; u->ponder = x; }
 static void set_move_overhead(struct uci *u, long x, const char *v) { (void)v; u->move_overhead = x; }
-static void set_evaluation(struct uci *u, long x, const char *v) { (void)u, (void)v; eval_weights.material_only = (int)x; }
+static void set_evaluation(struct uci *u, long x, const char *v) { (void)v; u->weights.material_only = (int)x; }
 static void set_search3(struct uci *u, long x, const char *v) { (void)v; u->pool.search3 = (enum search3)x; }
 static void set_own_book(struct uci *u, long x, const char *v) { (void)v; u->own_book = x; }
 static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }
@@ -342,7 +343,9 @@ static void cmd_uci(struct uci *u, char **tok, int n)
     say("uciok");
 }
 
-/* setoption name <id> [value <x>]: both may contain spaces. */
+/* setoption name <id> [value <x>]: both may contain spaces. Options take effect between searches:
+ * setoption is no while_busy command, so uci_execute has stopped or waited for the running search
+ * before it gets here, and a search keeps the copy of the weights it started with. */
 static void cmd_setoption(struct uci *u, char **tok, int n)
 {
     int vi = n;
@@ -606,7 +609,7 @@ static void start_search(struct uci *u, char **tok, int n)
     u->pool.sh.report_ctx = u;
     input_lock(&u->input);
     u->endless = l.infinite || l.ponder;
-    if (!pool_go(&u->pool, &u->game, &l, u->multipv, u->move_overhead)) {
+    if (!pool_go(&u->pool, &u->game, &l, &u->weights, u->multipv, u->move_overhead)) {
         say_error("cannot start the search (out of memory or threads)");
     } else {
         u->searching = true;
@@ -657,7 +660,7 @@ static void cmd_eval(struct uci *u, char **tok, int n)
         say("info string eval: the side to move is in check; the search does not evaluate such positions");
         return;
     }
-    u->game.ops->evaluate(u->game.pos, &tr);
+    u->game.ops->evaluate(u->game.pos, &u->weights, &tr);
     char head[128] = "term         ";
     for (int p = 0; p < v->nplayers; p++)
         snprintf(head + strlen(head), sizeof head - strlen(head), " |   %c mg    %c eg", v->colour_letter[p], v->colour_letter[p]);
@@ -697,10 +700,9 @@ static void cmd_check(struct uci *u, char **tok, int n)
         say("info string %s: %d variant%s, no errors", tok[1], count, count == 1 ? "" : "s");
 }
 
-/* bench [depth] [threads] [hash], as `sennight bench`. */
+/* bench [depth] [threads] [hash], as `sennight bench`, with the session's weights. */
 static void cmd_bench(struct uci *u, char **tok, int n)
 {
-    (void)u;
     long arg[3] = { BENCH_DEPTH, 1, 16 }, hi[3] = { 64, MAX_THREADS, TT_MAX_MB };
     for (int i = 1; i < n && i <= 3; i++)
         if (n > 4 || !number_parse(tok[i], 1, hi[i - 1], &arg[i - 1])) {
@@ -708,7 +710,7 @@ static void cmd_bench(struct uci *u, char **tok, int n)
             return;
         }
     struct bench_result r;
-    bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], say, &r);
+    bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &u->weights, say, &r);
 }
 
 struct command {
@@ -827,11 +829,16 @@ int uci_loop(FILE *in)
 {
     char err[ERR_LEN];
     struct uci *u = calloc(1, sizeof *u);
+    if (u && !pool_init(&u->pool)) {
+        free(u);
+        u = NULL;
+    }
     if (u) {
         u->threads = DEFAULT_THREADS;
         u->multipv = DEFAULT_MULTIPV;
         u->hash_mb = TT_DEFAULT_MB;
         u->move_overhead = DEFAULT_OVERHEAD;
+        u->weights = eval_weights_default;
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         u->book_seed = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;

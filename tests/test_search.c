@@ -2,6 +2,8 @@
  * each variant scores it; and, through the real executable ($SENNIGHT) as a GUI drives it, the go
  * limits, stop, ponder, quit, MultiPV, threads, option errors and determinism. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,25 +114,46 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
     ((struct pool_result *)ctx)->best = best;
 }
 
-/* One search of the game's position to the depth, with a fresh table and the three-player
- * algorithm; only: the one root move searched, or MOVE_NONE for all. */
-static struct pool_result pool_search3(struct game *g, int depth, move_t only, enum search3 algorithm)
+struct pool_run {
+    struct search_pool pool;
+    struct pool_result res;
+    int depth;
+};
+
+/* Starts one search of the game's position to the depth, with a fresh table, the three-player
+ * algorithm and the weights; only: the one root move searched, or MOVE_NONE for all. */
+static void pool_start(struct pool_run *run, struct game *g, int depth, move_t only, enum search3 algorithm,
+                       const struct eval_weights *w)
 {
-    struct search_pool pool = { .search3 = algorithm };
-    struct pool_result res = { MOVE_NONE, SCORE_NONE, 0 };
     struct search_limits l = { .depth = depth, .nsearchmoves = only != MOVE_NONE, .searchmoves = { only } };
     for (int p = 0; p < MAX_PLAYERS; p++)
         l.time[p] = l.inc[p] = -1;
-    ck_assert(pool_configure(&pool, 1, 1));
-    pool.done = keep_best;
-    pool.done_ctx = &res;
-    pool.sh.report = keep_report;
-    pool.sh.report_ctx = &res;
-    ck_assert(pool_go(&pool, g, &l, 1, 0));
-    pool_wait(&pool);
-    pool_free(&pool);
-    ck_assert_msg(res.depth == depth, "the search reported depth %d of %d", res.depth, depth);
-    return res;
+    run->res = (struct pool_result){ MOVE_NONE, SCORE_NONE, 0 };
+    run->depth = depth;
+    ck_assert(pool_init(&run->pool));
+    run->pool.search3 = algorithm;
+    ck_assert(pool_configure(&run->pool, 1, 1));
+    run->pool.done = keep_best;
+    run->pool.done_ctx = &run->res;
+    run->pool.sh.report = keep_report;
+    run->pool.sh.report_ctx = &run->res;
+    ck_assert(pool_go(&run->pool, g, &l, w, 1, 0));
+}
+
+/* Waits for the search pool_start started, which must complete its depth. */
+static struct pool_result pool_finish(struct pool_run *run)
+{
+    pool_wait(&run->pool);
+    pool_free(&run->pool);
+    ck_assert_msg(run->res.depth == run->depth, "the search reported depth %d of %d", run->res.depth, run->depth);
+    return run->res;
+}
+
+static struct pool_result pool_search3(struct game *g, int depth, move_t only, enum search3 algorithm)
+{
+    struct pool_run run;
+    pool_start(&run, g, depth, only, algorithm, &eval_weights_default);
+    return pool_finish(&run);
 }
 
 static struct pool_result pool_search(struct game *g, int depth, move_t only)
@@ -142,7 +165,7 @@ static struct pool_result pool_search(struct game *g, int depth, move_t only)
  * num/den - (den-num)/den of a point, and a whole point is stalemate_scale (eval/weights.h). */
 static int stalemate_worth(const struct variant *v)
 {
-    return eval_weights.stalemate_scale * (2 * v->stalemate_num - v->stalemate_den) / v->stalemate_den;
+    return eval_weights_default.stalemate_scale * (2 * v->stalemate_num - v->stalemate_den) / v->stalemate_den;
 }
 
 /* The score of a stalemate delivered within a few plies, allowing for a preference for the nearest. */
@@ -623,6 +646,102 @@ START_TEST(test_ponder)
 }
 END_TEST
 
+/* The pool in-process: a search that has finished its depths while pondering or searching
+ * infinitely sleeps until ponderhit or stop, sent from another thread, wakes it at once. */
+struct pool_wake {
+    void (*send)(struct search_pool *p);
+    bool ponder, infinite;
+};
+
+static const struct pool_wake pool_wakes[] = {
+    { pool_ponderhit, true, false },
+    { pool_stop, true, false },
+    { pool_stop, false, true },
+};
+
+struct pool_sender {
+    struct search_pool *pool;
+    void (*send)(struct search_pool *p);
+};
+
+static void *pool_send(void *arg)
+{
+    struct pool_sender *s = arg;
+    s->send(s->pool);
+    return NULL;
+}
+
+struct pool_done {
+    atomic_bool done;
+    move_t best;
+};
+
+static void note_done(void *ctx, move_t best, move_t ponder)
+{
+    struct pool_done *d = ctx;
+    (void)ponder;
+    d->best = best;
+    atomic_store(&d->done, true);
+}
+
+static void ignore_report(void *ctx, const struct search_report *r)
+{
+    (void)ctx, (void)r;
+}
+
+START_TEST(test_pool_wakes)
+{
+    const struct pool_wake *c = &pool_wakes[_i];
+    struct game g;
+    struct search_pool pool;
+    struct pool_done done = { false, MOVE_NONE };
+    /* Depth 2 finds the mate at once; the helper searches on until the main thread stops it. */
+    struct search_limits l = { .depth = 2, .ponder = c->ponder, .infinite = c->infinite };
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        l.time[p] = l.inc[p] = -1;
+    test_game(&g, "glinski", QUEEN_ROOK_MATE, false);
+    ck_assert(pool_init(&pool));
+    ck_assert(pool_configure(&pool, 2, 1));
+    pool.done = note_done;
+    pool.done_ctx = &done;
+    pool.sh.report = ignore_report;
+    ck_assert(pool_go(&pool, &g, &l, &eval_weights_default, 1, 0));
+    pause_ms(100);
+    ck_assert_msg(!atomic_load(&done.done), "a move before %s", c->send == pool_stop ? "stop" : "ponderhit");
+    struct pool_sender s = { &pool, c->send };
+    pthread_t sender;
+    long long t0 = search_now_ms();
+    ck_assert(!pthread_create(&sender, NULL, pool_send, &s));
+    pool_wait(&pool);
+    long long ms = search_now_ms() - t0;
+    pthread_join(sender, NULL);
+    ck_assert_msg(ms <= slack_ms(), "the search ended %lld ms after the signal", ms);
+    ck_assert(done.best == parse_move(&g, "h2e7"));
+    pool_free(&pool);
+    game_free(&g);
+}
+END_TEST
+
+/* A search reads the weights it started with, whatever its caller does with its own meanwhile;
+ * other weights (material only) make another search. */
+START_TEST(test_pool_copies_the_weights)
+{
+    struct game g;
+    struct eval_weights w = eval_weights_default;
+    struct pool_run run;
+    test_game(&g, "glinski", MIDDLEGAME, false);
+    struct pool_result full = pool_search(&g, 5, MOVE_NONE);
+    pool_start(&run, &g, 5, MOVE_NONE, SEARCH3_BRS, &w);
+    w.material_only = 1;
+    struct pool_result during = pool_finish(&run);
+    ck_assert_msg(during.best == full.best && during.score == full.score, "score %d, not %d", during.score, full.score);
+    pool_start(&run, &g, 5, MOVE_NONE, SEARCH3_BRS, &w);
+    struct pool_result material = pool_finish(&run);
+    ck_assert_msg(material.score != full.score, "material only scores %d too", material.score);
+    game_free(&g);
+}
+END_TEST
+
 START_TEST(test_searchmoves)
 {
     struct proc p;
@@ -810,6 +929,59 @@ START_TEST(test_bench_deterministic)
 }
 END_TEST
 
+/* What eval prints as the final evaluation. */
+static int final_evaluation(struct proc *p)
+{
+    engine_send(p, "eval");
+    struct search_out *out = engine_sync(p);
+    const char *f = strstr(out->transcript, "Final evaluation: ");
+    ck_assert_msg(f != NULL, "no final evaluation: %s", out->transcript);
+    int cp = atoi(f + strlen("Final evaluation: "));
+    out_free(out);
+    return cp;
+}
+
+/* A fresh search of MIDDLEGAME to depth 4. */
+static struct search_out *middlegame_depth_4(struct proc *p)
+{
+    engine_silent(p, "ucinewgame\nposition fen " MIDDLEGAME);
+    return until_bestmove(p, "go depth 4");
+}
+
+/* The Evaluation option changes eval, bench and the searches after it, never a running search:
+ * setoption stops go infinite first, whose lines are those of the full evaluation. */
+START_TEST(test_evaluation_option)
+{
+    struct proc p;
+    pipe_start(&p, NULL);
+    struct search_out *full = middlegame_depth_4(&p);
+    int full_eval = final_evaluation(&p);
+    unsigned long long full_bench = bench_nodes(&p);
+    engine_silent(&p, "ucinewgame\nposition fen " MIDDLEGAME);
+    engine_send(&p, "go infinite");
+    pause_ms(100);
+    struct search_out *out = until_bestmove(&p, "setoption name Evaluation value material");
+    ck_assert_msg(out->bestmoves == 1 && out->ninfo > 0, "%s", out->transcript);
+    for (int i = 0; i < out->ninfo && i < full->ninfo; i++)
+        ck_assert_msg(out->info[i].score == full->info[i].score, "depth %d scores %d, not %d", i + 1,
+                      out->info[i].score, full->info[i].score);
+    out_free(out);
+    ck_assert_int_ne(final_evaluation(&p), full_eval);
+    ck_assert_uint_ne(bench_nodes(&p), full_bench);
+    out = middlegame_depth_4(&p);
+    ck_assert_msg(last_info(out)->score != last_info(full)->score, "material only scores %d too", last_info(out)->score);
+    out_free(out);
+    engine_silent(&p, "setoption name Evaluation value full");
+    ck_assert_int_eq(final_evaluation(&p), full_eval);
+    ck_assert_uint_eq(bench_nodes(&p), full_bench);
+    out = middlegame_depth_4(&p);
+    ck_assert_int_eq(last_info(out)->score, last_info(full)->score);
+    out_free(out);
+    out_free(full);
+    engine_quit(&p);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------------- */
 /* Three players. Red's General f1 shares the f file with White's knight f5 and Black's Rook f9: if
  * the General stays on the file (f1f2), White steps the knight aside and Black, about to move,
@@ -880,6 +1052,8 @@ Suite *suite_search(void)
     tcase_add_test(tc, test_go_clock);
     tcase_add_test(tc, test_go_infinite);
     tcase_add_test(tc, test_ponder);
+    tcase_add_loop_test(tc, test_pool_wakes, 0, (int)(sizeof pool_wakes / sizeof *pool_wakes));
+    tcase_add_test(tc, test_pool_copies_the_weights);
     tcase_add_test(tc, test_searchmoves);
     tcase_add_test(tc, test_multipv);
     tcase_add_test(tc, test_no_legal_move);
@@ -887,6 +1061,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, test_quit_during_infinite);
     tcase_add_test(tc, test_two_threads);
     tcase_add_test(tc, test_bad_option_values);
+    tcase_add_test(tc, test_evaluation_option);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_bench_deterministic);
     suite_add_tcase(s, tc);
