@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "search.h"
+#include "skill.h"
 
 struct stack {
     move_t move;           /* the move that led to the next ply */
@@ -682,11 +683,24 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     }
 }
 
+/* The line played: the best, or for a weakened search (UCI_LimitStrength) one of its lines picked
+ * by engine/skill.c; lines the last iteration did not reach keep the score of the one before. */
+static int worker_pick(const struct worker *w)
+{
+    int n = w->sh->multipv < w->nroot ? w->sh->multipv : w->nroot, scores[MAX_MULTIPV];
+    if (!w->sh->limits.elo || n < 2)
+        return 0;
+    for (int i = 0; i < n; i++)
+        scores[i] = w->root[i].score > -SCORE_INF ? w->root[i].score : w->root[i].prev_score;
+    return skill_pick(scores, n, skill_level(w->sh->limits.elo), &w->sh->skill_seed);
+}
+
 static move_t worker_best(const struct worker *w, move_t *ponder, int *depth)
 {
     if (!w->nroot)
         return MOVE_NONE;
-    *ponder = w->root[0].pvlen > 1 ? w->root[0].pv[1] : MOVE_NONE;
+    const struct root_move *rm = &w->root[worker_pick(w)];
+    *ponder = rm->pvlen > 1 ? rm->pv[1] : MOVE_NONE;
     *depth = w->completed_depth;
-    return w->root[0].move;
+    return rm->move;
 }

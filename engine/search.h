@@ -29,6 +29,7 @@ struct search_limits {
     bool infinite, ponder;
     int nsearchmoves;
     move_t searchmoves[MAX_SEARCHMOVES];
+    int elo;                                       /* UCI_LimitStrength: play about this strong; 0: full strength */
 };
 
 /* One line of output: a principal variation after an iteration, or a bound on the way. */
@@ -48,6 +49,7 @@ struct search_shared {
     struct eval_weights weights; /* the search's own copy: nothing changes it while threads read it */
     struct search_limits limits;
     int multipv;
+    uint64_t skill_seed;     /* a weakened search's random choice (engine/skill.c) */
     enum search3 search3;
     int nthreads;
     atomic_bool stop;        /* every thread stops at once when set */

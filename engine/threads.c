@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/clock.h"
+#include "skill.h"
 #include "timeman.h"
 
 struct helper {
@@ -100,6 +102,17 @@ static void *main_thread(void *arg)
     return NULL;
 }
 
+/* A weakened search stops at its level's depth and searches several lines to pick from. */
+static void skill_limit(struct search_shared *sh, uint64_t key)
+{
+    int depth = skill_depth(skill_level(sh->limits.elo));
+    if (!sh->limits.depth || sh->limits.depth > depth)
+        sh->limits.depth = depth;
+    if (sh->multipv < SKILL_MULTIPV)
+        sh->multipv = SKILL_MULTIPV;
+    sh->skill_seed = key ^ (uint64_t)clock_us();
+}
+
 bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
              int multipv, int64_t move_overhead)
 {
@@ -112,6 +125,8 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
     sh->weights = *w;
     sh->limits = *l;
     sh->multipv = multipv;
+    if (l->elo)
+        skill_limit(sh, g->ops->position_key(g->pos));
     sh->search3 = p->search3;
     sh->nthreads = p->nthreads;
     atomic_store(&sh->stop, false);

@@ -16,6 +16,7 @@
 #include "../bench/bench.h"
 #include "../books/book.h"
 #include "../engine/game.h"
+#include "../engine/skill.h"
 #include "../engine/threads.h"
 #include "../eval/trace.h"
 #include "../eval/weights.h"
@@ -54,6 +55,8 @@ struct uci {
     char book_path[4096];       /* "" for none */
     bool own_book;
     bool analyse;              /* UCI_AnalyseMode: the GUI analyses, so no book move */
+    bool limit_strength;       /* UCI_LimitStrength: play about as strong as elo */
+    int elo;
     enum book_variety book_variety;
     int book_depth;             /* the last fullmove number the book is used for; 0: no limit */
     uint64_t book_seed, book_draws;
@@ -305,6 +308,8 @@ static void set_evaluation(struct uci *u, long x, const char *v) { (void)v; u->w
 static void set_search3(struct uci *u, long x, const char *v) { (void)v; u->pool.search3 = (enum search3)x; }
 static void set_own_book(struct uci *u, long x, const char *v) { (void)v; u->own_book = x; }
 static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }
+static void set_limit_strength(struct uci *u, long x, const char *v) { (void)v; u->limit_strength = x; }
+static void set_elo(struct uci *u, long x, const char *v) { (void)v; u->elo = (int)x; }
 static void set_book_variety(struct uci *u, long x, const char *v) { (void)v; u->book_variety = (enum book_variety)x; }
 static void set_book_depth(struct uci *u, long x, const char *v) { (void)v; u->book_depth = (int)x; }
 
@@ -323,6 +328,8 @@ static const struct uci_option options[] = {
     { "ThreePlayerSearch", OPTION_COMBO([SEARCH3_BRS] = "brs", [SEARCH3_PARANOID] = "paranoid"), set_search3 },
     { "OwnBook",           OPTION_CHECK(false),                                                 set_own_book },
     { "UCI_AnalyseMode",   OPTION_CHECK(false),                                                 set_analyse },
+    { "UCI_LimitStrength", OPTION_CHECK(false),                                                 set_limit_strength },
+    { "UCI_Elo",           OPTION_SPIN(SKILL_ELO_DEFAULT, SKILL_ELO_MIN, SKILL_ELO_MAX),        set_elo },
     { "BookFile",          OPTION_STRING,                                                       set_book_file },
     { "BookVariety",       OPTION_COMBO([BOOK_WEIGHTED] = "weighted", [BOOK_BEST] = "best"),    set_book_variety },
     { "BookDepth",         OPTION_SPIN(0, 0, MAX_BOOK_DEPTH),                                   set_book_depth },
@@ -603,6 +610,7 @@ static void start_search(struct uci *u, char **tok, int n)
     struct search_limits l;
     if (!parse_go(u, tok, n, &l) || play_book_move(u, &l))
         return;
+    l.elo = u->limit_strength ? u->elo : 0;
     u->pool.done = search_done;
     u->pool.done_ctx = u;
     u->pool.sh.report = search_report;
@@ -839,6 +847,7 @@ int uci_loop(FILE *in)
         u->hash_mb = TT_DEFAULT_MB;
         u->move_overhead = DEFAULT_OVERHEAD;
         u->weights = eval_weights_default;
+        u->elo = SKILL_ELO_DEFAULT;
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         u->book_seed = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../engine/skill.h"
 #include "../engine/threads.h"
 #include "../eval/weights.h"
 #include "engine_pipe.h"
@@ -780,6 +781,60 @@ START_TEST(test_multipv)
 }
 END_TEST
 
+/* Weakened play (engine/skill.c): the level follows the Elo; the strongest level plays the best of
+ * clearly different lines almost always, the weakest often not, and equal lines vary at every level. */
+START_TEST(test_skill_pick)
+{
+    ck_assert_int_eq(skill_level(SKILL_ELO_MIN), 0);
+    ck_assert_int_eq(skill_level(SKILL_ELO_MAX), SKILL_LEVELS - 1);
+    for (int elo = SKILL_ELO_MIN; elo < SKILL_ELO_MAX; elo += 50)
+        ck_assert(skill_level(elo) <= skill_level(elo + 50));
+    static const int apart[4] = { 0, -300, -600, -900 }, close[4] = { 0, -50, -100, -150 }, equal[4] = { 0 };
+    int best_apart = 0, best_close = 0, seen[4] = { 0 };
+    uint64_t seed = 1;
+    for (int i = 0; i < 1000; i++) {
+        best_apart += skill_pick(apart, 4, SKILL_LEVELS - 1, &seed) == 0;
+        best_close += skill_pick(close, 4, 0, &seed) == 0;
+        seen[skill_pick(equal, 4, 0, &seed)]++;
+    }
+    ck_assert_msg(best_apart > 950, "level %d played the best of far-apart lines %d times in 1000", SKILL_LEVELS - 1,
+                  best_apart);
+    ck_assert_msg(best_close < 900, "level 0 played the best of close lines %d times in 1000", best_close);
+    for (int k = 0; k < 4; k++)
+        ck_assert_msg(seen[k] > 100, "of four equal lines, line %d was played %d times in 1000", k + 1, seen[k]);
+}
+END_TEST
+
+/* UCI_LimitStrength: the weakest level searches one ply, four lines, and varies its moves. */
+START_TEST(test_limit_strength)
+{
+    struct proc p;
+    pipe_start(&p, NULL);
+    engine_silent(&p, "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 500");
+    char seen[8][MOVE_TEXT];
+    int distinct = 0;
+    for (int i = 0; i < 8; i++) {
+        struct search_out *out = until_bestmove(&p, "go depth 10");
+        ck_assert_msg(out->ninfo == 4, "expected 4 lines of depth 1: %s", out->transcript);
+        for (int k = 0; k < out->ninfo; k++)
+            ck_assert_int_eq(out->info[k].depth, 1);
+        bool known = false;
+        for (int k = 0; k < distinct; k++)
+            known |= !strcmp(seen[k], out->bestmove);
+        if (!known)
+            snprintf(seen[distinct++], MOVE_TEXT, "%s", out->bestmove);
+        out_free(out);
+    }
+    ck_assert_msg(distinct > 1, "the weakest level played %s eight times", seen[0]);
+    /* Off again: full strength reaches the depth asked. */
+    engine_silent(&p, "setoption name UCI_LimitStrength value false");
+    struct search_out *out = until_bestmove(&p, "go depth 3");
+    ck_assert_int_eq(out->info[out->ninfo - 1].depth, 3);
+    out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
 /* Checkmated, then stalemated (tests/test_game.c): every kind of go says so. */
 START_TEST(test_no_legal_move)
 {
@@ -1056,6 +1111,8 @@ Suite *suite_search(void)
     tcase_add_test(tc, test_pool_copies_the_weights);
     tcase_add_test(tc, test_searchmoves);
     tcase_add_test(tc, test_multipv);
+    tcase_add_test(tc, test_skill_pick);
+    tcase_add_test(tc, test_limit_strength);
     tcase_add_test(tc, test_no_legal_move);
     tcase_add_test(tc, test_stop_during_long_search);
     tcase_add_test(tc, test_quit_during_infinite);
