@@ -22,7 +22,7 @@
 /* Tables come with the evaluation's own tables, built from the shipped weights. */
 static struct tables *instance_tables_new(const struct variant *v)
 {
-    struct tables *tb = tables_new(v);
+    struct tables *tb = tables_new(v, sizeof(struct evaluated_tables));
     if (tb && !eval_attach(tb, &eval_weights_default)) {
         tables_free(tb);
         return NULL;
@@ -33,7 +33,7 @@ static struct tables *instance_tables_new(const struct variant *v)
 static void instance_tables_free(struct tables *tb)
 {
     if (tb)
-        free(tb->eval);
+        free(((struct evaluated_tables *)tb)->eval);
     tables_free(tb);
 }
 

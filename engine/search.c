@@ -118,7 +118,7 @@ static void search_check_limits(struct worker *w)
 
 static inline int piece_value(const struct worker *w, int piece)
 {
-    return piece ? w->tb->eval->value[piece_type(piece)] : 0;
+    return piece ? eval_tables(w->tb)->value[piece_type(piece)] : 0;
 }
 
 /* A move onto an own piece is a fusion, not a capture. */
@@ -138,7 +138,7 @@ static inline bool is_quiet(const struct position *pos, move_t m)
 static int see(const struct worker *w, move_t m)
 {
     const struct position *pos = w->pos;
-    const struct eval_data *ev = w->tb->eval;
+    const struct eval_data *ev = eval_tables(w->tb);
     const struct tables *tb = w->tb;
     int to = move_to(m), from = move_from(m), us = pos->side;
     int gain[64], d = 0;
@@ -202,7 +202,7 @@ static int capture_value(const struct worker *w, move_t m)
 {
     const struct position *pos = w->pos;
     int victim = piece_value(w, pos->board[m & MOVE_EP ? move_from(m) : move_to(m)]);
-    return victim + (move_promo(m) >= 0 ? w->tb->eval->value[move_promo(m)] : 0);
+    return victim + (move_promo(m) >= 0 ? eval_tables(w->tb)->value[move_promo(m)] : 0);
 }
 
 /* Capturing a piece worth at least the taker's value cannot lose material; otherwise ask SEE. */

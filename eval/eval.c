@@ -188,7 +188,7 @@ static bool eval_attach(struct tables *tb, const struct eval_weights *w)
     struct eval_data *ev = eval_data_new(tb, w);
     if (!ev)
         return false;
-    tb->eval = ev;
+    ((struct evaluated_tables *)tb)->eval = ev;
     tb->psq_value = ev->value;
     tb->psq_cell = (const int16_t (*)[MAX_TYPES][MAX_CELLS][2])ev->pst;
     tb->phase_types = 0;
@@ -304,7 +304,7 @@ static int eval_blend(const struct position *pos, const struct eval_weights *w, 
 static int evaluate_lazy(const struct position *pos, const struct eval_weights *w, int view, struct eval_trace *tr,
                          int alpha, int beta)
 {
-    const struct eval_data *ev = pos->tb->eval;
+    const struct eval_data *ev = eval_tables(pos->tb);
     const struct variant *v = pos->v;
     memset(tr, 0, sizeof *tr);
     tr->material_only = w->material_only;

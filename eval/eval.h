@@ -20,4 +20,16 @@ struct eval_data {
     cellset reach[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];  /* every target on the empty board (hops: their lines) */
 };
 
+/* A variant's tables at one width: the move generator's first, so that the tables a position points
+ * to also reach the evaluation's, which the move generator never sees. */
+struct evaluated_tables {
+    struct tables move;
+    struct eval_data *eval;
+};
+
+static inline const struct eval_data *eval_tables(const struct tables *tb)
+{
+    return ((const struct evaluated_tables *)tb)->eval;
+}
+
 #endif

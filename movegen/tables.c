@@ -279,9 +279,11 @@ static void tables_free(struct tables *tb)
     free(tb);
 }
 
-static struct tables *tables_new(const struct variant *v)
+/* size: at least sizeof (struct tables), which come first; the rest is for whoever keeps its own
+ * tables beside these (engine/instance.c: the evaluation's). */
+static struct tables *tables_new(const struct variant *v, size_t size)
 {
-    struct tables *tb = calloc(1, sizeof *tb);
+    struct tables *tb = calloc(1, size);
     if (!tb)
         return NULL;
     tb->v = v;

@@ -80,11 +80,8 @@ struct castle_cells {
     cellset empty, cross;
 };
 
-struct eval_data;
-
 struct tables {
     const struct variant *v;
-    struct eval_data *eval;                 /* built by the evaluation (eval/eval.c) */
     /* Scores a position keeps summed as pieces come and go, set by the evaluation (NULL: none):
      * a piece's value, its [mg, eg] piece-cell bonus, and the types whose value sets the phase. */
     const int *psq_value;
