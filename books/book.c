@@ -1,3 +1,4 @@
+/* Opening books: the file format read and checked whole, lookups, picks, and writing. */
 #include "book.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* A set of 64-bit position keys (open addressing), so the builders visit each position once. */
 #include "key_set.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* One reproducible search for the book builders: one thread, a cleared table, node or depth limits. */
 #include "lines.h"
 
 static void collect_line(void *ctx, const struct search_report *r)

@@ -1,3 +1,4 @@
+/* Reading the match runner's game records back one game at a time, for books built from games. */
 #include "records.h"
 
 #include <ctype.h>

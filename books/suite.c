@@ -1,3 +1,4 @@
+/* Opening suites: distinct, balanced positions a few seeded random plies from the start. */
 #include "suite.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* sennight play: a human against the engine in the terminal, the board drawn after every move. */
 #include "terminal_play.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* A game: variant, instance and position, changed only by complete valid commands; game status. */
 #include "game.h"
 
 #include <ctype.h>

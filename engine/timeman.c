@@ -1,3 +1,4 @@
+/* Time management: soft and hard budgets from the clock; node totals across threads. */
 #include "timeman.h"
 
 #include "../util/clock.h"

@@ -1,3 +1,4 @@
+/* The transposition table: lock-free buckets whose keys are stored XORed with their data. */
 #include "tt.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* A match's opening positions: a FEN or EPD file, each line checked against the variant. */
 #include "openings.h"
 
 #include <stdio.h>

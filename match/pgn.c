@@ -1,3 +1,4 @@
+/* Writing the match runner's game records: PGN-like, with the variant and the starting FEN. */
 #include "pgn.h"
 
 #include <string.h>

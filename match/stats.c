@@ -1,3 +1,4 @@
+/* Match statistics: score, Elo with a 95% interval, LOS and the SPRT from per-game scores. */
 #include "stats.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* An engine's limits in a match (tc=, st=, nodes=, depth=) and the clock the runner keeps for it. */
 #include "tc.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* Text diagrams of a position: plain for `d`, marked or in ANSI colours for terminal play. */
 #include "diagram.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* Hex board geometry: directions, board shapes, cell order, names, colours, curved paths. */
 #include "geometry.h"
 
 #include <stdlib.h>

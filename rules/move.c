@@ -1,3 +1,4 @@
+/* Moves as UCI text: the from and to cells, then the promotion or fission letter. */
 #include "move.h"
 
 #include <ctype.h>

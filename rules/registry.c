@@ -1,3 +1,4 @@
+/* The known variants: the built-in ones parsed at start-up, user files added all or nothing. */
 #include "registry.h"
 
 #include <stdio.h>

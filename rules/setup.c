@@ -1,3 +1,4 @@
+/* FEN: a position as plain data (mailbox) read from and written to text, every field checked. */
 #include "setup.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* Zobrist keys derived with XXH3 from piece, colour and cell names. */
 #include "zobrist.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* Helpers shared by the test suites: the registry, test games, widths and scaled timeouts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* Writing a file whole or not at all: a temporary file in the same directory, renamed into place. */
 #include "file.h"
 
 #include <errno.h>

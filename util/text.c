@@ -1,3 +1,4 @@
+/* A growing string with printf-style appends. */
 #include "text.h"
 
 #include <stdarg.h>
