@@ -1,0 +1,265 @@
+// The page's controller: picks the variant, starts and resumes sessions, and hands each STATE to the panels.
+import * as api from './api.js';
+import { Board } from './board.js';
+import { Players } from './players.js';
+import { MoveList } from './movelist.js';
+import { Analysis } from './analysis.js';
+import { ScoreGraph } from './graph.js';
+import { Guide } from './guide.js';
+import { NewGameForm } from './newgame.js';
+import { GameIO } from './io.js';
+import { OptionsForm } from './options.js';
+import { pick } from './picker.js';
+import { setupTabs } from './tabs.js';
+import { parseMove } from './moves.js';
+import { pieceIcon, pieceInfo, pieceType, armyPiece } from './pieces.js';
+
+const $ = selector => document.querySelector(selector);
+const SAVED = 'sennight.session'; // this tab's session, so that a reload resumes the game
+
+const page = {
+  engines: [],
+  variant: null,
+  session: null, // the session's calls (api.sessionApi)
+  id: null,
+  state: null,
+  events: null,
+  labels: [],
+  view: 0, // the army whose side of the board is at the bottom
+  arrows: { analysis: [], hint: [] },
+};
+
+const board = new Board($('#board'), { onMove: (from, to, ucis) => chooseAndPlay(to, ucis) });
+const players = new Players($('#players'));
+const moveList = new MoveList($('#movelist'), $('.nav'), { onPly: showPly });
+const graph = new ScoreGraph($('#graph'), { onPly: showPly });
+const analysis = new Analysis({
+  toggle: $('#analyse'), multipv: $('#multipv'), info: $('#analysis-info'), lines: $('#pv-lines'), bar: $('#evalbar'),
+}, { graph, onArrows: list => setArrows('analysis', list) });
+const guide = new Guide($('#guide-pieces'), $('#guide-board'));
+const newGame = new NewGameForm($('#newgame'), { onStart: () => start() });
+const io = new GameIO({ fenForm: $('#fen-form'), pgnForm: $('#pgn-form'), error: $('.io-error') }, {
+  loadFen: fen => act(() => page.session.fen(fen)),
+  loadPgn: text => act(() => page.session.loadPgn(text)),
+  getPgn: () => page.session.pgn(),
+});
+const options = new OptionsForm($('#options'), (engine, name, value) => page.session.option(engine, name, value));
+setupTabs($('.tabs'), $('.panel'));
+
+// --- variants and sessions
+
+async function loadVariant(name) {
+  page.variant = await api.getVariant(name);
+  $('select[name=variant]').value = name;
+  $('#description').textContent = page.variant.description;
+  board.setVariant(page.variant);
+  guide.setVariant(page.variant);
+  newGame.setVariant(page.variant, page.engines);
+}
+
+/** A new game of the shown variant with the form's seats (from `fen` when given). */
+async function start(fen = null) {
+  const spec = newGame.spec();
+  const labels = newGame.labels(page.engines);
+  try {
+    const reply = await api.createSession({ variant: page.variant.name, fen, ...spec });
+    attach(reply.id, reply.state, labels);
+  } catch (err) {
+    notify(err.message);
+  }
+}
+
+/** Follows session `id`: its event stream feeds the panels from now on. */
+function attach(id, state, labels) {
+  page.events?.close();
+  page.id = id;
+  page.labels = labels;
+  page.session = api.sessionApi(id);
+  sessionStorage.setItem(SAVED, JSON.stringify({ id, labels }));
+  const human = state.seats.findIndex(s => s.kind === 'human');
+  setView(Math.max(0, human));
+  analysis.setSession(page.session);
+  graph.reset();
+  page.state = null;
+  applyState(state);
+  page.events = page.session.events({
+    state: applyState,
+    analysis: event => analysis.update(event),
+    engine: engineEvent,
+    // after a dropped connection the stream resumes with no replay: ask for the state once
+    open: () => page.session.state().then(applyState, () => {}),
+  });
+}
+
+/** Resumes this tab's session after a reload, if the server still has it. */
+async function resume() {
+  const saved = JSON.parse(sessionStorage.getItem(SAVED) || 'null');
+  if (!saved) return false;
+  try {
+    const state = await api.sessionApi(saved.id).state();
+    await loadVariant(state.variant);
+    attach(saved.id, state, saved.labels);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// --- the state from the server, to every panel
+
+function applyState(state) {
+  if (state.id && state.id !== page.id) return; // a late reply from an older session
+  const moved = page.state?.fen !== state.fen;
+  page.state = state;
+  if (moved) setArrows('hint', []);
+  board.setPosition(state);
+  moveList.render(state, page.variant.armies);
+  players.render(state, page.variant, page.labels);
+  io.setState(state);
+  analysis.setState(state, page.variant);
+  graph.setGame(state.plies, state.ply);
+  showStatus();
+  const down = state.seats.findIndex(s => s.status === 'crashed' || s.status === 'hung');
+  showEngineAlert(down, down >= 0 ? `${armyName(state.seats[down].army)}'s engine ${state.seats[down].status}.` : '');
+}
+
+function showStatus(message = '') {
+  const { state } = page;
+  const el = $('#status');
+  el.classList.toggle('error', Boolean(message));
+  if (message) {
+    el.textContent = message;
+  } else if (state.result && state.ply === state.plies) {
+    el.innerHTML = `<span class="result">${state.result.text}</span>`;
+  } else {
+    el.textContent = `${armyName(state.turn)} to move` + (state.check.length ? ' · check' : '') +
+      (state.ply < state.plies ? ` · move ${state.ply} of ${state.plies}` : '');
+  }
+}
+
+function notify(message) {
+  if (page.state) showStatus(message);
+  else $('#status').textContent = message;
+}
+
+function engineEvent({ seat, status, message }) {
+  players.setEngineStatus(seat, status);
+  if (status === 'crashed' || status === 'hung') {
+    showEngineAlert(seat, `${armyName(page.variant.armies[seat].letter)}'s engine ${status}${message ? `: ${message}` : ''}.`);
+  }
+}
+
+function showEngineAlert(seat, text) {
+  const alert = $('#engine-alert');
+  alert.hidden = seat < 0;
+  alert.dataset.seat = seat;
+  alert.querySelector('.text').textContent = text;
+}
+
+const armyName = letter => page.variant.armies.find(a => a.letter === letter)?.name ?? letter;
+
+// --- moves
+
+/** Plays one of `ucis` (all between the same cells): directly when alone, else through the picker. */
+async function chooseAndPlay(to, ucis) {
+  const uci = ucis.length === 1 ? ucis[0] : await pick($('#picker'), board.cellRect(to), ucis.map(choice));
+  if (uci) act(() => page.session.move(uci));
+}
+
+/** The picker's button for a move: the piece it promotes to, the component that leaves, or the whole piece. */
+function choice(uci) {
+  const { variant, state } = page;
+  const { from, suffix } = parseMove(uci);
+  const moving = state.pieces.find(p => p.cell === from)?.piece ?? '';
+  const movingInfo = pieceInfo(variant, pieceType(moving, variant.players));
+  const piece = suffix ? armyPiece(suffix, state.turn, variant.players) : moving;
+  const name = pieceInfo(variant, pieceType(piece, variant.players))?.name ?? suffix;
+  const label = !suffix ? `${name} (whole)` : movingInfo?.pawn ? name : `${name} alone`;
+  return { uci, icon: pieceIcon(piece, variant), label };
+}
+
+/** Runs a call that answers with a STATE and shows it (the stream sends it too; twice is harmless). */
+async function act(call) {
+  try {
+    applyState(await call());
+  } catch (err) {
+    notify(err.message);
+  }
+}
+
+function showPly(ply) {
+  act(() => page.session.view(ply));
+}
+
+function setView(index) {
+  page.view = index;
+  board.setRotation(page.variant.armies[index].rotation);
+}
+
+function setArrows(kind, list) {
+  page.arrows[kind] = list;
+  board.setArrows([...page.arrows.analysis, ...page.arrows.hint]);
+}
+
+// --- controls
+
+$('select[name=variant]').addEventListener('change', async e => {
+  await loadVariant(e.target.value);
+  await start();
+});
+$('#undo').addEventListener('click', () => act(() => page.session.undo()));
+$('#flip').addEventListener('click', () => setView((page.view + 1) % page.variant.armies.length));
+$('#names').addEventListener('change', e => board.setShowNames(e.target.checked));
+$('#hint').addEventListener('click', async () => {
+  try {
+    const { move } = await page.session.hint();
+    const m = parseMove(move);
+    if (m) setArrows('hint', [{ from: m.from, to: m.to, kind: 'hint' }]);
+    showStatus(`Hint: ${move}`);
+  } catch (err) {
+    notify(err.message);
+  }
+});
+$('#engine-alert .restart').addEventListener('click', () => {
+  const seat = Number($('#engine-alert').dataset.seat);
+  act(() => page.session.restart(seat));
+});
+$('#move-entry').addEventListener('submit', e => {
+  e.preventDefault();
+  const input = e.target.elements.move;
+  const error = e.target.querySelector('.error');
+  const text = input.value.trim().toLowerCase();
+  const legal = page.state.legal;
+  // "f10f11" stands for every move between those cells (the picker then asks which)
+  const ucis = legal.includes(text) ? [text] : legal.filter(m => parseMove(m)?.from + parseMove(m)?.to === text);
+  error.textContent = ucis.length ? '' : legal.length ? `${text} is not legal here` : 'not your move';
+  if (!ucis.length) return;
+  input.value = '';
+  chooseAndPlay(parseMove(ucis[0]).to, ucis);
+});
+document.addEventListener('keydown', e => {
+  if (e.target.closest('input, textarea, select') || e.ctrlKey || e.metaKey || e.altKey) return;
+  const nav = { ArrowLeft: 'back', ArrowRight: 'forward', ArrowUp: 'first', Home: 'first', ArrowDown: 'last', End: 'last' }[e.key];
+  if (nav && page.session) {
+    e.preventDefault();
+    moveList.go(nav);
+  } else if (e.key === 'f') {
+    $('#flip').click();
+  }
+});
+
+// --- start: the variants, then this tab's game or a new one
+
+async function init() {
+  const { variants, engines } = await api.listVariants();
+  page.engines = engines;
+  options.setEngines(engines);
+  $('select[name=variant]').innerHTML = variants.map(v =>
+    `<option value="${v.name}">${v.name} · ${v.cells} cells${v.players === 3 ? ' · 3 players' : ''}</option>`).join('');
+  const wanted = new URLSearchParams(location.search).get('variant');
+  if (!wanted && await resume()) return;
+  await loadVariant(variants.some(v => v.name === wanted) ? wanted : variants[0].name);
+  await start();
+}
+
+init().catch(err => notify(`Cannot reach the server: ${err.message}`));

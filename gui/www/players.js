@@ -1,0 +1,47 @@
+// The player cards: each army's seat, who plays it, its engine's status and its clock.
+import { Clock, formatClock } from './clock.js';
+
+export class Players {
+  constructor(element) {
+    this.element = element;
+    this.clock = new Clock();
+    setInterval(() => this.tick(), 100);
+  }
+
+  /** `labels[i]` says who sits at seat i ("You", "Sennight 1500"). */
+  render(state, variant, labels) {
+    this.clock.set(state.clocks);
+    const eliminated = new Set(state.eliminated || []);
+    this.element.innerHTML = variant.armies.map((army, i) => {
+      const seat = state.seats?.[i] || {};
+      const status = seat.status;
+      const classes = ['player'];
+      if (state.turn === army.letter && !state.result) classes.push('to-move');
+      if (eliminated.has(army.letter)) classes.push('eliminated');
+      const label = labels[i] || (seat.kind === 'engine' ? 'Engine' : 'Human');
+      const note = status && status !== 'ok' && seat.kind === 'engine' ? `<small>${status}</small>` : '';
+      return `<div class="${classes.join(' ')}" data-army="${army.letter}">` +
+        `<span class="swatch army-${army.letter}"></span>` +
+        `<span class="who${status === 'thinking' ? ' thinking' : ''}">${army.name}<small>${label}</small>${note}</span>` +
+        `<span class="clock"${state.clocks ? '' : ' hidden'}></span></div>`;
+    }).join('');
+    this.tick();
+  }
+
+  /** An `engine` event between two STATEs: thinking / ok / crashed / hung for one seat. */
+  setEngineStatus(seat, status) {
+    const who = this.element.children[seat]?.querySelector('.who');
+    who?.classList.toggle('thinking', status === 'thinking');
+  }
+
+  tick() {
+    for (const card of this.element.children) {
+      const clock = card.querySelector('.clock');
+      const ms = this.clock.remaining(card.dataset.army);
+      if (ms === null || !clock) continue;
+      clock.textContent = formatClock(ms);
+      clock.classList.toggle('running', this.clock.running() === card.dataset.army);
+      clock.classList.toggle('low', ms < 10000);
+    }
+  }
+}
