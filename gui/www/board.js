@@ -9,9 +9,13 @@ export class Board {
    * `element` receives the SVG; `onMove(from, to, ucis)` is called when the player drops or clicks a
    * piece onto a legal target (`ucis` holds every legal move between those cells: promotions, fission).
    * `onCell(name)` is called for a click on a cell when no move is being made (the piece guide).
+   * `cellAttribute` names the cells' data attribute: `data-cell` on the game's board only, so that
+   * `[data-cell]` finds exactly the game's cells.
    */
-  constructor(element, { onMove = () => {}, onCell = () => {} } = {}) {
+  constructor(element, { onMove = () => {}, onCell = () => {}, cellAttribute = 'data-cell' } = {}) {
     this.element = element;
+    this.cellAttribute = cellAttribute;
+    this.cellKey = cellAttribute.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase()); // its dataset name
     this.onMove = onMove;
     this.onCell = onCell;
     this.variant = null;
@@ -81,7 +85,7 @@ export class Board {
 
   /** The screen rectangle of a cell (to place the promotion picker next to it). */
   cellRect(name) {
-    return this.svg.querySelector(`[data-cell="${name}"]`)?.getBoundingClientRect();
+    return this.svg.querySelector(`[${this.cellAttribute}="${name}"]`)?.getBoundingClientRect();
   }
 
   /** Redraws everything from the current fields and records how long it took in data-render-ms. */
@@ -90,7 +94,9 @@ export class Board {
     const start = performance.now();
     const { viewBox, cells } = this.variant.board;
     const [cx, cy] = [viewBox[0] + viewBox[2] / 2, viewBox[1] + viewBox[3] / 2];
-    this.svg.setAttribute('viewBox', this.rotatedViewBox(cx, cy).join(' '));
+    const box = this.rotatedViewBox(cx, cy);
+    this.svg.setAttribute('viewBox', box.join(' '));
+    this.element.style.setProperty('--ratio', (box[2] / box[3]).toFixed(4));
     const targets = this.selected ? targetsFrom(this.legal, this.selected) : new Map();
     const occupied = new Map(this.pieces.map(p => [p.cell, p.piece]));
     const parts = [`<g class="rot" transform="rotate(${this.rotation} ${cx} ${cy})">`, '<g class="cells">'];
@@ -104,7 +110,7 @@ export class Board {
       if (c.name === this.selected) cls += ' sel';
       if (c.name === this.marks.cell) cls += ' sel';
       if (movable.has(c.name)) cls += ' movable';
-      parts.push(`<polygon class="${cls}" data-cell="${c.name}" points="${c.points.join(' ')}"><title>${c.name}</title></polygon>`);
+      parts.push(`<polygon class="${cls}" ${this.cellAttribute}="${c.name}" points="${c.points.join(' ')}"><title>${c.name}</title></polygon>`);
     }
     parts.push('</g>');
     if (this.showNames) parts.push(this.namesMarkup());
@@ -202,13 +208,17 @@ export class Board {
   // --- input: click-click and drag, both through pointer events on the cells
 
   cellAt(clientX, clientY) {
-    const el = document.elementFromPoint(clientX, clientY);
-    return el?.closest?.('[data-cell]')?.dataset.cell ?? null;
+    return this.cellOf(document.elementFromPoint(clientX, clientY));
+  }
+
+  /** The name of the cell an element belongs to, or null. */
+  cellOf(element) {
+    return element?.closest?.(`[${this.cellAttribute}]`)?.dataset[this.cellKey] ?? null;
   }
 
   pointerDown(e) {
     if (e.button !== 0) return;
-    const cell = e.target.closest?.('[data-cell]')?.dataset.cell;
+    const cell = this.cellOf(e.target);
     if (!cell) return;
     if (this.selected && this.tryMove(this.selected, cell)) return;
     if (canMoveFrom(this.legal, cell)) {

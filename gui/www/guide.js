@@ -6,7 +6,7 @@ import { pieceIcon, armyPiece } from './pieces.js';
 export class Guide {
   constructor(piecesElement, boardElement) {
     this.piecesElement = piecesElement;
-    this.board = new Board(boardElement, { onCell: cell => this.show(this.letter, cell) });
+    this.board = new Board(boardElement, { onCell: cell => this.show(this.letter, cell), cellAttribute: 'data-guide-cell' });
     this.letter = null;
     piecesElement.addEventListener('click', e => {
       const letter = e.target.closest('[data-guide]')?.dataset.guide;
