@@ -319,8 +319,7 @@ bool server_start(const char *host, int port, int *bound, char *err, size_t errl
         return false;
     }
     snprintf(server.host, sizeof server.host, "%s", host);
-    server.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION
-                                         | MHD_USE_ERROR_LOG,
+    server.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
                                      (uint16_t)port, NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, &addr,
                                      MHD_OPTION_URI_LOG_CALLBACK, request_begin, NULL,
                                      MHD_OPTION_NOTIFY_COMPLETED, request_end, NULL,
