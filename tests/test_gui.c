@@ -574,34 +574,40 @@ static const char *toy_engine(const char *arguments)
     return cmd;
 }
 
+/* A person against the toy engine (with the arguments): the server, a game, its stream, the
+ * person's first move and the toy's reply (written to reply). */
+static void toy_game(struct gui *g, struct stream *s, char *id, const char *arguments, char *reply)
+{
+    int plies = 2;
+    gui_start(g, toy_engine(arguments));
+    json_decref(new_session(g, "{\"variant\": \"glinski\", \"seats\": [{\"kind\": \"human\"}, {\"kind\": \"engine\", "
+                               "\"engine\": 1}]}", id));
+    stream_open(s, g, id);
+    json_decref(session_post(g, id, "move", "{\"move\": \"f5f6\"}", 200));
+    json_t *state = stream_wait(s, "state", state_with_plies, &plies, 10);
+    ck_assert_msg(state, "no first engine move");
+    snprintf(reply, 16, "%s", str(json_array_get(json_object_get(state, "moves"), 1), "uci"));
+    json_decref(state);
+}
+
 /* The toy crashes at its second search: reported, the game kept, and a restart plays on. */
 START_TEST(test_engine_crash)
 {
     struct gui g;
     struct stream s;
-    char id[64];
-    int plies = 2;
-    gui_start(&g, toy_engine("crash=2"));
-    json_decref(new_session(&g, "{\"variant\": \"glinski\", \"seats\": [{\"kind\": \"human\"}, {\"kind\": \"engine\", "
-                                "\"engine\": 1}]}", id));
-    stream_open(&s, &g, id);
-    json_decref(session_post(&g, id, "move", "{\"move\": \"f5f6\"}", 200));
-    json_t *state = stream_wait(&s, "state", state_with_plies, &plies, 10);
-    ck_assert_msg(state, "no first engine move");
-    char reply[16];
-    snprintf(reply, sizeof reply, "%s", str(json_array_get(json_object_get(state, "moves"), 1), "uci"));
-    json_decref(state);
+    char id[64], reply[16];
+    int plies = 4;
+    toy_game(&g, &s, id, "crash=2", reply);
     json_decref(session_post(&g, id, "move", "{\"move\": \"e4e5\"}", 200));
     json_t *event = stream_wait(&s, "engine", engine_status, "crashed", 10);
     ck_assert_msg(event, "no crash reported");
     ck_assert_int_eq(json_integer_value(json_object_get(event, "seat")), 1);
     json_decref(event);
-    state = session_state(&g, id);
+    json_t *state = session_state(&g, id);
     ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 3);
     ck_assert_str_eq(str(json_array_get(json_object_get(state, "seats"), 1), "status"), "crashed");
     json_decref(state);
     json_decref(session_post(&g, id, "restart", "{\"seat\": 1}", 200));
-    plies = 4;
     state = stream_wait(&s, "state", state_with_plies, &plies, 10);
     ck_assert_msg(state, "no move after the restart");
     ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 1), "uci"), reply);
@@ -611,35 +617,41 @@ START_TEST(test_engine_crash)
 }
 END_TEST
 
+/* The server's children: its engines, which are in process groups of their own, so that only the
+ * server ends them. Returns the last one, or 0. */
+static pid_t server_child(pid_t server)
+{
+    char path[320];
+    pid_t child = 0;
+    snprintf(path, sizeof path, "/proc/%d/task", server);
+    DIR *dir = opendir(path);
+    for (struct dirent *e; dir && (e = readdir(dir));) {
+        snprintf(path, sizeof path, "/proc/%d/task/%s/children", server, e->d_name);
+        FILE *f = fopen(path, "r");
+        for (int pid; f && fscanf(f, "%d", &pid) == 1;)
+            child = pid;
+        if (f)
+            fclose(f);
+    }
+    if (dir)
+        closedir(dir);
+    return child;
+}
+
 /* SIGTERM with a session and its engine running: a clean exit, the engine ended. */
 START_TEST(test_sigterm)
 {
     struct gui g;
     struct stream s;
-    char id[64], path[128];
-    int plies = 2;
-    gui_start(&g, toy_engine(""));
-    json_decref(new_session(&g, "{\"variant\": \"glinski\", \"seats\": [{\"kind\": \"human\"}, {\"kind\": \"engine\", "
-                                "\"engine\": 1}]}", id));
-    stream_open(&s, &g, id);
-    json_decref(session_post(&g, id, "move", "{\"move\": \"f5f6\"}", 200));
-    json_t *state = stream_wait(&s, "state", state_with_plies, &plies, 10);
-    ck_assert(state);
-    json_decref(state);
-    /* The engine is the server's child (its own process group, so only the server can end it). */
-    pid_t engine = 0;
-    snprintf(path, sizeof path, "/proc/%d/task/%d/children", g.p.pid, g.p.pid);
-    FILE *f = fopen(path, "r");
-    for (int pid; f && fscanf(f, "%d", &pid) == 1;)
-        engine = pid;
-    if (f)
-        fclose(f);
+    char id[64], reply[16];
+    toy_game(&g, &s, id, "", reply);
+    pid_t engine = server_child(g.p.pid);
+    ck_assert_int_gt(engine, 0);
     kill(g.p.pid, SIGTERM);
     struct proc_exit e = pipe_wait(&g.p, ms(5));
     ck_assert_msg(e.exited && e.code == 0, "exit: exited %d code %d signal %d", e.exited, e.code, e.signal);
     ck_assert(!stream_wait(&s, "state", NULL, NULL, 1));
-    if (engine > 0)
-        ck_assert_msg(kill(engine, 0) == -1 && errno == ESRCH, "engine %d still running", engine);
+    ck_assert_msg(kill(engine, 0) == -1 && errno == ESRCH, "engine %d still running", engine);
     stream_close(&s);
     proc_end(&g.p, 0, NULL, 0);
 }
