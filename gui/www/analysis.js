@@ -22,10 +22,11 @@ export class Analysis {
     return this.els.toggle.checked;
   }
 
-  /** A new session: analysis stops (the server ends it with the old session). */
-  setSession(api) {
+  /** A new or resumed session: its analysis goes on if the server says it is analysing. */
+  setSession(api, state) {
     this.api = api;
-    this.els.toggle.checked = false;
+    this.els.toggle.checked = Boolean(state.analysing);
+    if (state.multipv) this.els.multipv.value = String(state.multipv);
     this.fen = null;
     this.clear();
   }

@@ -10,7 +10,11 @@ async function request(method, url, body, type = 'application/json') {
   const reply = await fetch(url, init);
   const isJson = (reply.headers.get('Content-Type') || '').includes('json');
   const data = isJson ? await reply.json() : await reply.text();
-  if (!reply.ok) throw new Error(isJson && data.error ? data.error : `${reply.status} ${reply.statusText}`);
+  if (!reply.ok) {
+    const error = new Error(isJson && data.error ? data.error : `${reply.status} ${reply.statusText}`);
+    error.status = reply.status;
+    throw error;
+  }
   return data;
 }
 

@@ -24,8 +24,8 @@ const page = {
   id: null,
   state: null,
   events: null,
-  labels: [],
   view: 0, // the army whose side of the board is at the bottom
+  alertSeat: undefined, // the seat of the engine in trouble (null: the analysis engine), if any
   arrows: { analysis: [], hint: [] },
 };
 
@@ -57,28 +57,34 @@ async function loadVariant(name) {
   newGame.setVariant(page.variant, page.engines);
 }
 
-/** A new game of the shown variant with the form's seats (from `fen` when given). */
-async function start(fen = null) {
-  const spec = newGame.spec();
-  const labels = newGame.labels(page.engines);
-  try {
-    const reply = await api.createSession({ variant: page.variant.name, fen, ...spec });
-    attach(reply.id, reply.state, labels);
-  } catch (err) {
-    notify(err.message);
+/**
+ * A new game of the shown variant with the form's seats. The server holds a few sessions only and
+ * frees those of closed tabs within seconds, so "too many sessions" (503) is tried again for a while.
+ */
+async function start() {
+  const spec = { variant: page.variant.name, ...newGame.spec() };
+  for (let tries = 1; ; tries++) {
+    try {
+      const reply = await api.createSession(spec);
+      attach(reply.id, reply.state);
+      return;
+    } catch (err) {
+      notify(err.status === 503 && tries < 15 ? `${err.message}: trying again…` : err.message);
+      if (err.status !== 503 || tries >= 15) return;
+      await new Promise(resolve => setTimeout(resolve, 2000));
+    }
   }
 }
 
 /** Follows session `id`: its event stream feeds the panels from now on. */
-function attach(id, state, labels) {
+function attach(id, state) {
   page.events?.close();
   page.id = id;
-  page.labels = labels;
   page.session = api.sessionApi(id);
-  sessionStorage.setItem(SAVED, JSON.stringify({ id, labels }));
+  sessionStorage.setItem(SAVED, id);
   const human = state.seats.findIndex(s => s.kind === 'human');
   setView(Math.max(0, human));
-  analysis.setSession(page.session);
+  analysis.setSession(page.session, state);
   graph.reset();
   page.state = null;
   applyState(state);
@@ -93,12 +99,12 @@ function attach(id, state, labels) {
 
 /** Resumes this tab's session after a reload, if the server still has it. */
 async function resume() {
-  const saved = JSON.parse(sessionStorage.getItem(SAVED) || 'null');
+  const saved = sessionStorage.getItem(SAVED);
   if (!saved) return false;
   try {
-    const state = await api.sessionApi(saved.id).state();
+    const state = await api.sessionApi(saved).state();
     await loadVariant(state.variant);
-    attach(saved.id, state, saved.labels);
+    attach(saved, state);
     return true;
   } catch {
     return false;
@@ -114,13 +120,14 @@ function applyState(state) {
   if (moved) setArrows('hint', []);
   board.setPosition(state);
   moveList.render(state, page.variant.armies);
-  players.render(state, page.variant, page.labels);
+  players.render(state, page.variant, page.engines);
   io.setState(state);
   analysis.setState(state, page.variant);
   graph.setGame(state.plies, state.ply);
   showStatus();
   const down = state.seats.findIndex(s => s.status === 'crashed' || s.status === 'hung');
-  showEngineAlert(down, down >= 0 ? `${armyName(state.seats[down].army)}'s engine ${state.seats[down].status}.` : '');
+  if (down >= 0) showEngineAlert(down, `${armyName(state.seats[down].army)}'s engine ${state.seats[down].status}.`);
+  else if (page.alertSeat !== null) hideEngineAlert(); // the analysis engine's trouble stays until restarted
 }
 
 function showStatus(message = '') {
@@ -142,18 +149,24 @@ function notify(message) {
   else $('#status').textContent = message;
 }
 
+/** An engine's status; `seat` is null for the analysis and hint engine. */
 function engineEvent({ seat, status, message }) {
-  players.setEngineStatus(seat, status);
+  if (seat !== null) players.setEngineStatus(seat, status);
   if (status === 'crashed' || status === 'hung') {
-    showEngineAlert(seat, `${armyName(page.variant.armies[seat].letter)}'s engine ${status}${message ? `: ${message}` : ''}.`);
+    const whose = seat === null ? 'The analysis engine' : `${armyName(page.variant.armies[seat].letter)}'s engine`;
+    showEngineAlert(seat, `${whose} ${status}${message ? `: ${message}` : ''}.`);
   }
 }
 
 function showEngineAlert(seat, text) {
-  const alert = $('#engine-alert');
-  alert.hidden = seat < 0;
-  alert.dataset.seat = seat;
-  alert.querySelector('.text').textContent = text;
+  page.alertSeat = seat;
+  $('#engine-alert').hidden = false;
+  $('#engine-alert .text').textContent = text;
+}
+
+function hideEngineAlert() {
+  page.alertSeat = undefined;
+  $('#engine-alert').hidden = true;
 }
 
 const armyName = letter => page.variant.armies.find(a => a.letter === letter)?.name ?? letter;
@@ -220,9 +233,10 @@ $('#hint').addEventListener('click', async () => {
     notify(err.message);
   }
 });
-$('#engine-alert .restart').addEventListener('click', () => {
-  const seat = Number($('#engine-alert').dataset.seat);
-  act(() => page.session.restart(seat));
+$('#engine-alert .restart').addEventListener('click', async () => {
+  const seat = page.alertSeat;
+  hideEngineAlert();
+  await act(() => page.session.restart(seat));
 });
 $('#move-entry').addEventListener('submit', e => {
   e.preventDefault();

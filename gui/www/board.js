@@ -32,6 +32,7 @@ export class Board {
   /** A new variant: its cells are drawn anew (with no pieces until setPosition). */
   setVariant(variant) {
     this.variant = variant;
+    this.element.dataset.variant = variant.name;
     this.cells = new Map(variant.board.cells.map(c => [c.name, c]));
     const c = variant.board.cells[0];
     this.radius = Math.hypot(c.points[0][0] - c.x, c.points[0][1] - c.y);

@@ -44,10 +44,4 @@ export class NewGameForm {
     const limits = f['limit-kind'].value ? { [f['limit-kind'].value]: Number(f['limit-value'].value) } : null;
     return { seats, clock, limits };
   }
-
-  /** Labels for the player cards: "You" for a human, the engine's name and Elo otherwise. */
-  labels(engines) {
-    return this.spec().seats.map(s => s.kind === 'human' ? 'Human'
-      : `${engines.find(e => e.id === s.engine)?.name ?? 'Engine'}${s.elo ? ` ${s.elo}` : ''}`);
-  }
 }

@@ -8,8 +8,8 @@ export class Players {
     setInterval(() => this.tick(), 100);
   }
 
-  /** `labels[i]` says who sits at seat i ("You", "Sennight 1500"). */
-  render(state, variant, labels) {
+  /** `engines` are the server's engines ({id, name}), to name the engine seats. */
+  render(state, variant, engines) {
     this.clock.set(state.clocks);
     const eliminated = new Set(state.eliminated || []);
     this.element.innerHTML = variant.armies.map((army, i) => {
@@ -18,7 +18,8 @@ export class Players {
       const classes = ['player'];
       if (state.turn === army.letter && !state.result) classes.push('to-move');
       if (eliminated.has(army.letter)) classes.push('eliminated');
-      const label = labels[i] || (seat.kind === 'engine' ? 'Engine' : 'Human');
+      const label = seat.kind === 'engine'
+        ? `${engines.find(e => e.id === seat.engine)?.name ?? 'Engine'}${seat.elo ? ` ${seat.elo}` : ''}` : 'Human';
       const note = status && status !== 'ok' && seat.kind === 'engine' ? `<small>${status}</small>` : '';
       return `<div class="${classes.join(' ')}" data-army="${army.letter}">` +
         `<span class="swatch army-${army.letter}"></span>` +
