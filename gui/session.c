@@ -1014,14 +1014,16 @@ static bool make_room(void)
 
 void session_create(const json_t *body, struct reply *r)
 {
-    const char *name = NULL, *fen = NULL;
-    json_t *seats = NULL, *clock = NULL, *limits = NULL;
+    const char *name = NULL;
+    json_t *fen_json = NULL, *seats = NULL, *clock = NULL, *limits = NULL;
     char err[512];
-    if (json_unpack((json_t *)body, "{s:s, s?s, s?o, s?o, s?o}", "variant", &name, "fen", &fen, "seats", &seats, "clock",
-                    &clock, "limits", &limits)) {
+    if (json_unpack((json_t *)body, "{s:s, s?o, s?o, s?o, s?o}", "variant", &name, "fen", &fen_json, "seats", &seats,
+                    "clock", &clock, "limits", &limits)
+        || (fen_json && !json_is_string(fen_json) && !json_is_null(fen_json))) {
         reply_error(r, 400, "{\"variant\": name, \"fen\", \"seats\", \"clock\", \"limits\"} expected");
         return;
     }
+    const char *fen = json_string_value(fen_json);
     const struct variant *v = registry_find(name);
     if (!v) {
         reply_error(r, 404, "unknown variant '%s'", name);

@@ -384,7 +384,8 @@ START_TEST(test_moves)
     struct gui g;
     char id[64];
     gui_start(&g, NULL);
-    json_t *state = new_session(&g, "{\"variant\": \"glinski\", \"seats\": [{\"kind\": \"human\"}, {\"kind\": \"human\"}]}", id);
+    json_t *state = new_session(&g, "{\"variant\": \"glinski\", \"fen\": null, \"seats\": [{\"kind\": \"human\"}, "
+                                    "{\"kind\": \"human\", \"elo\": null}], \"clock\": null, \"limits\": null}", id);
     ck_assert_str_eq(str(state, "fen"), test_variant("glinski")->start_fen);
     ck_assert(has_string(json_object_get(state, "legal"), "f5f6"));
     ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 51);
