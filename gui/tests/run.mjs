@@ -67,8 +67,8 @@ async function newGame(page, seats, limit = ['movetime_ms', '200'], clock = '') 
   // the page tries again while the server has too many sessions (503): wait for the one that is made
   const created = page.waitForResponse(r => r.url().endsWith('/api/session') && r.status() === 201, { timeout: 30000 });
   await page.click('#newgame button[type=submit]');
-  await created;
-  await page.waitForFunction(() => document.querySelectorAll('#movelist [data-move]').length === 0);
+  const { id } = await (await created).json();
+  await page.waitForSelector(`body[data-session="${id}"]`);
 }
 
 async function loadFen(page, fen) {
@@ -85,7 +85,8 @@ async function pickVariant(page, name, cells) {
   if (await page.inputValue('select[name=variant]') !== name) {
     const created = page.waitForResponse(r => r.url().endsWith('/api/session') && r.status() === 201, { timeout: 30000 });
     await page.selectOption('select[name=variant]', name);
-    await created;
+    const { id } = await (await created).json();
+    await page.waitForSelector(`body[data-session="${id}"]`);
   }
   await page.waitForFunction(([v, n]) => document.querySelector(`#board[data-variant="${v}"]`) &&
     document.querySelectorAll('#board [data-cell]').length === n && document.querySelector('#board [data-piece]'), [name, cells]);

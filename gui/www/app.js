@@ -82,6 +82,7 @@ function attach(id, state) {
   page.id = id;
   page.session = api.sessionApi(id);
   sessionStorage.setItem(SAVED, id);
+  document.body.dataset.session = id;
   const human = state.seats.findIndex(s => s.kind === 'human');
   setView(Math.max(0, human));
   analysis.setSession(page.session, state);
@@ -116,9 +117,10 @@ async function resume() {
 function applyState(state) {
   if (state.id && state.id !== page.id) return; // a late reply from an older session
   const moved = page.state?.fen !== state.fen;
+  const stepped = page.state && state.ply === page.state.ply + 1; // one move on: it slides
   page.state = state;
   if (moved) setArrows('hint', []);
-  board.setPosition(state);
+  board.setPosition(state, stepped);
   moveList.render(state, page.variant.armies);
   players.render(state, page.variant, page.engines);
   io.setState(state);

@@ -3,6 +3,7 @@ import { pieceMarkup, pieceInfo, pieceType, pieceArmy } from './pieces.js';
 import { targetsFrom, canMoveFrom, movableCells } from './moves.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
+const SLIDE_MS = 160;
 
 export class Board {
   /**
@@ -57,14 +58,37 @@ export class Board {
     this.render();
   }
 
-  /** The position: pieces [{cell, piece}], last move [from, to], cells in check, legal moves. */
-  setPosition({ pieces = [], last = [], check = [], legal = [] }) {
+  /**
+   * The position: pieces [{cell, piece}], last move [from, to], cells in check, legal moves.
+   * With `slide`, the piece of the last move glides from its old cell (unless it was dropped there).
+   */
+  setPosition({ pieces = [], last = [], check = [], legal = [] }, slide = false) {
     this.pieces = pieces;
     this.last = last;
     this.check = check;
     this.legal = legal;
     if (this.selected && !canMoveFrom(legal, this.selected)) this.selected = null;
     this.render();
+    if (slide && last.length === 2 && last[1] !== this.dropped) this.slide(last[0], last[1]);
+    this.dropped = null;
+  }
+
+  /** Moves the piece on `to` from the centre of `from` to its own over a short ease-out. */
+  slide(from, to) {
+    const piece = this.svg.querySelector(`.piece[data-at="${to}"]`);
+    const [a, b] = [this.cells.get(from), this.cells.get(to)];
+    if (!piece || !a || !b) return;
+    const base = piece.getAttribute('transform');
+    const start = performance.now();
+    const step = now => {
+      if (!piece.isConnected) return; // redrawn meanwhile
+      const t = Math.min(1, (now - start) / SLIDE_MS);
+      const e = 1 - (1 - t) ** 3;
+      const [x, y] = [a.x + (b.x - a.x) * e, a.y + (b.y - a.y) * e];
+      piece.setAttribute('transform', base.replace(/translate\([^)]*\)/, `translate(${x} ${y})`));
+      if (t < 1) requestAnimationFrame(step);
+    };
+    step(start);
   }
 
   /** Cells to mark as reachable ({moves, captures}), for the piece guide. */
@@ -270,6 +294,7 @@ export class Board {
       window.removeEventListener('pointerup', up);
       if (!dragging) return; // a click: the piece stays selected for click-click
       const to = this.cellAt(ev.clientX, ev.clientY);
+      this.dropped = to;
       if (!(to && to !== from && this.tryMove(from, to))) {
         piece.classList.remove('dragging');
         piece.setAttribute('transform', base);
