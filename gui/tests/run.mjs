@@ -171,6 +171,18 @@ test('keyboard: move entry and arrow keys step through the game', 'glinski', asy
   await page.waitForSelector('#movelist [data-ply="2"].current');
 });
 
+test('a reload resumes the tab\'s game', 'mccooey', async page => {
+  await newGame(page, ['human', 'human']);
+  await page.click('[data-cell="e3"]');
+  await page.click('[data-cell="e4"]');
+  await waitMoves(page, 1);
+  const id = await page.getAttribute('body', 'data-session');
+  await page.goto(page.url().replace(/\?.*/, ''));
+  await page.waitForSelector(`body[data-session="${id}"]`);
+  expect((await movesPlayed(page)).join(' ') === 'e3e4', 'the move was lost');
+  expect(await page.inputValue('select[name=variant]') === 'mccooey', 'the variant was lost');
+});
+
 test('load a FEN', 'glinski', async page => {
   await newGame(page, ['human', 'human']);
   await loadFen(page, '5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1');

@@ -12,6 +12,7 @@ import { OptionsForm } from './options.js';
 import { pick } from './picker.js';
 import { setupTabs } from './tabs.js';
 import { parseMove } from './moves.js';
+import { scoreText, forFirstArmy } from './score.js';
 import { pieceIcon, pieceInfo, pieceType, armyPiece } from './pieces.js';
 
 const $ = selector => document.querySelector(selector);
@@ -91,7 +92,7 @@ function attach(id, state) {
   applyState(state);
   page.events = page.session.events({
     state: applyState,
-    analysis: event => analysis.update(event),
+    analysis: analysisEvent,
     engine: engineEvent,
     // after a dropped connection the stream resumes with no replay: ask for the state once
     open: () => page.session.state().then(applyState, () => {}),
@@ -149,6 +150,15 @@ function showStatus(message = '') {
 function notify(message) {
   if (page.state) showStatus(message);
   else $('#status').textContent = message;
+}
+
+/** Lines of the analysis, or (with a seat) of an engine thinking over its move, shown on its card. */
+function analysisEvent(event) {
+  const seat = event.seat ?? null;
+  if (seat === null) return analysis.update(event);
+  const top = event.lines[0];
+  const score = top && scoreText(forFirstArmy(top.score, page.state.turn, page.variant.armies));
+  players.setThinking(seat, top ? `depth ${event.depth} · ${score}` : '');
 }
 
 /** An engine's status; `seat` is null for the analysis and hint engine. */

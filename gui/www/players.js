@@ -20,10 +20,12 @@ export class Players {
       if (eliminated.has(army.letter)) classes.push('eliminated');
       const label = seat.kind === 'engine'
         ? `${engines.find(e => e.id === seat.engine)?.name ?? 'Engine'}${seat.elo ? ` ${seat.elo}` : ''}` : 'Human';
-      const note = status && status !== 'ok' && seat.kind === 'engine' ? `<small>${status}</small>` : '';
+      const trouble = status === 'crashed' || status === 'hung';
+      const note = trouble && seat.kind === 'engine' ? `<small class="trouble">${status}</small>` : '';
       return `<div class="${classes.join(' ')}" data-army="${army.letter}">` +
         `<span class="swatch army-${army.letter}"></span>` +
-        `<span class="who${status === 'thinking' ? ' thinking' : ''}">${army.name}<small>${label}</small>${note}</span>` +
+        `<span class="who${status === 'thinking' ? ' thinking' : ''}">${army.name}<small class="label">${label}</small>${note}` +
+        '<small class="engine-line"></small></span>' +
         `<span class="clock"${state.clocks ? '' : ' hidden'}></span></div>`;
     }).join('');
     this.tick();
@@ -33,6 +35,12 @@ export class Players {
   setEngineStatus(seat, status) {
     const who = this.element.children[seat]?.querySelector('.who');
     who?.classList.toggle('thinking', status === 'thinking');
+  }
+
+  /** What an engine seat's search says now ("depth 12 · +0.35"). */
+  setThinking(seat, text) {
+    const line = this.element.children[seat]?.querySelector('.engine-line');
+    if (line) line.textContent = text;
   }
 
   tick() {
