@@ -145,6 +145,7 @@ export class Board {
     this.svg.innerHTML = parts.join('');
     this.rot = this.svg.firstChild;
     this.arrowLayer = this.svg.querySelector('.arrows');
+    this.svg.getBoundingClientRect(); // style and layout now, so that the time counts them too
     this.element.dataset.renderMs = (performance.now() - start).toFixed(2);
   }
 
