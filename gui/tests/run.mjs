@@ -301,6 +301,7 @@ test('three players: a move eliminates an army', 'wellisch', async page => {
   await page.click('[data-cell="i6"]');
   await page.waitForSelector('.player.eliminated[data-army="w"]');
   expect(await page.locator('#board [data-piece="wG"]').count() === 0, 'the eliminated general is still drawn');
+  expect(await page.locator('#movelist [data-move="i8i6"] .out.army-w').count() === 1, 'the move list does not say who left');
   const state = await sessionState(page);
   expect(state.eliminated.includes('w') && state.turn === 'b', `eliminated ${state.eliminated}, turn ${state.turn}`);
 });

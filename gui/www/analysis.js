@@ -31,14 +31,13 @@ export class Analysis {
     this.clear();
   }
 
-  /** Every STATE: a new shown position drops the old lines and, when on, is analysed in turn. */
+  /** Every STATE: a new shown position drops the old lines (the server's analysis follows the view). */
   setState(state, variant) {
     this.state = state;
     this.armies = variant.armies;
     if (state.fen === this.fen) return;
     this.fen = state.fen;
     this.clear();
-    if (this.on) this.send();
   }
 
   async send() {

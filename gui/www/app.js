@@ -1,7 +1,7 @@
 // The page's controller: picks the variant, starts and resumes sessions, and hands each STATE to the panels.
 import * as api from './api.js';
 import { Board } from './board.js';
-import { Players } from './players.js';
+import { Players, TROUBLE } from './players.js';
 import { MoveList } from './movelist.js';
 import { Analysis } from './analysis.js';
 import { ScoreGraph } from './graph.js';
@@ -128,7 +128,7 @@ function applyState(state) {
   analysis.setState(state, page.variant);
   graph.setGame(state.plies, state.ply);
   showStatus();
-  const down = state.seats.findIndex(s => s.status === 'crashed' || s.status === 'hung');
+  const down = state.seats.findIndex(s => TROUBLE.has(s.status));
   if (down >= 0) showEngineAlert(down, `${armyName(state.seats[down].army)}'s engine ${state.seats[down].status}.`);
   else if (page.alertSeat !== null) hideEngineAlert(); // the analysis engine's trouble stays until restarted
 }
@@ -164,7 +164,7 @@ function analysisEvent(event) {
 /** An engine's status; `seat` is null for the analysis and hint engine. */
 function engineEvent({ seat, status, message }) {
   if (seat !== null) players.setEngineStatus(seat, status);
-  if (status === 'crashed' || status === 'hung') {
+  if (TROUBLE.has(status)) {
     const whose = seat === null ? 'The analysis engine' : `${armyName(page.variant.armies[seat].letter)}'s engine`;
     showEngineAlert(seat, `${whose} ${status}${message ? `: ${message}` : ''}.`);
   }

@@ -28,6 +28,7 @@ export class MoveList {
     this.ply = state.ply;
     this.plies = state.plies;
     const column = new Map(armies.map((a, i) => [a.letter, i]));
+    const names = new Map(armies.map(a => [a.letter, a.name]));
     const n = armies.length;
     this.list.style.setProperty('--armies', n);
     const cells = [];
@@ -43,7 +44,8 @@ export class MoveList {
       }
       cells.push('<span></span>'.repeat(c - col));
       const current = i + 1 === state.ply ? ' current' : '';
-      cells.push(`<button type="button" class="move${current}" data-move="${m.uci}" data-ply="${i + 1}">${m.uci}</button>`);
+      const left = (m.eliminated || []).map(a => `<span class="out swatch army-${a}" title="${names.get(a)} leaves the board"></span>`).join('');
+      cells.push(`<button type="button" class="move${current}" data-move="${m.uci}" data-ply="${i + 1}">${m.uci}${left}</button>`);
       col = c + 1;
     });
     if (state.result) cells.push(`<div class="result-line">${state.result.text}</div>`);

@@ -1,6 +1,9 @@
 // The player cards: each army's seat, who plays it, its engine's status and its clock.
 import { Clock, formatClock } from './clock.js';
 
+/** The engine statuses that need the player: the engine must be restarted. */
+export const TROUBLE = new Set(['crashed', 'hung', 'failed']);
+
 export class Players {
   constructor(element) {
     this.element = element;
@@ -20,8 +23,7 @@ export class Players {
       if (eliminated.has(army.letter)) classes.push('eliminated');
       const label = seat.kind === 'engine'
         ? `${engines.find(e => e.id === seat.engine)?.name ?? 'Engine'}${seat.elo ? ` ${seat.elo}` : ''}` : 'Human';
-      const trouble = status === 'crashed' || status === 'hung';
-      const note = trouble && seat.kind === 'engine' ? `<small class="trouble">${status}</small>` : '';
+      const note = TROUBLE.has(status) && seat.kind === 'engine' ? `<small class="trouble">${status}</small>` : '';
       return `<div class="${classes.join(' ')}" data-army="${army.letter}">` +
         `<span class="swatch army-${army.letter}"></span>` +
         `<span class="who${status === 'thinking' ? ' thinking' : ''}">${army.name}<small class="label">${label}</small>${note}` +
@@ -31,7 +33,7 @@ export class Players {
     this.tick();
   }
 
-  /** An `engine` event between two STATEs: thinking / ok / crashed / hung for one seat. */
+  /** An `engine` event between two STATEs: thinking / ok / crashed / hung / failed for one seat. */
   setEngineStatus(seat, status) {
     const who = this.element.children[seat]?.querySelector('.who');
     who?.classList.toggle('thinking', status === 'thinking');
