@@ -20,30 +20,43 @@ else ifeq ($(MODE),tsan)
 else
   OPT := -O2 -g $(NATIVE)
 endif
-CFLAGS := $(WARN) $(OPT) $(shell pkg-config --cflags libxxhash 2>/dev/null) $(EXTRA_CFLAGS)
-LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) -lpthread -lm
+CFLAGS := $(WARN) $(OPT) $(shell pkg-config --cflags libxxhash libmicrohttpd jansson 2>/dev/null) $(EXTRA_CFLAGS)
+LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) \
+          $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null || echo -lmicrohttpd -ljansson) -lpthread -lm
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
 LDFLAGS := $(OPT)
 
 # Width-independent modules; engine/instance.c is compiled once per cell-set width and includes the
 # width-dependent files itself.
-SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c cli/*.c)
+SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c gui/*.c cli/*.c)
 SRCS := $(filter-out engine/instance.c engine/search.c engine/search_multi.c eval/eval.c cli/main.c,$(SRCS))
 TEST_SRCS ?= $(wildcard tests/*.c)
 
-OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/instance128.o $(BUILD)/instance256.o
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/instance128.o $(BUILD)/instance256.o
 # Header and included-file dependencies, written by the compiler (-MMD -MP).
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
-.PHONY: all deps demo play test test-run perft-deep perft-speed openings books clean
+.PHONY: all deps deps-test apt-install demo play gui test test-run test-gui perft-deep perft-speed openings books clean
 
 all: deps
 	@$(MAKE) --no-print-directory MODE=release sennight
 
+# What the build needs (deps) and what the tests need besides (deps-test), installed with apt-get
+# when missing; the browser tests' npm packages come from gui/tests/package-lock.json.
+BUILD_PKGS := libxxhash-dev pkg-config libmicrohttpd-dev libjansson-dev
+TEST_PKGS := check chromium
 deps:
+	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(BUILD_PKGS)"
+
+# Node.js only from Debian when there is none at all (a machine may have its own with npm).
+deps-test: deps
+	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(TEST_PKGS) $$(command -v npm >/dev/null || echo nodejs npm)"
+	@if [ ! -d gui/tests/node_modules ]; then npm ci --silent --prefix gui/tests; fi
+
+apt-install:
 	@missing=""; \
-	for p in libxxhash-dev check pkg-config; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -86,6 +99,17 @@ $(BUILD)/variants_ini.c: rules/variants.ini
 $(BUILD)/variants_ini.o: $(BUILD)/variants_ini.c
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
+# The GUI's page (gui/www/**) embedded the same way: a table of {path, content type, bytes, length}
+# (gui/www.h). The directories are prerequisites too, so that an added or removed file remakes it.
+WWW_FILES := $(shell find gui/www -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
+WWW_DIRS := $(shell find gui/www -type d 2>/dev/null)
+$(BUILD)/www_files.c: $(WWW_FILES) $(WWW_DIRS) gui/www_embed.sh
+	@mkdir -p $(dir $@)
+	@sh gui/www_embed.sh $(WWW_FILES) > $@
+
+$(BUILD)/www_files.o: $(BUILD)/www_files.c
+	@$(CC) $(CFLAGS) -I. -c -o $@ $<
+
 demo: all
 	@printf 'uci\nvariants\nd\ngo perft 2\n' | ./sennight | grep -v '^option\|^id '
 
@@ -94,16 +118,26 @@ VARIANT ?= glinski
 play: all
 	@./sennight play --variant $(VARIANT)
 
-# The whole suite, then again under address and undefined-behaviour sanitizers.
-test: deps
+# The browser GUI (docs/gui.md): `make gui`, `make gui GUI_ARGS="--port 8080"`.
+gui: all
+	@./sennight gui $(GUI_ARGS)
+
+# The whole suite, the page's browser tests once (when the page has them), then the suite again
+# under address and undefined-behaviour sanitizers.
+test: deps-test
 	@$(MAKE) --no-print-directory MODE=test test-run
+	@$(MAKE) --no-print-directory MODE=test test-gui
 	@$(MAKE) --no-print-directory MODE=asan test-run
+
+# The page's tests in a headless browser against the real server (gui/tests/run.mjs).
+test-gui: deps-test $(BUILD)/sennight
+	SENNIGHT=$(BUILD)/sennight node gui/tests/run.mjs
 
 test-run: $(BUILD)/run_tests $(BUILD)/sennight $(BUILD)/toy_engine
 	SENNIGHT=$(BUILD)/sennight TOY_ENGINE=$(BUILD)/toy_engine PERFT_DIR=tests/perft $(TEST_ENV) $(BUILD)/run_tests
 
 # Every depth of every perft suite, outside CI.
-perft-deep: deps
+perft-deep: deps-test
 	@$(MAKE) --no-print-directory MODE=test build/test/run_tests
 	CK_RUN_SUITE=perft CK_DEFAULT_TIMEOUT=0 TEST_TIME_SCALE=1000 PERFT_MAX_NODES=0 build/test/run_tests
 

@@ -20,6 +20,17 @@ static bool fail(struct records *r, char *err, size_t errlen, const char *fmt, .
     return false;
 }
 
+/* The text (len bytes at r->text, one more allocated) becomes the records to read; why not if it cannot. */
+static const char *records_adopt(struct records *r, size_t len)
+{
+    if (memchr(r->text, 0, len))
+        return "holds a NUL byte: not a game record file";
+    r->at = r->text;
+    r->end = r->text + len;
+    *r->end = 0;
+    return NULL;
+}
+
 bool records_open(struct records *r, const char *path, char *err, size_t errlen)
 {
     *r = (struct records){ .path = path, .line = 1 };
@@ -34,8 +45,8 @@ bool records_open(struct records *r, const char *path, char *err, size_t errlen)
         why = "out of memory";
     else if (fread(r->text, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
         why = "read error";
-    else if (memchr(r->text, 0, (size_t)st.st_size))
-        why = "holds a NUL byte: not a game record file";
+    else
+        why = records_adopt(r, (size_t)st.st_size);
     if (f)
         fclose(f);
     if (why) {
@@ -43,9 +54,22 @@ bool records_open(struct records *r, const char *path, char *err, size_t errlen)
         records_close(r);
         return false;
     }
-    r->at = r->text;
-    r->end = r->text + st.st_size;
-    *r->end = 0;
+    return true;
+}
+
+bool records_open_text(struct records *r, const char *text, size_t len, const char *origin, char *err, size_t errlen)
+{
+    *r = (struct records){ .path = origin, .line = 1 };
+    const char *why = !(r->text = malloc(len + 1)) ? "out of memory" : NULL;
+    if (!why) {
+        memcpy(r->text, text, len);
+        why = records_adopt(r, len);
+    }
+    if (why) {
+        snprintf(err, errlen, "%s: %s", origin, why);
+        records_close(r);
+        return false;
+    }
     return true;
 }
 

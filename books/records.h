@@ -26,6 +26,8 @@ struct records {
 };
 
 bool records_open(struct records *r, const char *path, char *err, size_t errlen);
+/* The same from text in memory (copied); origin names it in messages. */
+bool records_open_text(struct records *r, const char *text, size_t len, const char *origin, char *err, size_t errlen);
 /* 1: the next game is in *g (valid until the next call), 0: no games left, -1: an error in err. */
 int records_next(struct records *r, struct record_game *g, char *err, size_t errlen);
 void records_close(struct records *r);

@@ -7,6 +7,7 @@
 #include "../bench/perft_speed.h"
 #include "../books/cli.h"
 #include "../engine/game.h"
+#include "../gui/gui.h"
 #include "../rules/registry.h"
 #include "terminal_play.h"
 #include "../protocol/uci.h"
@@ -22,6 +23,8 @@ int main(int argc, char **argv)
         return match_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "book"))
         return book_main(argc - 2, argv + 2);
+    if (argc > 1 && !strcmp(argv[1], "gui"))
+        return gui_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "play"))
         return play_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "perft-speed"))
@@ -41,7 +44,7 @@ int main(int argc, char **argv)
     }
     if (argc > 1) {
         fprintf(stderr, "usage: sennight [play [options] | bench [depth] [threads] [hash] | match <arguments> | "
-                        "book build|show|merge <arguments> | perft-speed [seconds] | check <file>]\n");
+                        "book build|show|merge <arguments> | gui [options] | perft-speed [seconds] | check <file>]\n");
         return 2;
     }
     return uci_loop(stdin);

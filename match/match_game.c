@@ -35,8 +35,7 @@ static void end_shared(struct game_record *r, enum termination term, unsigned sh
         r->num[p] = share >> p & 1;
 }
 
-/* The player at fault scores 0 and leaves; the other armies on the board share the point. */
-static void end_by_fault(struct game_record *r, enum termination term, int side, unsigned armies)
+void game_record_fault(struct game_record *r, enum termination term, int side, unsigned armies)
 {
     end_shared(r, term, armies & ~(1u << side));
     r->culprit = side;
@@ -59,8 +58,8 @@ static void append_sharing(const struct variant *v, struct game_record *r, unsig
         }
 }
 
-static void end_by_rule(const struct variant *v, struct game_record *r, struct game_status st, int side,
-                        unsigned armies)
+void game_record_end(const struct variant *v, struct game_record *r, struct game_status st, int side,
+                     unsigned armies)
 {
     static const enum termination term[] = { [GAME_CHECKMATE] = TERM_CHECKMATE, [GAME_STALEMATE] = TERM_STALEMATE,
                                              [GAME_REPETITION] = TERM_REPETITION,
@@ -100,7 +99,7 @@ static void end_by_failure(const struct play *p, struct game_record *r, int side
     if (st == UCI_FATAL)
         r->term = TERM_FATAL;
     else
-        end_by_fault(r, st == UCI_CRASHED ? TERM_CRASH : allowance >= 0 ? TERM_TIME : TERM_STALL, side, armies);
+        game_record_fault(r, st == UCI_CRASHED ? TERM_CRASH : allowance >= 0 ? TERM_TIME : TERM_STALL, side, armies);
     set_reason(r, "%s (%s) %s", play_colour_name(p->v, side), pl->conf->name, pl->uci.error);
 }
 
@@ -115,10 +114,7 @@ static void position_command(const struct play *p, const struct game_record *r, 
         text_printf(out, " moves %s", text_str(&r->moves));
 }
 
-/* Plays the move and writes it down: in the movetext with its number where the fullmove number
- * changed (or "N..." for a first move by another army than the first), then a comment for each army
- * that left. *fullmove is the fullmove number of the previous move. */
-static void record_move(const struct play *p, struct game *g, struct game_record *r, move_t m, int *fullmove)
+unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove)
 {
     struct setup s;
     char text[16];
@@ -140,9 +136,10 @@ static void record_move(const struct play *p, struct game *g, struct game_record
     for (int c = 0; c < r->narmies; c++)
         if (left >> c & 1) {
             r->left[c] = r->nmoves;
-            text_printf(&r->movetext, "\n{%s eliminated (%s)}", play_colour_name(p->v, c),
+            text_printf(&r->movetext, "\n{%s eliminated (%s)}", play_colour_name(v, c),
                         mated >> c & 1 ? "mated" : "capture threat");
         }
+    return left;
 }
 
 /* The moves until the game ends. */
@@ -164,7 +161,7 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
         int side = g->ops->position_side(g->pos);
         struct player *pl = p->player[side];
         if (st.outcome != GAME_ONGOING) {
-            end_by_rule(p->v, r, st, side, armies);
+            game_record_end(p->v, r, st, side, armies);
             break;
         }
         if (resigned >= 0) {
@@ -189,21 +186,21 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
             break;
         }
         if (!clock_charge(&clock[side], limits[side], reply.elapsed)) {
-            end_by_fault(r, TERM_TIME, side, armies);
+            game_record_fault(r, TERM_TIME, side, armies);
             set_reason(r, "%s (%s) loses on time: %lld ms, allowed %lld ms", play_colour_name(p->v, side),
                        pl->conf->name, reply.elapsed / 1000, allowance / 1000);
             break;
         }
         move_t m;
         if (!game_parse_move(g, reply.move, &m, err, sizeof err)) {
-            end_by_fault(r, TERM_ILLEGAL, side, armies);
+            game_record_fault(r, TERM_ILLEGAL, side, armies);
             set_reason(r, "%s (%s) makes an illegal move: '%s'", play_colour_name(p->v, side), pl->conf->name,
                        reply.move[0] ? reply.move : "(none)");
             /* Its idea of the position is wrong: start afresh. */
             uci_client_end(&pl->uci, true);
             break;
         }
-        record_move(p, g, r, m, &fullmove);
+        game_record_move(p->v, g, r, m, &fullmove);
         bool losing = reply.has_score && reply.score <= -adj->resign_score;
         losing_moves[side] = losing ? losing_moves[side] + 1 : 0;
         if (adj->resign_movecount && losing_moves[side] >= adj->resign_movecount)

@@ -81,6 +81,17 @@ struct play {
  * players of armies on the board are started, and none for an opening whose game is already over. */
 void play_game(const struct play *p, struct game_record *r);
 void game_record_free(struct game_record *r);
+/* Plays the move and writes it down: in the movetext with its number where the fullmove number
+ * changed (or "N..." for a first move by another army than the first), then a comment for each army
+ * that left. *fullmove is the fullmove number of the previous move (0 before the first). Returns the
+ * armies that left (game_play). */
+unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove);
+/* The game ended by the rules (game_status) with `side` to move and `armies` on the board: the
+ * termination, scores and reason. */
+void game_record_end(const struct variant *v, struct game_record *r, struct game_status st, int side,
+                     unsigned armies);
+/* The player at fault scores 0 and leaves; the other armies on the board share the point. */
+void game_record_fault(struct game_record *r, enum termination term, int side, unsigned armies);
 /* Whether the game counts in the results. */
 bool game_record_scored(const struct game_record *r);
 /* "White", "Black", "Red": a colour in reports and records. */

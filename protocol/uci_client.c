@@ -68,6 +68,24 @@ static bool lists_variant(const char *line, const char *variant)
     return false;
 }
 
+/* Notes the name of an 'option name <name> type ...' line (names may hold spaces). */
+static void note_option(struct uci_client *c, const char *line)
+{
+    const char *name = line + 12, *type = strstr(name, " type ");
+    size_t n = strlen(c->listed), len = type ? (size_t)(type - name) : strlen(name);
+    if (n + len + 2 <= sizeof c->listed)
+        snprintf(c->listed + n, sizeof c->listed - n, "%.*s\n", (int)len, name);
+}
+
+bool uci_client_has_option(const struct uci_client *c, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = c->listed; *p; p = strchr(p, '\n') + 1)
+        if (!strncmp(p, name, len) && p[len] == '\n')
+            return true;
+    return false;
+}
+
 /* Reads lines until one is exactly `want`; with a variant, notes whether an 'option name UCI_Variant'
  * line leaves it out. */
 static enum uci_status expect(struct uci_client *c, const char *want, const char *what, const atomic_bool *cancel,
@@ -81,6 +99,8 @@ static enum uci_status expect(struct uci_client *c, const char *want, const char
             return read_failure(c, r, what, c->timeout);
         if (!strcmp(line, want))
             return UCI_OK;
+        if (!strncmp(line, "option name ", 12))
+            note_option(c, line);
         if (variant && !strncmp(line, "option name UCI_Variant ", 24))
             *unsupported = !lists_variant(line, variant);
     }
@@ -117,33 +137,27 @@ enum uci_status uci_client_start(struct uci_client *c, const char *cmd, const st
     proc_end(&c->proc, 0, NULL, 0);
     enum uci_status st = spawn(c, cmd);
     bool unsupported = false;
+    c->listed[0] = 0;
     if (st == UCI_OK)
         st = tell(c, "uci");
     if (st == UCI_OK)
         st = expect(c, "uciok", "waiting for uciok", cancel, variant, &unsupported);
-    struct text line_out = { 0 };
-    for (int i = 0; i < noptions && st == UCI_OK; i++) {
-        text_clear(&line_out);
-        text_printf(&line_out, "setoption name %s value %s", options[i].name, options[i].value);
-        st = tell(c, text_str(&line_out));
-    }
+    for (int i = 0; i < noptions && st == UCI_OK; i++)
+        st = uci_client_set_option(c, options[i].name, options[i].value);
     /* An option such as VariantPath may have added the variant: the engine is asked for its list again. */
     if (st == UCI_OK && unsupported && noptions) {
         unsupported = false;
+        c->listed[0] = 0;
         st = tell(c, "uci");
         if (st == UCI_OK)
             st = expect(c, "uciok", "waiting for uciok after the options", cancel, variant, &unsupported);
     }
     if (st == UCI_OK && unsupported) {
-        text_free(&line_out);
         set_error(c, "does not play the variant '%s' (not in its UCI_Variant option)", variant);
         return broken(c, UCI_FATAL);
     }
-    text_clear(&line_out);
-    text_printf(&line_out, "setoption name UCI_Variant value %s", variant);
     if (st == UCI_OK)
-        st = tell(c, text_str(&line_out));
-    text_free(&line_out);
+        st = uci_client_set_option(c, "UCI_Variant", variant);
     if (st == UCI_OK)
         st = tell(c, "isready");
     if (st == UCI_OK)
@@ -189,6 +203,27 @@ static void read_score(const char *line, struct uci_reply *r)
         r->score = (int)(n > 0 ? UCI_MATE_SCORE - clamp(n, 1000) : -UCI_MATE_SCORE - clamp(n, 1000));
 }
 
+/* Reads the search's output to bestmove, until the deadline (-1: none) or *cancel. */
+static enum uci_status await_bestmove(struct uci_client *c, long long start, long long deadline,
+                                      const atomic_bool *cancel, struct uci_reply *r)
+{
+    const char *line;
+    for (;;) {
+        enum proc_read rd = proc_read_line(&c->proc, deadline, cancel, &line);
+        if (rd != PROC_LINE)
+            return read_failure(c, rd, "thinking", deadline - start);
+        if (!strncmp(line, "info ", 5)) {
+            read_score(line, r);
+            if (c->on_info)
+                c->on_info(c->info_ctx, line);
+        } else if (!strncmp(line, "bestmove", 8) && (line[8] == ' ' || line[8] == 0)) {
+            r->elapsed = proc_now() - start;
+            sscanf(line + 8, "%31s", r->move);
+            return UCI_OK;
+        }
+    }
+}
+
 enum uci_status uci_client_go(struct uci_client *c, const char *position, const char *go_args, long long limit,
                               const atomic_bool *cancel, struct uci_reply *r)
 {
@@ -201,22 +236,27 @@ enum uci_status uci_client_go(struct uci_client *c, const char *position, const 
     text_free(&go);
     if (st != UCI_OK)
         return st;
-    long long start = proc_now(), wait = limit >= 0 ? limit : c->timeout;
-    const char *line;
-    for (;;) {
-        enum proc_read rd = proc_read_line(&c->proc, start + wait, cancel, &line);
-        if (rd != PROC_LINE)
-            return read_failure(c, rd, "thinking", wait);
-        if (!strncmp(line, "info ", 5)) {
-            read_score(line, r);
-            if (c->on_info)
-                c->on_info(c->info_ctx, line);
-        } else if (!strncmp(line, "bestmove", 8) && (line[8] == ' ' || line[8] == 0)) {
-            r->elapsed = proc_now() - start;
-            sscanf(line + 8, "%31s", r->move);
-            return UCI_OK;
-        }
-    }
+    long long start = proc_now();
+    if (limit == UCI_UNTIL_CANCELLED)
+        return await_bestmove(c, start, -1, cancel, r);
+    return await_bestmove(c, start, start + (limit >= 0 ? limit : c->timeout), cancel, r);
+}
+
+enum uci_status uci_client_stop(struct uci_client *c, struct uci_reply *r)
+{
+    *r = (struct uci_reply){ 0 };
+    enum uci_status st = tell(c, "stop");
+    long long start = proc_now();
+    return st == UCI_OK ? await_bestmove(c, start, start + c->timeout, NULL, r) : st;
+}
+
+enum uci_status uci_client_set_option(struct uci_client *c, const char *name, const char *value)
+{
+    struct text line = { 0 };
+    text_printf(&line, "setoption name %s value %s", name, value);
+    enum uci_status st = tell(c, text_str(&line));
+    text_free(&line);
+    return st;
 }
 
 void uci_client_end(struct uci_client *c, bool healthy)

@@ -24,6 +24,7 @@ struct uci_client {
     void *info_ctx;
     struct proc proc;
     bool ready;                     /* running and through the handshake */
+    char listed[4096];              /* the names of the options it declared, each followed by '\n' */
     char error[256];                /* what went wrong last */
 };
 
@@ -50,9 +51,17 @@ enum uci_status uci_client_start(struct uci_client *c, const char *cmd, const st
 /* ucinewgame, isready. */
 enum uci_status uci_client_new_game(struct uci_client *c, const atomic_bool *cancel);
 /* Sends the position and 'go<args>', and waits for bestmove until `limit` after 'go' (-1: the
- * timeout). */
+ * timeout; UCI_UNTIL_CANCELLED: no deadline, for 'go infinite'). When cancelled the engine is still
+ * searching: uci_client_stop ends the search. */
+enum { UCI_UNTIL_CANCELLED = -2 };
 enum uci_status uci_client_go(struct uci_client *c, const char *position, const char *go_args, long long limit,
                               const atomic_bool *cancel, struct uci_reply *r);
+/* 'stop', and the bestmove that ends the search, within the timeout. */
+enum uci_status uci_client_stop(struct uci_client *c, struct uci_reply *r);
+/* Whether the engine declared the option (by name, as written in its 'option name' line). */
+bool uci_client_has_option(const struct uci_client *c, const char *name);
+/* 'setoption name <name> value <value>', between searches. */
+enum uci_status uci_client_set_option(struct uci_client *c, const char *name, const char *value);
 /* Ends the engine: 'quit' and a short wait when it is healthy, at once otherwise. */
 void uci_client_end(struct uci_client *c, bool healthy);
 

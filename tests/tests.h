@@ -20,6 +20,7 @@ Suite *suite_tt(void);
 Suite *suite_search(void);
 Suite *suite_books(void);
 Suite *suite_bench(void);
+Suite *suite_gui(void);
 
 /* Helpers shared by the suites (tests/test_util.c). */
 /* The registry with the built-in variants and those of docs/examples; false (with err) on failure. */

@@ -1,0 +1,114 @@
+/* `sennight gui`: the arguments, the engines, the server, the ready line, the browser, the signals. */
+#include "gui.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../protocol/engine_process.h"
+#include "../rules/registry.h"
+#include "server.h"
+#include "session.h"
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: sennight gui [--port N] [--host ADDR] [--engine \"CMD\"]... [--no-browser]\n");
+    return 2;
+}
+
+/* An engine's name in the page: its program's file name. */
+static void engine_add(struct gui_engine *e, const char *cmd)
+{
+    const char *program = cmd + strspn(cmd, " "), *slash;
+    size_t len = strcspn(program, " ");
+    while ((slash = memchr(program, '/', len)))
+        len -= (size_t)(slash + 1 - program), program = slash + 1;
+    snprintf(e->name, sizeof e->name, "%.*s", (int)len, program);
+    snprintf(e->cmd, sizeof e->cmd, "%s", cmd);
+}
+
+/* xdg-open, when there is one; its output goes nowhere, so that stdout holds the ready line alone. */
+static pid_t open_browser(const char *url)
+{
+    posix_spawn_file_actions_t files;
+    posix_spawnattr_t attr;
+    sigset_t none;
+    pid_t pid = 0;
+    char *argv[] = { "xdg-open", (char *)url, NULL };
+    extern char **environ;
+    sigemptyset(&none);
+    posix_spawn_file_actions_init(&files);
+    for (int fd = 0; fd <= 2; fd++)
+        posix_spawn_file_actions_addopen(&files, fd, "/dev/null", fd ? O_WRONLY : O_RDONLY, 0);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    if (posix_spawnp(&pid, "xdg-open", &files, &attr, argv, environ))
+        pid = 0;
+    posix_spawn_file_actions_destroy(&files);
+    posix_spawnattr_destroy(&attr);
+    return pid;
+}
+
+int gui_main(int argc, char **argv)
+{
+    static struct gui_engine engines[MAX_GUI_ENGINES];
+    int nengines = 1, port = 0, bound;
+    const char *host = "127.0.0.1";
+    bool browser = true;
+    char err[4096];
+    engine_add(&engines[0], "/proc/self/exe");
+    snprintf(engines[0].name, sizeof engines[0].name, "Sennight");
+    for (int i = 0; i < argc; i++) {
+        bool value = i + 1 < argc;
+        char *end;
+        if (!strcmp(argv[i], "--port") && value) {
+            port = (int)strtol(argv[++i], &end, 10);
+            if (*end || port < 0 || port > 65535 || end == argv[i])
+                return usage();
+        } else if (!strcmp(argv[i], "--host") && value) {
+            host = argv[++i];
+        } else if (!strcmp(argv[i], "--engine") && value && nengines < MAX_GUI_ENGINES) {
+            engine_add(&engines[nengines++], argv[++i]);
+        } else if (!strcmp(argv[i], "--no-browser")) {
+            browser = false;
+        } else {
+            return usage();
+        }
+    }
+    if (!registry_init(err, sizeof err)) {
+        fprintf(stderr, "sennight gui: %s\n", err);
+        return 1;
+    }
+    /* The signals wait for sigwait below: every thread started from here on has them blocked. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    atexit(proc_kill_all);
+    sessions_start(engines, nengines);
+    if (!server_start(host, port, &bound, err, sizeof err)) {
+        fprintf(stderr, "sennight gui: %s\n", err);
+        sessions_stop();
+        return 1;
+    }
+    char url[300];
+    snprintf(url, sizeof url, "http://%s:%d/", host, bound);
+    printf("Sennight GUI: %s\n", url);
+    fflush(stdout);
+    pid_t opener = browser ? open_browser(url) : 0;
+    int sig;
+    sigwait(&stop, &sig);
+    sessions_stop();
+    server_stop();
+    if (opener > 0)
+        waitpid(opener, NULL, WNOHANG);
+    return 0;
+}

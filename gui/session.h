@@ -1,0 +1,48 @@
+/* Game sessions of the GUI, one per browser tab: the game kept with the project's own rules, its
+ * seats (people and UCI engines), clocks, analysis, and the events that the page's stream reads. */
+#ifndef SESSION_H
+#define SESSION_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* An engine that seats may use, from the command line (engine 0: this executable). */
+struct gui_engine {
+    char name[64];
+    char cmd[1024];         /* the program and its arguments, split at spaces */
+};
+
+enum { MAX_GUI_ENGINES = 16 };
+
+/* Keeps the engine list and starts the reaper of abandoned sessions. */
+void sessions_start(const struct gui_engine *engines, int n);
+/* Ends every session with its engines; later requests get 503. */
+void sessions_stop(void);
+/* [{"id", "name"}...] */
+json_t *sessions_engines(void);
+
+/* The answer to a request: an HTTP status, and a JSON body or text (a game record). */
+struct reply {
+    int status;
+    json_t *json;
+    char *text;
+};
+
+/* {"error": "<message>"} with the status. */
+void reply_error(struct reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* POST /api/session. */
+void session_create(const json_t *body, struct reply *r);
+/* /api/session/<id>[/<action>] but the stream: body is the request's JSON (NULL if none), text and
+ * len its raw bytes (a game record). */
+void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,
+                     size_t len, struct reply *r);
+
+/* GET /api/session/<id>/events: NULL (and r set) for an unknown session. */
+struct session_stream *session_stream_open(const char *id, struct reply *r);
+/* The next part of the stream as Server-Sent Events text (to free), after waiting at most a few
+ * seconds (then a comment that keeps the connection open); NULL once the session has ended. */
+char *session_stream_next(struct session_stream *st);
+void session_stream_close(struct session_stream *st);
+
+#endif

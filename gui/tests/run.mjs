@@ -1,0 +1,409 @@
+// Browser tests of the GUI page: starts `$SENNIGHT gui`, drives the page in Chromium, one line per test.
+// Usage: SENNIGHT=build/test/sennight node gui/tests/run.mjs   (GUI_SCREENSHOTS=1 also writes docs/gui/*.png,
+// GUI_TESTS=text runs only the tests whose names contain it)
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SHOTS = path.join(ROOT, 'docs/gui');
+const TEST_TIMEOUT = 60000;
+
+// --- the server
+
+function startServer(executable) {
+  const server = spawn(path.resolve(executable), ['gui', '--port', '0', '--no-browser'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  server.stderr.on('data', d => { log += d; });
+  const ready = new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no ready line in 20 s:\n${out}${log}`)), 20000);
+    server.stdout.on('data', d => {
+      out += d;
+      const m = /Sennight GUI: (http:\/\/\S+)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    server.on('exit', code => { clearTimeout(timer); reject(new Error(`server exited (${code}):\n${out}${log}`)); });
+  });
+  return { process: server, ready, log: () => log };
+}
+
+/** The engine processes the server runs now (its children), by process id. */
+function serverChildren(pid) {
+  const ids = [];
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    ids.push(...readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  }
+  return ids;
+}
+
+// --- helpers on a page
+
+const cellCount = page => page.locator('#board [data-cell]').count();
+const movesPlayed = page => page.locator('#movelist [data-move]').evaluateAll(els => els.map(e => e.dataset.move));
+const pieceAt = (page, cell) => page.locator(`#board [data-at="${cell}"]`).getAttribute('data-piece', { timeout: 2000 }).catch(() => null);
+
+/** The session's STATE, asked of the server from inside the page. */
+function sessionState(page) {
+  return page.evaluate(async () => {
+    return (await fetch(`/api/session/${sessionStorage.getItem('sennight.session')}`)).json();
+  });
+}
+
+async function waitMoves(page, n) {
+  await page.waitForFunction(k => document.querySelectorAll('#movelist [data-move]').length >= k, n, { timeout: 15000 });
+}
+
+/** Starts a game from the New game tab: `seats` like ['human', 'engine:0'], an engine limit, no clock. */
+async function newGame(page, seats, limit = ['movetime_ms', '200'], clock = '') {
+  await page.click('[data-tab=game]');
+  for (const [i, kind] of seats.entries()) await page.selectOption(`select[name=seat-${i}]`, kind);
+  await page.selectOption('select[name=clock]', clock);
+  await page.selectOption('select[name=limit-kind]', limit[0]);
+  await page.fill('input[name=limit-value]', limit[1]);
+  // the page tries again while the server has too many sessions (503): wait for the one that is made
+  const created = page.waitForResponse(r => r.url().endsWith('/api/session') && r.status() === 201, { timeout: 30000 });
+  await page.click('#newgame button[type=submit]');
+  const { id } = await (await created).json();
+  await page.waitForSelector(`body[data-session="${id}"]`);
+}
+
+async function loadFen(page, fen) {
+  await page.click('[data-tab=io]');
+  await page.fill('#fen-form input[name=fen]', fen);
+  await page.click('#fen-form button[type=submit]');
+  await page.waitForFunction(f => document.querySelector('#fen-form input[name=fen]').value === f || document.querySelector('.io-error').textContent, fen);
+  const error = await page.textContent('.io-error');
+  if (error) throw new Error(`FEN refused: ${error}`);
+}
+
+/** Picks a variant in the header, which starts a game of it; resolves when its pieces are drawn. */
+async function pickVariant(page, name, cells) {
+  if (await page.inputValue('select[name=variant]') !== name) {
+    const created = page.waitForResponse(r => r.url().endsWith('/api/session') && r.status() === 201, { timeout: 30000 });
+    await page.selectOption('select[name=variant]', name);
+    const { id } = await (await created).json();
+    await page.waitForSelector(`body[data-session="${id}"]`);
+  }
+  await page.waitForFunction(([v, n]) => document.querySelector(`#board[data-variant="${v}"]`) &&
+    document.querySelectorAll('#board [data-cell]').length === n && document.querySelector('#board [data-piece]'), [name, cells]);
+}
+
+function expect(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+// --- the tests: each gets a fresh tab (so a fresh session) opened on `variant`
+
+const tests = [];
+const test = (name, variant, fn) => tests.push({ name, variant, fn });
+const notes = [];
+
+test('the page lists every variant and draws the board', 'glinski', async (page, ctx) => {
+  const options = await page.locator('select[name=variant] option').count();
+  expect(options === ctx.variants.length, `${options} variants in the picker, the server has ${ctx.variants.length}`);
+  expect(await cellCount(page) === 91, 'glinski has 91 cells');
+  expect((await page.textContent('#description')).length > 10, 'no description');
+  expect(await page.locator('#board [data-piece]').count() === 36, 'glinski starts with 36 pieces');
+});
+
+test('glinski: a move by clicking cells, the engine replies', 'glinski', async page => {
+  await newGame(page, ['human', 'engine:0']);
+  await page.click('[data-cell="f5"]');
+  expect(await page.locator('#board .mark.move').count() === 1, 'f5 has one legal target, f6 (f7 is taken)');
+  await page.click('[data-cell="f6"]');
+  await waitMoves(page, 2);
+  const [mine, reply] = await movesPlayed(page);
+  expect(mine === 'f5f6', `first move ${mine}`);
+  expect(await pieceAt(page, 'f6') === 'P', 'no white pawn on f6');
+  const to = reply.match(/^[a-z]\d+([a-z]\d+)/)[1];
+  const piece = await pieceAt(page, to);
+  expect(piece && piece === piece.toLowerCase(), `the engine's reply ${reply} is not on the board`);
+  expect(await page.locator('#board .cell.last').count() === 2, 'the last move is not marked');
+});
+
+test('takeback returns to the human\'s turn', 'glinski', async page => {
+  await newGame(page, ['human', 'engine:0']);
+  await page.click('[data-cell="e4"]');
+  await page.click('[data-cell="e5"]');
+  await waitMoves(page, 2);
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelectorAll('#movelist [data-move]').length === 0);
+  expect(await pieceAt(page, 'e4') === 'P', 'the pawn is not back on e4');
+});
+
+test('a move by dragging a piece', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  const box = async cell => { const b = await page.locator(`[data-cell="${cell}"]`).boundingBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+  const [fx, fy] = await box('d3');
+  const [tx, ty] = await box('d5');
+  await page.mouse.move(fx, fy);
+  await page.mouse.down();
+  await page.mouse.move(tx, ty, { steps: 8 });
+  await page.mouse.up();
+  await waitMoves(page, 1);
+  expect((await movesPlayed(page))[0] === 'd3d5', 'the dragged double step was not played');
+});
+
+test('keyboard: move entry and arrow keys step through the game', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  for (const move of ['f5f6', 'e7e6']) {
+    const n = (await movesPlayed(page)).length;
+    await page.fill('#move-entry input', move);
+    await page.press('#move-entry input', 'Enter');
+    await waitMoves(page, n + 1);
+  }
+  expect((await movesPlayed(page)).join(' ') === 'f5f6 e7e6', 'typed moves not played');
+  await page.fill('#move-entry input', 'a1a6');
+  await page.press('#move-entry input', 'Enter');
+  expect((await page.textContent('#move-entry .error')).includes('not legal'), 'an illegal move is not refused');
+  await page.click('#status');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('#movelist [data-ply="1"].current');
+  expect(await pieceAt(page, 'e7') === 'p', 'back one move: the black pawn is not on e7');
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => !document.querySelector('#movelist .current'));
+  expect(await pieceAt(page, 'f5') === 'P', 'at the start the pawn is not on f5');
+  await page.click('#movelist [data-move="e7e6"]');
+  await page.waitForSelector('#movelist [data-ply="2"].current');
+});
+
+test('a reload resumes the tab\'s game', 'mccooey', async page => {
+  await newGame(page, ['human', 'human']);
+  await page.click('[data-cell="e3"]');
+  await page.click('[data-cell="e4"]');
+  await waitMoves(page, 1);
+  const id = await page.getAttribute('body', 'data-session');
+  await page.goto(page.url().replace(/\?.*/, ''));
+  await page.waitForSelector(`body[data-session="${id}"]`);
+  expect((await movesPlayed(page)).join(' ') === 'e3e4', 'the move was lost');
+  expect(await page.inputValue('select[name=variant]') === 'mccooey', 'the variant was lost');
+});
+
+test('load a FEN', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  await loadFen(page, '5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1');
+  expect(await page.locator('#board [data-piece]').count() === 3, 'the FEN has three pieces');
+  expect(await pieceAt(page, 'f10') === 'P', 'no pawn on f10');
+});
+
+test('promotion through the picker', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  await loadFen(page, '5k/7/8/9/10/9P1/K9/9/8/7/6 w - - 0 1');
+  await page.click('[data-cell="f10"]');
+  await page.click('[data-cell="f11"]');
+  await page.waitForSelector('#picker:not([hidden]) button');
+  const choices = await page.locator('#picker button').evaluateAll(els => els.map(e => e.dataset.uci));
+  expect(choices.sort().join(' ') === 'f10f11b f10f11n f10f11q f10f11r', `picker offers ${choices}`);
+  await page.click('#picker [data-uci="f10f11n"]');
+  await waitMoves(page, 1);
+  expect(await pieceAt(page, 'f11') === 'N', 'no knight on f11');
+});
+
+test('analysis: lines, evaluation bar, PV arrows and the score graph', 'glinski', async (page, ctx) => {
+  await newGame(page, ['human', 'human']);
+  const moves = ['e4e5', 'e7e6', 'c1f4', 'g7g6', 'f3e4', 'c7c6'];
+  for (const [i, move] of moves.entries()) {
+    await page.fill('#move-entry input', move);
+    await page.press('#move-entry input', 'Enter');
+    await waitMoves(page, i + 1);
+  }
+  await page.click('[data-tab=analysis]');
+  await page.selectOption('#multipv', '3');
+  await page.check('#analyse');
+  const deepEnough = () => page.waitForFunction(() => /depth ([5-9]|\d\d)/.test(document.querySelector('#analysis-info').textContent), null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 15000 });
+  await page.waitForSelector('#board .arrow.best');
+  expect(await page.locator('#board .arrow').count() >= 2, 'fewer than two arrows for three lines');
+  expect(await page.isVisible('#evalbar'), 'no evaluation bar');
+  await deepEnough();
+  for (let ply = moves.length - 1; ply >= moves.length - 4; ply--) { // each shown position is analysed in turn
+    await page.click('#status');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForSelector(`#movelist [data-ply="${ply}"].current`);
+    await deepEnough();
+  }
+  await page.keyboard.press('End');
+  await page.waitForSelector(`#movelist [data-ply="${moves.length}"].current`);
+  await deepEnough();
+  expect(await page.locator('#graph .dot').count() >= 5, 'the score graph has fewer than five points');
+  if (ctx.shots) await page.screenshot({ path: path.join(SHOTS, 'analysis.png') });
+  await page.uncheck('#analyse');
+  await page.waitForFunction(() => !document.querySelector('#board .arrow'));
+});
+
+test('checkmate: the check is marked and the result announced', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  await loadFen(page, '6/7/R7/9/7Q2/11/K8k/9/R7/7/6 w - - 2 2');
+  await page.fill('#move-entry input', 'i1i8');
+  await page.press('#move-entry input', 'Enter');
+  await page.waitForSelector('#movelist .result-line');
+  expect(/checkmate/.test(await page.textContent('#status')), `status: ${await page.textContent('#status')}`);
+  expect(await page.locator('#board .cell.check').count() === 1, 'the mated king is not marked');
+  expect(await page.locator('#board .cell.movable').count() === 0, 'pieces can still be moved');
+});
+
+test('PGN out and in, engine options', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  for (const [i, move] of ['f5f6', 'e7e6'].entries()) {
+    await page.fill('#move-entry input', move);
+    await page.press('#move-entry input', 'Enter');
+    await waitMoves(page, i + 1);
+  }
+  await page.click('[data-tab=io]');
+  await page.click('#pgn-show');
+  await page.waitForFunction(() => document.querySelector('#pgn-form textarea').value.includes('e7e6'));
+  const pgn = await page.inputValue('#pgn-form textarea');
+  await newGame(page, ['human', 'human']);
+  await page.click('[data-tab=io]');
+  await page.fill('#pgn-form textarea', pgn);
+  await page.click('#pgn-form button[type=submit]');
+  await waitMoves(page, 2);
+  expect((await movesPlayed(page)).join(' ') === 'f5f6 e7e6', 'the loaded PGN has other moves');
+  await page.click('[data-tab=engine]');
+  await page.fill('#options input[name=Hash]', '32');
+  await page.press('#options input[name=Hash]', 'Enter'); // commits the number: a change event
+  await page.waitForFunction(() => document.querySelector('.options-msg').textContent === 'Hash = 32');
+});
+
+test('hint draws an arrow', 'glinski', async page => {
+  await newGame(page, ['human', 'engine:0']);
+  await page.click('#hint');
+  await page.waitForSelector('#board .arrow.hint', { timeout: 15000 });
+});
+
+test('every cell is drawn: flatstar, nd-mccooey, nd-mccooey-3p', 'glinski', async (page, ctx) => {
+  for (const name of ['flatstar', 'nd-mccooey', 'nd-mccooey-3p']) {
+    const cells = ctx.variants.find(v => v.name === name).cells;
+    await pickVariant(page, name, cells);
+    expect(await cellCount(page) === cells, `${name}: ${await cellCount(page)} cells drawn of ${cells}`);
+  }
+});
+
+test('a 169-cell board renders in under 100 ms', 'nd-anglojewish', async page => {
+  const times = [Number(await page.getAttribute('#board', 'data-render-ms'))];
+  for (let i = 0; i < 3; i++) { // each rotation redraws the whole board
+    await page.click('#flip');
+    times.push(Number(await page.getAttribute('#board', 'data-render-ms')));
+  }
+  const worst = Math.max(...times);
+  notes.push(`169-cell render: ${times.map(t => t.toFixed(1)).join(', ')} ms`);
+  expect(worst < 100, `a render took ${worst} ms`);
+});
+
+test('three players: a move eliminates an army', 'wellisch', async page => {
+  await newGame(page, ['human', 'human', 'human']);
+  await loadFen(page, 'wG5/7/8/9/9bG/11/rR9/9/7rR/4rR2/rG5 r - - 0 1');
+  await page.click('[data-cell="i8"]');
+  await page.click('[data-cell="i6"]');
+  await page.waitForSelector('.player.eliminated[data-army="w"]');
+  expect(await page.locator('#board [data-piece="wG"]').count() === 0, 'the eliminated general is still drawn');
+  expect(await page.locator('#movelist [data-move="i8i6"] .out.army-w').count() === 1, 'the move list does not say who left');
+  const state = await sessionState(page);
+  expect(state.eliminated.includes('w') && state.turn === 'b', `eliminated ${state.eliminated}, turn ${state.turn}`);
+});
+
+test('the piece guide marks moves and captures', 'glinski', async page => {
+  await page.click('[data-tab=guide]');
+  await page.click('[data-guide="N"]');
+  const guide = await page.evaluate(async () => (await fetch('/api/guide?variant=glinski&piece=N')).json());
+  await page.waitForFunction(n => document.querySelectorAll('#guide-board .mark').length === n, guide.moves.length + guide.captures.length);
+  expect(guide.moves.length === 12, `a knight in the centre has ${guide.moves.length} moves`);
+  await page.click('#guide-board [data-guide-cell="a1"]');
+  await page.waitForSelector('#guide-board [data-at="a1"]');
+});
+
+test('engine against engine', 'mccooey', async page => {
+  await newGame(page, ['engine:0', 'engine:0'], ['movetime_ms', '50']);
+  await waitMoves(page, 4);
+});
+
+test('an engine crash is shown with a restart button; the game stays', 'glinski', async (page, ctx) => {
+  const before = new Set(serverChildren(ctx.server.pid));
+  await newGame(page, ['human', 'engine:0'], ['movetime_ms', '3000']);
+  await page.click('[data-cell="f5"]');
+  await page.click('[data-cell="f6"]');
+  await page.waitForTimeout(300); // the engine is thinking
+  const engines = serverChildren(ctx.server.pid).filter(pid => !before.has(pid));
+  expect(engines.length > 0, 'no engine process for the session');
+  for (const pid of engines) process.kill(pid, 'SIGKILL');
+  await page.waitForSelector('#engine-alert:not([hidden])', { timeout: 15000 });
+  expect(await pieceAt(page, 'f6') === 'P', 'the game was lost with the engine');
+  await page.click('#engine-alert .restart');
+  await page.waitForSelector('#engine-alert', { state: 'hidden', timeout: 15000 });
+  await waitMoves(page, 2);
+});
+
+test('screenshots of every variant (GUI_SCREENSHOTS=1)', 'glinski', async (page, ctx) => {
+  if (!ctx.shots) return;
+  for (const v of ctx.variants) {
+    await pickVariant(page, v.name, v.cells);
+    await page.screenshot({ path: path.join(SHOTS, `${v.name}.png`) });
+  }
+});
+
+// --- the run
+
+async function main() {
+  const executable = process.env.SENNIGHT;
+  if (!executable) throw new Error('set SENNIGHT to the sennight executable');
+  const shots = process.env.GUI_SCREENSHOTS === '1';
+  if (shots) mkdirSync(SHOTS, { recursive: true });
+  const server = startServer(executable);
+  const profile = mkdtempSync(path.join(tmpdir(), 'sennight-chromium-'));
+  let browser;
+  let failed = 0;
+  let ran = 0;
+  try {
+    const url = await server.ready;
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1280, height: 800 },
+    });
+    const { variants } = await (await fetch(`${url}api/variants`)).json();
+    const ctx = { variants, shots, server: server.process };
+    const only = process.env.GUI_TESTS; // a part of the names of the tests to run, to run fewer
+    for (const t of tests.filter(t => !only || t.name.includes(only))) {
+      const started = performance.now();
+      const page = await browser.newPage();
+      page.setDefaultTimeout(10000);
+      const errors = [];
+      page.on('pageerror', e => errors.push(e.message));
+      let error = null;
+      try {
+        await page.goto(`${url}?variant=${t.variant}`);
+        await page.waitForSelector('#board [data-piece]', { timeout: 30000 });
+        let timer;
+        await Promise.race([t.fn(page, ctx),
+          new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), TEST_TIMEOUT); })])
+          .finally(() => clearTimeout(timer));
+        if (errors.length) throw new Error(`page error: ${errors[0]}`);
+      } catch (err) {
+        error = err;
+      }
+      await page.close();
+      const secs = ((performance.now() - started) / 1000).toFixed(2).padStart(6);
+      console.log(`${error ? 'FAIL' : 'ok  '} ${secs} s  ${t.name}${error ? `\n       ${error.message.split('\n')[0]}` : ''}`);
+      ran++;
+      if (error) failed++;
+    }
+  } finally {
+    await browser?.close();
+    server.process.kill('SIGTERM');
+    rmSync(profile, { recursive: true, force: true });
+  }
+  for (const note of notes) console.log(note);
+  if (failed) console.log(`server log:\n${server.log().slice(-2000)}`);
+  console.log(`${ran - failed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch(err => {
+  console.error(err.message);
+  process.exitCode = 1;
+});

@@ -1,0 +1,108 @@
+// Analysis: the engine's lines for the shown position, their arrows, the evaluation bar and the graph.
+import { scoreText, forFirstArmy, winChance } from './score.js';
+import { parseMove } from './moves.js';
+
+export class Analysis {
+  /**
+   * `els`: the toggle, MultiPV select, info span, lines list and evaluation bar; `graph` a ScoreGraph;
+   * `onArrows(list)` draws the best lines' first moves on the board.
+   */
+  constructor(els, { graph, onArrows }) {
+    this.els = els;
+    this.graph = graph;
+    this.onArrows = onArrows;
+    this.api = null;
+    this.latest = null;
+    this.frame = 0;
+    els.toggle.addEventListener('change', () => this.send());
+    els.multipv.addEventListener('change', () => this.els.toggle.checked && this.send());
+  }
+
+  get on() {
+    return this.els.toggle.checked;
+  }
+
+  /** A new or resumed session: its analysis goes on if the server says it is analysing. */
+  setSession(api, state) {
+    this.api = api;
+    this.els.toggle.checked = Boolean(state.analysing);
+    if (state.multipv) this.els.multipv.value = String(state.multipv);
+    this.fen = null;
+    this.clear();
+  }
+
+  /** Every STATE: a new shown position drops the old lines (the server's analysis follows the view). */
+  setState(state, variant) {
+    this.state = state;
+    this.armies = variant.armies;
+    if (state.fen === this.fen) return;
+    this.fen = state.fen;
+    this.clear();
+  }
+
+  async send() {
+    if (!this.api) return;
+    const on = this.on && !this.state?.result;
+    if (!on) this.clear();
+    this.els.info.textContent = on ? 'starting…' : '';
+    try {
+      await this.api.analyse(on, Number(this.els.multipv.value));
+    } catch (err) {
+      this.els.info.textContent = err.message;
+    }
+  }
+
+  /** An `analysis` event; drawn at the next animation frame, so a burst costs one render. */
+  update(event) {
+    if (!this.on) return;
+    this.latest = event;
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.render());
+  }
+
+  clear() {
+    this.latest = null;
+    this.els.lines.innerHTML = '';
+    this.els.info.textContent = '';
+    this.els.bar.hidden = true;
+    this.onArrows([]);
+  }
+
+  render() {
+    this.frame = 0;
+    const event = this.latest;
+    if (!event || !this.state) return;
+    const { turn, ply } = this.state;
+    const lines = [...event.lines].sort((a, b) => a.multipv - b.multipv);
+    const top = lines[0];
+    this.els.info.textContent = `depth ${event.depth}` +
+      (top ? ` · ${formatCount(top.nodes)} nodes · ${formatCount(top.nps)} nps` : '');
+    this.els.lines.innerHTML = lines.map(l =>
+      `<li data-multipv="${l.multipv}"><span class="score">${scoreText(forFirstArmy(l.score, turn, this.armies))}</span>` +
+      `<span class="pv">${l.pv.join(' ')}</span></li>`).join('');
+    this.onArrows(lines.map((l, i) => {
+      const m = parseMove(l.pv[0] || '');
+      return m && { from: m.from, to: m.to, kind: i ? 'alt' : 'best', weight: i ? 0.7 : 1 };
+    }).filter(Boolean));
+    if (!top) return;
+    const score = forFirstArmy(top.score, turn, this.armies);
+    this.drawBar(score, turn);
+    this.graph.record(ply, winChance(score), turn);
+  }
+
+  /** Two armies: White's share from the bottom; three: the mover's share, in the mover's colour. */
+  drawBar(score, turn) {
+    const { bar } = this.els;
+    const three = this.armies.length === 3;
+    bar.hidden = false;
+    const fill = bar.querySelector('.fill');
+    fill.style.height = `${(1 + winChance(score)) * 50}%`;
+    fill.className = `fill${three ? ` swatch army-${turn}` : ''}`;
+    bar.querySelector('.label').textContent = scoreText(score);
+  }
+}
+
+function formatCount(n) {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(0)}k`;
+  return String(n);
+}

@@ -1,0 +1,59 @@
+// The server's HTTP API (docs/gui.md): JSON requests and the session's event stream.
+
+/** Sends a request; resolves with the JSON (or text) reply, rejects with the server's error line. */
+async function request(method, url, body, type = 'application/json') {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = type;
+    init.body = type === 'application/json' ? JSON.stringify(body) : body;
+  }
+  const reply = await fetch(url, init);
+  const isJson = (reply.headers.get('Content-Type') || '').includes('json');
+  const data = isJson ? await reply.json() : await reply.text();
+  if (!reply.ok) {
+    const error = new Error(isJson && data.error ? data.error : `${reply.status} ${reply.statusText}`);
+    error.status = reply.status;
+    throw error;
+  }
+  return data;
+}
+
+const get = url => request('GET', url);
+const post = (url, body = {}) => request('POST', url, body);
+
+export const listVariants = () => get('/api/variants');
+export const getVariant = name => get(`/api/variant/${encodeURIComponent(name)}`);
+export function getGuide(variant, piece, cell) {
+  const q = new URLSearchParams({ variant, piece });
+  if (cell) q.set('cell', cell);
+  return get(`/api/guide?${q}`);
+}
+
+export const createSession = spec => post('/api/session', spec);
+
+/** The calls on one session; every one that changes the game resolves with the new STATE. */
+export function sessionApi(id) {
+  const base = `/api/session/${id}`;
+  return {
+    state: () => get(base),
+    move: move => post(`${base}/move`, { move }),
+    undo: () => post(`${base}/undo`),
+    view: ply => post(`${base}/view`, { ply }),
+    fen: fen => post(`${base}/fen`, { fen }),
+    pgn: () => get(`${base}/pgn`),
+    loadPgn: text => request('POST', `${base}/pgn`, text, 'text/plain'),
+    analyse: (on, multipv) => post(`${base}/analyse`, { on, multipv }),
+    hint: () => post(`${base}/hint`),
+    option: (engine, name, value) => post(`${base}/options`, { engine, name, value }),
+    restart: seat => post(`${base}/restart`, { seat }),
+    /** Opens the event stream; `handlers` has one function per event name (state, analysis, engine). */
+    events(handlers) {
+      const source = new EventSource(`${base}/events`);
+      for (const [name, handler] of Object.entries(handlers)) {
+        if (name === 'open' || name === 'error') source.addEventListener(name, handler);
+        else source.addEventListener(name, e => handler(JSON.parse(e.data)));
+      }
+      return source;
+    },
+  };
+}

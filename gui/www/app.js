@@ -1,0 +1,291 @@
+// The page's controller: picks the variant, starts and resumes sessions, and hands each STATE to the panels.
+import * as api from './api.js';
+import { Board } from './board.js';
+import { Players, TROUBLE } from './players.js';
+import { MoveList } from './movelist.js';
+import { Analysis } from './analysis.js';
+import { ScoreGraph } from './graph.js';
+import { Guide } from './guide.js';
+import { NewGameForm } from './newgame.js';
+import { GameIO } from './io.js';
+import { OptionsForm } from './options.js';
+import { pick } from './picker.js';
+import { setupTabs } from './tabs.js';
+import { parseMove } from './moves.js';
+import { scoreText, forFirstArmy } from './score.js';
+import { pieceIcon, pieceInfo, pieceType, armyPiece } from './pieces.js';
+
+const $ = selector => document.querySelector(selector);
+const SAVED = 'sennight.session'; // this tab's session, so that a reload resumes the game
+
+const page = {
+  engines: [],
+  variant: null,
+  session: null, // the session's calls (api.sessionApi)
+  id: null,
+  state: null,
+  events: null,
+  view: 0, // the army whose side of the board is at the bottom
+  alertSeat: undefined, // the seat of the engine in trouble (null: the analysis engine), if any
+  arrows: { analysis: [], hint: [] },
+};
+
+const board = new Board($('#board'), { onMove: (from, to, ucis) => chooseAndPlay(to, ucis) });
+const players = new Players($('#players'));
+const moveList = new MoveList($('#movelist'), $('.nav'), { onPly: showPly });
+const graph = new ScoreGraph($('#graph'), { onPly: showPly });
+const analysis = new Analysis({
+  toggle: $('#analyse'), multipv: $('#multipv'), info: $('#analysis-info'), lines: $('#pv-lines'), bar: $('#evalbar'),
+}, { graph, onArrows: list => setArrows('analysis', list) });
+const guide = new Guide($('#guide-pieces'), $('#guide-board'));
+const newGame = new NewGameForm($('#newgame'), { onStart: () => start() });
+const io = new GameIO({ fenForm: $('#fen-form'), pgnForm: $('#pgn-form'), error: $('.io-error') }, {
+  loadFen: fen => act(() => page.session.fen(fen)),
+  loadPgn: text => act(() => page.session.loadPgn(text)),
+  getPgn: () => page.session.pgn(),
+});
+const options = new OptionsForm($('#options'), (engine, name, value) => page.session.option(engine, name, value));
+setupTabs($('.tabs'), $('.panel'));
+
+// --- variants and sessions
+
+async function loadVariant(name) {
+  page.variant = await api.getVariant(name);
+  $('select[name=variant]').value = name;
+  $('#description').textContent = page.variant.description;
+  board.setVariant(page.variant);
+  guide.setVariant(page.variant);
+  newGame.setVariant(page.variant, page.engines);
+}
+
+/**
+ * A new game of the shown variant with the form's seats. The server holds a few sessions only and
+ * frees those of closed tabs within seconds, so "too many sessions" (503) is tried again for a while.
+ */
+async function start() {
+  const spec = { variant: page.variant.name, ...newGame.spec() };
+  for (let tries = 1; ; tries++) {
+    try {
+      const reply = await api.createSession(spec);
+      attach(reply.id, reply.state);
+      return;
+    } catch (err) {
+      notify(err.status === 503 && tries < 15 ? `${err.message}: trying again…` : err.message);
+      if (err.status !== 503 || tries >= 15) return;
+      await new Promise(resolve => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+/** Follows session `id`: its event stream feeds the panels from now on. */
+function attach(id, state) {
+  page.events?.close();
+  page.id = id;
+  page.session = api.sessionApi(id);
+  sessionStorage.setItem(SAVED, id);
+  document.body.dataset.session = id;
+  const human = state.seats.findIndex(s => s.kind === 'human');
+  setView(Math.max(0, human));
+  analysis.setSession(page.session, state);
+  graph.reset();
+  page.state = null;
+  applyState(state);
+  page.events = page.session.events({
+    state: applyState,
+    analysis: analysisEvent,
+    engine: engineEvent,
+    // after a dropped connection the stream resumes with no replay: ask for the state once
+    open: () => page.session.state().then(applyState, () => {}),
+  });
+}
+
+/** Resumes this tab's session after a reload, if the server still has it. */
+async function resume() {
+  const saved = sessionStorage.getItem(SAVED);
+  if (!saved) return false;
+  try {
+    const state = await api.sessionApi(saved).state();
+    await loadVariant(state.variant);
+    attach(saved, state);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// --- the state from the server, to every panel
+
+function applyState(state) {
+  if (state.id && state.id !== page.id) return; // a late reply from an older session
+  const moved = page.state?.fen !== state.fen;
+  const stepped = page.state && state.ply === page.state.ply + 1; // one move on: it slides
+  page.state = state;
+  if (moved) setArrows('hint', []);
+  board.setPosition(state, stepped);
+  moveList.render(state, page.variant.armies);
+  players.render(state, page.variant, page.engines);
+  io.setState(state);
+  analysis.setState(state, page.variant);
+  graph.setGame(state.plies, state.ply);
+  showStatus();
+  const down = state.seats.findIndex(s => TROUBLE.has(s.status));
+  if (down >= 0) showEngineAlert(down, `${armyName(state.seats[down].army)}'s engine ${state.seats[down].status}.`);
+  else if (page.alertSeat !== null) hideEngineAlert(); // the analysis engine's trouble stays until restarted
+}
+
+function showStatus(message = '') {
+  const { state } = page;
+  const el = $('#status');
+  el.classList.toggle('error', Boolean(message));
+  if (message) {
+    el.textContent = message;
+  } else if (state.result && state.ply === state.plies) {
+    el.innerHTML = `<span class="result">${state.result.text}</span>`;
+  } else {
+    el.textContent = `${armyName(state.turn)} to move` + (state.check.length ? ' · check' : '') +
+      (state.ply < state.plies ? ` · move ${state.ply} of ${state.plies}` : '');
+  }
+}
+
+function notify(message) {
+  if (page.state) showStatus(message);
+  else $('#status').textContent = message;
+}
+
+/** Lines of the analysis, or (with a seat) of an engine thinking over its move, shown on its card. */
+function analysisEvent(event) {
+  const seat = event.seat ?? null;
+  if (seat === null) return analysis.update(event);
+  const top = event.lines[0];
+  const score = top && scoreText(forFirstArmy(top.score, page.state.turn, page.variant.armies));
+  players.setThinking(seat, top ? `depth ${event.depth} · ${score}` : '');
+}
+
+/** An engine's status; `seat` is null for the analysis and hint engine. */
+function engineEvent({ seat, status, message }) {
+  if (seat !== null) players.setEngineStatus(seat, status);
+  if (TROUBLE.has(status)) {
+    const whose = seat === null ? 'The analysis engine' : `${armyName(page.variant.armies[seat].letter)}'s engine`;
+    showEngineAlert(seat, `${whose} ${status}${message ? `: ${message}` : ''}.`);
+  }
+}
+
+function showEngineAlert(seat, text) {
+  page.alertSeat = seat;
+  $('#engine-alert').hidden = false;
+  $('#engine-alert .text').textContent = text;
+}
+
+function hideEngineAlert() {
+  page.alertSeat = undefined;
+  $('#engine-alert').hidden = true;
+}
+
+const armyName = letter => page.variant.armies.find(a => a.letter === letter)?.name ?? letter;
+
+// --- moves
+
+/** Plays one of `ucis` (all between the same cells): directly when alone, else through the picker. */
+async function chooseAndPlay(to, ucis) {
+  const uci = ucis.length === 1 ? ucis[0] : await pick($('#picker'), board.cellRect(to), ucis.map(choice));
+  if (uci) act(() => page.session.move(uci));
+}
+
+/** The picker's button for a move: the piece it promotes to, the component that leaves, or the whole piece. */
+function choice(uci) {
+  const { variant, state } = page;
+  const { from, suffix } = parseMove(uci);
+  const moving = state.pieces.find(p => p.cell === from)?.piece ?? '';
+  const movingInfo = pieceInfo(variant, pieceType(moving, variant.players));
+  const piece = suffix ? armyPiece(suffix, state.turn, variant.players) : moving;
+  const name = pieceInfo(variant, pieceType(piece, variant.players))?.name ?? suffix;
+  const label = !suffix ? `${name} (whole)` : movingInfo?.pawn ? name : `${name} alone`;
+  return { uci, icon: pieceIcon(piece, variant), label };
+}
+
+/** Runs a call that answers with a STATE and shows it (the stream sends it too; twice is harmless). */
+async function act(call) {
+  try {
+    applyState(await call());
+  } catch (err) {
+    notify(err.message);
+  }
+}
+
+function showPly(ply) {
+  act(() => page.session.view(ply));
+}
+
+function setView(index) {
+  page.view = index;
+  board.setRotation(page.variant.armies[index].rotation);
+}
+
+function setArrows(kind, list) {
+  page.arrows[kind] = list;
+  board.setArrows([...page.arrows.analysis, ...page.arrows.hint]);
+}
+
+// --- controls
+
+$('select[name=variant]').addEventListener('change', async e => {
+  await loadVariant(e.target.value);
+  await start();
+});
+$('#undo').addEventListener('click', () => act(() => page.session.undo()));
+$('#flip').addEventListener('click', () => setView((page.view + 1) % page.variant.armies.length));
+$('#names').addEventListener('change', e => board.setShowNames(e.target.checked));
+$('#hint').addEventListener('click', async () => {
+  try {
+    const { move } = await page.session.hint();
+    const m = parseMove(move);
+    if (m) setArrows('hint', [{ from: m.from, to: m.to, kind: 'hint' }]);
+    showStatus(`Hint: ${move}`);
+  } catch (err) {
+    notify(err.message);
+  }
+});
+$('#engine-alert .restart').addEventListener('click', async () => {
+  const seat = page.alertSeat;
+  hideEngineAlert();
+  await act(() => page.session.restart(seat));
+});
+$('#move-entry').addEventListener('submit', e => {
+  e.preventDefault();
+  const input = e.target.elements.move;
+  const error = e.target.querySelector('.error');
+  const text = input.value.trim().toLowerCase();
+  const legal = page.state.legal;
+  // "f10f11" stands for every move between those cells (the picker then asks which)
+  const ucis = legal.includes(text) ? [text] : legal.filter(m => parseMove(m)?.from + parseMove(m)?.to === text);
+  error.textContent = ucis.length ? '' : legal.length ? `${text} is not legal here` : 'not your move';
+  if (!ucis.length) return;
+  input.value = '';
+  chooseAndPlay(parseMove(ucis[0]).to, ucis);
+});
+document.addEventListener('keydown', e => {
+  if (e.target.closest('input, textarea, select') || e.ctrlKey || e.metaKey || e.altKey) return;
+  const nav = { ArrowLeft: 'back', ArrowRight: 'forward', ArrowUp: 'first', Home: 'first', ArrowDown: 'last', End: 'last' }[e.key];
+  if (nav && page.session) {
+    e.preventDefault();
+    moveList.go(nav);
+  } else if (e.key === 'f') {
+    $('#flip').click();
+  }
+});
+
+// --- start: the variants, then this tab's game or a new one
+
+async function init() {
+  const { variants, engines } = await api.listVariants();
+  page.engines = engines;
+  options.setEngines(engines);
+  $('select[name=variant]').innerHTML = variants.map(v =>
+    `<option value="${v.name}">${v.name} · ${v.cells} cells${v.players === 3 ? ' · 3 players' : ''}</option>`).join('');
+  const wanted = new URLSearchParams(location.search).get('variant');
+  if (!wanted && await resume()) return;
+  await loadVariant(variants.some(v => v.name === wanted) ? wanted : variants[0].name);
+  await start();
+}
+
+init().catch(err => notify(`Cannot reach the server: ${err.message}`));

@@ -1,0 +1,678 @@
+/* `sennight gui` ($SENNIGHT) as a child process, driven over plain HTTP as the page drives it: the
+ * page's files, variants and boards, games, moves, FEN, three-player eliminations, the event stream
+ * with an engine's thinking and moves, the Host/Origin and size checks, a crashing engine ($TOY_ENGINE)
+ * restarted with the game kept, and SIGTERM. */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "engine_pipe.h"
+#include "tests.h"
+
+#define WELLISCH_MATE "6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1"
+
+extern const char variants_builtin_ini[];
+
+struct gui {
+    struct proc p;
+    int port;
+};
+
+static int ms(double seconds)
+{
+    return (int)(test_timeout(seconds) * 1000);
+}
+
+/* Starts the server, with another engine when `engine` is not NULL, and reads its ready line. */
+static void gui_start(struct gui *g, const char *engine)
+{
+    const char *args[] = { "gui", "--port", "0", "--no-browser", engine ? "--engine" : NULL, engine, NULL };
+    pipe_start(&g->p, args);
+    const char *line = pipe_read_line(&g->p, ms(10));
+    ck_assert_msg(line, "no ready line");
+    ck_assert_msg(sscanf(line, "Sennight GUI: http://127.0.0.1:%d/", &g->port) == 1, "ready line '%s'", line);
+    ck_assert_msg(!pipe_read_line(&g->p, 50), "more than one line on stdout");
+}
+
+/* SIGTERM: a clean exit (under the sanitizers: no leak, no error). */
+static void gui_stop(struct gui *g)
+{
+    kill(g->p.pid, SIGTERM);
+    struct proc_exit e = pipe_wait(&g->p, ms(5));
+    ck_assert_msg(e.exited && e.code == 0, "exit: exited %d code %d signal %d", e.exited, e.code, e.signal);
+    proc_end(&g->p, 0, NULL, 0);
+}
+
+static int gui_connect(const struct gui *g)
+{
+    struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)g->port) };
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_msg(!connect(fd, (struct sockaddr *)&addr, sizeof addr), "connect: %s", strerror(errno));
+    return fd;
+}
+
+/* Sends a request: HTTP/1.0, so that every answer (the stream too) is plain bytes up to the close. */
+static int http_send(const struct gui *g, const char *method, const char *path, const char *headers, const char *body,
+                     size_t len)
+{
+    int fd = gui_connect(g);
+    char host[64];
+    snprintf(host, sizeof host, "Host: 127.0.0.1:%d\r\n", g->port);
+    size_t cap = strlen(path) + (headers ? strlen(headers) : 0) + len + 256;
+    char *req = malloc(cap);
+    int n = snprintf(req, cap, "%s %s HTTP/1.0\r\n%s%sContent-Length: %zu\r\n\r\n", method, path,
+                     headers && strstr(headers, "Host:") ? "" : host, headers ? headers : "", len);
+    memcpy(req + n, body ? body : "", len);
+    for (size_t sent = 0, total = (size_t)n + len; sent < total;) {
+        ssize_t w = send(fd, req + sent, total - sent, MSG_NOSIGNAL);
+        if (w <= 0)
+            break;  /* the server may answer (413) before reading everything */
+        sent += (size_t)w;
+    }
+    free(req);
+    return fd;
+}
+
+/* Reads into buf (growing) until the peer closes or the deadline; false on timeout. */
+static bool read_some(int fd, char **buf, size_t *len, size_t *cap, long long deadline)
+{
+    struct pollfd pfd = { .fd = fd, .events = POLLIN };
+    long long left = deadline - proc_now();
+    if (left <= 0 || poll(&pfd, 1, (int)(left / 1000) + 1) <= 0)
+        return false;
+    if (*len + 4096 > *cap) {
+        *cap = 2 * *cap + 8192;
+        *buf = realloc(*buf, *cap);
+    }
+    ssize_t n = recv(fd, *buf + *len, *cap - *len - 1, 0);
+    if (n <= 0)
+        return false;
+    *len += (size_t)n;
+    (*buf)[*len] = 0;
+    return true;
+}
+
+struct response {
+    int status;
+    char *text;         /* the whole answer */
+    const char *body;
+    json_t *json;       /* the body as JSON when it is */
+};
+
+static void response_free(struct response *r)
+{
+    free(r->text);
+    json_decref(r->json);
+    *r = (struct response){ 0 };
+}
+
+static struct response http(const struct gui *g, const char *method, const char *path, const char *headers,
+                            const char *body)
+{
+    struct response r = { 0 };
+    int fd = http_send(g, method, path, headers, body, body ? strlen(body) : 0);
+    size_t len = 0, cap = 0;
+    long long deadline = proc_now() + ms(20) * 1000LL;
+    while (read_some(fd, &r.text, &len, &cap, deadline))
+        ;
+    close(fd);
+    ck_assert_msg(r.text && sscanf(r.text, "HTTP/1.%*d %d", &r.status) == 1, "no answer to %s %s", method, path);
+    char *end = strstr(r.text, "\r\n\r\n");
+    ck_assert(end);
+    r.body = end + 4;
+    r.json = json_loads(r.body, 0, NULL);
+    return r;
+}
+
+/* A header's value in the answer, or NULL. */
+static const char *header(const struct response *r, const char *name, char *out, size_t len)
+{
+    for (const char *line = strstr(r->text, "\r\n"); line && line + 2 < r->body; line = strstr(line + 2, "\r\n"))
+        if (!strncasecmp(line + 2, name, strlen(name)) && line[2 + strlen(name)] == ':') {
+            snprintf(out, len, "%.*s", (int)strcspn(line + 4 + strlen(name), "\r"), line + 4 + strlen(name));
+            return out;
+        }
+    return NULL;
+}
+
+/* A request that must answer with `status` and JSON; returns the JSON (owned by the caller). */
+static json_t *api(const struct gui *g, const char *method, const char *path, const char *body, int status)
+{
+    struct response r = http(g, method, path, NULL, body);
+    ck_assert_msg(r.status == status, "%s %s: %d, expected %d: %s", method, path, r.status, status, r.body);
+    ck_assert_msg(r.json, "%s %s: not JSON: %s", method, path, r.body);
+    json_t *json = json_incref(r.json);
+    response_free(&r);
+    return json;
+}
+
+static const char *str(json_t *obj, const char *key)
+{
+    const char *s = json_string_value(json_object_get(obj, key));
+    ck_assert_msg(s, "no string '%s'", key);
+    return s;
+}
+
+/* A new session; its id is written to id. */
+static json_t *new_session(const struct gui *g, const char *request, char *id)
+{
+    json_t *reply = api(g, "POST", "/api/session", request, 201);
+    snprintf(id, 64, "%s", str(reply, "id"));
+    json_t *state = json_incref(json_object_get(reply, "state"));
+    json_decref(reply);
+    return state;
+}
+
+static json_t *session_post(const struct gui *g, const char *id, const char *action, const char *body, int status)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/api/session/%s/%s", id, action);
+    return api(g, "POST", path, body, status);
+}
+
+static json_t *session_state(const struct gui *g, const char *id)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/api/session/%s", id);
+    return api(g, "GET", path, NULL, 200);
+}
+
+/* ---- the event stream ---- */
+
+struct stream {
+    int fd;
+    char *buf;
+    size_t len, cap;
+};
+
+static void stream_open(struct stream *s, const struct gui *g, const char *id)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/api/session/%s/events", id);
+    *s = (struct stream){ .fd = http_send(g, "GET", path, NULL, NULL, 0) };
+    long long deadline = proc_now() + ms(5) * 1000LL;
+    char *end;
+    while (!(end = s->buf ? strstr(s->buf, "\r\n\r\n") : NULL))
+        ck_assert_msg(read_some(s->fd, &s->buf, &s->len, &s->cap, deadline), "no stream");
+    ck_assert_msg(strstr(s->buf, " 200 ") && strstr(s->buf, "text/event-stream"), "%s", s->buf);
+    s->len -= (size_t)(end + 4 - s->buf);
+    memmove(s->buf, end + 4, s->len + 1);
+}
+
+static void stream_close(struct stream *s)
+{
+    close(s->fd);
+    free(s->buf);
+}
+
+typedef bool (*event_match)(json_t *data, const void *ctx);
+
+/* Reads events until one named `name` whose data matches (any, without match); NULL at the deadline. */
+static json_t *stream_wait(struct stream *s, const char *name, event_match match, const void *ctx, double seconds)
+{
+    long long deadline = proc_now() + ms(seconds) * 1000LL;
+    for (;;) {
+        char *end;
+        while ((end = s->buf ? strstr(s->buf, "\n\n") : NULL)) {
+            *end = 0;
+            char event[32] = "", *data = strstr(s->buf, "data: ");
+            sscanf(s->buf, "event: %31s", event);
+            json_t *json = data ? json_loads(data + 6, 0, NULL) : NULL;
+            s->len -= (size_t)(end + 2 - s->buf);
+            memmove(s->buf, end + 2, s->len + 1);
+            if (json && !strcmp(event, name) && (!match || match(json, ctx)))
+                return json;
+            json_decref(json);
+        }
+        if (!read_some(s->fd, &s->buf, &s->len, &s->cap, deadline))
+            return NULL;
+    }
+}
+
+/* ---- tests ---- */
+
+/* The page's files that exist now (the page grows meanwhile): index.html, and one module. */
+START_TEST(test_page_served)
+{
+    struct gui g;
+    char type[128], module[300] = "";
+    gui_start(&g, NULL);
+    DIR *dir = opendir("gui/www");
+    for (struct dirent *e; dir && (e = readdir(dir));)
+        if (strlen(e->d_name) > 3 && !strcmp(e->d_name + strlen(e->d_name) - 3, ".js"))
+            snprintf(module, sizeof module, "/%s", e->d_name);
+    if (dir)
+        closedir(dir);
+    if (!access("gui/www/index.html", R_OK)) {
+        struct response r = http(&g, "GET", "/", NULL, NULL);
+        ck_assert_int_eq(r.status, 200);
+        ck_assert_str_eq(header(&r, "Content-Type", type, sizeof type), "text/html; charset=utf-8");
+        response_free(&r);
+    }
+    if (module[0]) {
+        struct response r = http(&g, "GET", module, NULL, NULL);
+        ck_assert_int_eq(r.status, 200);
+        ck_assert_str_eq(header(&r, "Content-Type", type, sizeof type), "text/javascript; charset=utf-8");
+        response_free(&r);
+    }
+    json_decref(api(&g, "GET", "/no-such-file.js", NULL, 404));
+    json_decref(api(&g, "GET", "/api/nothing", NULL, 404));
+    gui_stop(&g);
+}
+END_TEST
+
+START_TEST(test_variants_listed)
+{
+    struct gui g;
+    gui_start(&g, NULL);
+    json_t *reply = api(&g, "GET", "/api/variants", NULL, 200), *list = json_object_get(reply, "variants");
+    int sections = 0;
+    for (const char *line = variants_builtin_ini; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        sections += *line == '[';
+    ck_assert_int_eq((int)json_array_size(list), sections);
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v) {
+        const struct variant *known = test_variant(str(v, "name"));
+        ck_assert_int_eq(json_integer_value(json_object_get(v, "players")), known->nplayers);
+        ck_assert_int_eq(json_integer_value(json_object_get(v, "cells")), known->geo.ncells);
+    }
+    json_t *engine = json_array_get(json_object_get(reply, "engines"), 0);
+    ck_assert_str_eq(str(engine, "name"), "Sennight");
+    json_decref(reply);
+    json_decref(api(&g, "GET", "/api/variant/no-such-variant", NULL, 404));
+    gui_stop(&g);
+}
+END_TEST
+
+static double number(json_t *j)
+{
+    ck_assert(json_is_number(j));
+    return json_number_value(j);
+}
+
+/* Every cell: a unique name, a colour, a hexagon of six corners around its centre; neighbours (one
+ * step on the axial grid) touch; Glinski files are vertical, Wellisch rows horizontal. */
+static void check_board(const struct gui *g, const char *name, int ncells, int nplayers)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/variant/%s", name);
+    json_t *v = api(g, "GET", path, NULL, 200), *cells = json_object_get(json_object_get(v, "board"), "cells");
+    const struct variant *known = test_variant(name);
+    ck_assert_int_eq((int)json_array_size(cells), ncells);
+    ck_assert_int_eq((int)json_array_size(json_object_get(v, "armies")), nplayers);
+    ck_assert_str_eq(str(v, "orientation"), known->orientation == ORIENT_GLINSKI ? "glinski" : "wellisch");
+    for (int p = 0; p < nplayers; p++) {
+        json_t *army = json_array_get(json_object_get(v, "armies"), (size_t)p);
+        ck_assert_int_eq(json_integer_value(json_object_get(army, "rotation")), 360 / nplayers * p);
+    }
+    double x[MAX_CELLS], y[MAX_CELLS], radius = 0;
+    for (int c = 0; c < ncells; c++) {
+        json_t *cell = json_array_get(cells, (size_t)c), *points = json_object_get(cell, "points");
+        ck_assert_str_eq(str(cell, "name"), known->geo.name[c]);
+        ck_assert_int_eq(json_integer_value(json_object_get(cell, "colour")), geo_colour_of(&known->geo, c));
+        x[c] = number(json_object_get(cell, "x"));
+        y[c] = number(json_object_get(cell, "y"));
+        ck_assert_int_eq((int)json_array_size(points), 6);
+        for (int k = 0; k < 6; k++) {
+            json_t *pt = json_array_get(points, (size_t)k);
+            double d = hypot(number(json_array_get(pt, 0)) - x[c], number(json_array_get(pt, 1)) - y[c]);
+            radius = radius ? radius : d;
+            ck_assert_msg(fabs(d - radius) < 0.05, "%s: a corner %g from the centre", known->geo.name[c], d);
+        }
+    }
+    for (int a = 0; a < ncells; a++)
+        for (int b = 0; b < ncells; b++) {
+            int dq = known->geo.q[b] - known->geo.q[a], dr = known->geo.r[b] - known->geo.r[a];
+            bool neighbour = geo_distance((struct vec){ 0, 0 }, (struct vec){ dq, dr }) == 1;
+            if (neighbour)
+                ck_assert_msg(fabs(hypot(x[b] - x[a], y[b] - y[a]) - radius * sqrt(3)) < 0.05, "%s-%s",
+                              known->geo.name[a], known->geo.name[b]);
+            /* Up the file (Glinski) or along the rank (Wellisch): the same x, or the same y. */
+            if (neighbour && dq == 0 && dr == 1 && known->orientation == ORIENT_GLINSKI)
+                ck_assert(fabs(x[a] - x[b]) < 0.01 && y[b] < y[a]);
+            if (neighbour && dq == 1 && dr == 0 && known->orientation == ORIENT_WELLISCH)
+                ck_assert(fabs(y[a] - y[b]) < 0.01 && x[b] > x[a]);
+        }
+    json_decref(v);
+}
+
+START_TEST(test_boards)
+{
+    struct gui g;
+    gui_start(&g, NULL);
+    check_board(&g, "glinski", 91, 2);
+    check_board(&g, "flatstar", 73, 2);
+    check_board(&g, "nd-mccooey", 169, 2);
+    check_board(&g, "wellisch", 91, 3);
+    check_board(&g, "haynie", 91, 2);
+    json_t *guide = api(&g, "GET", "/api/guide?variant=glinski&piece=N", NULL, 200);
+    ck_assert_str_eq(str(guide, "cell"), "f6");
+    ck_assert_int_eq((int)json_array_size(json_object_get(guide, "moves")), 12);
+    json_decref(guide);
+    json_decref(api(&g, "GET", "/api/guide?variant=glinski&piece=Z", NULL, 400));
+    gui_stop(&g);
+}
+END_TEST
+
+static bool has_string(json_t *list, const char *s)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e) {
+        if (json_is_string(e) && !strcmp(json_string_value(e), s))
+            return true;
+    }
+    return false;
+}
+
+START_TEST(test_moves)
+{
+    struct gui g;
+    char id[64];
+    gui_start(&g, NULL);
+    json_t *state = new_session(&g, "{\"variant\": \"glinski\", \"fen\": null, \"seats\": [{\"kind\": \"human\"}, "
+                                    "{\"kind\": \"human\", \"elo\": null}], \"clock\": null, \"limits\": null}", id);
+    ck_assert_str_eq(str(state, "fen"), test_variant("glinski")->start_fen);
+    ck_assert(has_string(json_object_get(state, "legal"), "f5f6"));
+    ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 51);
+    json_decref(state);
+    state = session_post(&g, id, "move", "{\"move\": \"f5f6\"}", 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 1);
+    ck_assert_str_eq(str(state, "turn"), "b");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(state, "last"), 1)), "f6");
+    char fen[1024];
+    snprintf(fen, sizeof fen, "%s", str(state, "fen"));
+    json_decref(state);
+    /* Illegal, malformed, not JSON: refused, nothing changes. */
+    json_t *err = session_post(&g, id, "move", "{\"move\": \"f7f3\"}", 400);
+    ck_assert(json_is_string(json_object_get(err, "error")));
+    json_decref(err);
+    json_decref(session_post(&g, id, "move", "{\"mov\": 1}", 400));
+    json_decref(session_post(&g, id, "move", "{\"move\": ", 400));
+    state = session_state(&g, id);
+    ck_assert_str_eq(str(state, "fen"), fen);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 1);
+    json_decref(state);
+    /* The view of an earlier position, then undo. */
+    state = session_post(&g, id, "view", "{\"ply\": 0}", 200);
+    ck_assert_str_eq(str(state, "fen"), test_variant("glinski")->start_fen);
+    ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 0);
+    json_decref(state);
+    json_decref(session_post(&g, id, "view", "{\"ply\": 1}", 200));
+    state = session_post(&g, id, "undo", NULL, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 0);
+    json_decref(state);
+    json_decref(api(&g, "POST", "/api/session", "{\"variant\": \"nope\"}", 404));
+    json_decref(api(&g, "GET", "/api/session/0123456789abcdef", NULL, 404));
+    gui_stop(&g);
+}
+END_TEST
+
+START_TEST(test_fen_and_pgn)
+{
+    struct gui g;
+    char id[64], path[128];
+    const char *fen = "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 b - - 3 7";
+    gui_start(&g, NULL);
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
+    char body[512];
+    snprintf(body, sizeof body, "{\"fen\": \"%s\"}", fen);
+    json_t *state = session_post(&g, id, "fen", body, 200);
+    ck_assert_str_eq(str(state, "fen"), fen);
+    json_decref(state);
+    json_decref(session_post(&g, id, "fen", "{\"fen\": \"6/P5p/RP4pr w - - 0 1\"}", 400));
+    state = session_state(&g, id);
+    ck_assert_str_eq(str(state, "fen"), fen);
+    ck_assert_str_eq(str(state, "start"), fen);
+    json_decref(state);
+    json_decref(session_post(&g, id, "move", "{\"move\": \"f7f6\"}", 200));
+    /* The record out, and back in as a new game. */
+    snprintf(path, sizeof path, "/api/session/%s/pgn", id);
+    struct response r = http(&g, "GET", path, NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(strstr(r.body, "[Variant \"glinski\"]") && strstr(r.body, "7... f7f6"), "%s", r.body);
+    char record[4096];
+    snprintf(record, sizeof record, "%s", r.body);
+    response_free(&r);
+    json_decref(session_post(&g, id, "undo", NULL, 200));
+    state = session_post(&g, id, "pgn", record, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 1);
+    ck_assert_str_eq(str(state, "start"), fen);
+    json_decref(state);
+    json_decref(session_post(&g, id, "pgn", "[Event \"x\"]\n\n1. a1a9 *\n", 400));
+    gui_stop(&g);
+}
+END_TEST
+
+/* Black's move leaves Red mated and Black under White's capture threat: both leave, White wins. */
+START_TEST(test_three_player_elimination)
+{
+    struct gui g;
+    char id[64];
+    gui_start(&g, NULL);
+    json_t *state = new_session(&g, "{\"variant\": \"wellisch\", \"fen\": \"" WELLISCH_MATE "\"}", id);
+    ck_assert_int_eq((int)json_array_size(json_object_get(state, "seats")), 3);
+    ck_assert_str_eq(str(state, "turn"), "b");
+    json_decref(state);
+    state = session_post(&g, id, "move", "{\"move\": \"k4k3\"}", 200);
+    json_t *eliminated = json_object_get(state, "eliminated");
+    ck_assert_int_eq((int)json_array_size(eliminated), 2);
+    ck_assert(has_string(eliminated, "r") && has_string(eliminated, "b"));
+    ck_assert(has_string(json_object_get(json_array_get(json_object_get(state, "moves"), 0), "eliminated"), "r"));
+    ck_assert_str_eq(str(json_object_get(state, "result"), "text"), "last army on the board: w scores 1/1, r 0/1, b 0/1");
+    ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 0);
+    json_decref(state);
+    json_decref(session_post(&g, id, "move", "{\"move\": \"f1f2\"}", 409));
+    gui_stop(&g);
+}
+END_TEST
+
+static bool state_with_plies(json_t *data, const void *ctx)
+{
+    return json_integer_value(json_object_get(data, "plies")) == *(const int *)ctx;
+}
+
+static bool engine_status(json_t *data, const void *ctx)
+{
+    return !strcmp(json_string_value(json_object_get(data, "status")), ctx);
+}
+
+/* Human against engine 0: the stream carries its thinking (analysis lines of seat 1) and its move. */
+START_TEST(test_engine_replies)
+{
+    struct gui g;
+    struct stream s;
+    char id[64];
+    int two = 2;
+    gui_start(&g, NULL);
+    json_decref(new_session(&g, "{\"variant\": \"glinski\", \"seats\": [{\"kind\": \"human\"}, {\"kind\": \"engine\", "
+                                "\"engine\": 0}], \"limits\": {\"depth\": 4}}", id));
+    stream_open(&s, &g, id);
+    json_t *state = stream_wait(&s, "state", NULL, NULL, 5);
+    ck_assert(state);
+    json_decref(state);
+    json_decref(session_post(&g, id, "move", "{\"move\": \"f5f6\"}", 200));
+    json_t *info = stream_wait(&s, "analysis", NULL, NULL, 10);
+    ck_assert_msg(info, "no analysis event");
+    ck_assert_int_eq(json_integer_value(json_object_get(info, "seat")), 1);
+    json_decref(info);
+    state = stream_wait(&s, "state", state_with_plies, &two, 20);
+    ck_assert_msg(state, "no engine move");
+    ck_assert_str_eq(str(state, "turn"), "w");
+    ck_assert(json_array_size(json_object_get(state, "legal")) > 0);
+    json_decref(state);
+    /* Analysis of the position, two lines, then a hint. */
+    json_decref(session_post(&g, id, "analyse", "{\"on\": true, \"multipv\": 2}", 200));
+    info = stream_wait(&s, "analysis", NULL, NULL, 10);
+    while (info && json_array_size(json_object_get(info, "lines")) < 2) {
+        json_decref(info);
+        info = stream_wait(&s, "analysis", NULL, NULL, 10);
+    }
+    ck_assert_msg(info, "no analysis with two lines");
+    ck_assert(json_is_null(json_object_get(info, "seat")));
+    json_decref(info);
+    json_t *hint = session_post(&g, id, "hint", NULL, 200);
+    ck_assert(json_is_string(json_object_get(hint, "move")));
+    json_decref(hint);
+    json_decref(session_post(&g, id, "options", "{\"engine\": 0, \"name\": \"Hash\", \"value\": 8}", 200));
+    json_decref(session_post(&g, id, "options", "{\"engine\": 0, \"name\": \"Debug\", \"value\": 1}", 400));
+    stream_close(&s);
+    gui_stop(&g);
+}
+END_TEST
+
+START_TEST(test_foreign_requests)
+{
+    struct gui g;
+    gui_start(&g, NULL);
+    struct response r = http(&g, "GET", "/api/variants", "Host: evil.example:80\r\n", NULL);
+    ck_assert_int_eq(r.status, 403);
+    response_free(&r);
+    char origin[128];
+    snprintf(origin, sizeof origin, "Origin: http://evil.example:%d\r\n", g.port);
+    r = http(&g, "POST", "/api/session", origin, "{\"variant\": \"glinski\"}");
+    ck_assert_int_eq(r.status, 403);
+    response_free(&r);
+    snprintf(origin, sizeof origin, "Origin: http://127.0.0.1:%d\r\n", g.port);
+    r = http(&g, "GET", "/api/variants", origin, NULL);
+    ck_assert_int_eq(r.status, 200);
+    response_free(&r);
+    /* Over 64 KB of body, over 4 KB of URL. */
+    size_t big = 70 * 1024;
+    char *body = malloc(big + 1);
+    memset(body, ' ', big);
+    body[big] = 0;
+    r = http(&g, "POST", "/api/session", NULL, body);
+    ck_assert_int_eq(r.status, 413);
+    response_free(&r);
+    char url[5000] = "/api/guide?variant=";
+    memset(url + strlen(url), 'x', sizeof url - strlen(url) - 1);
+    url[sizeof url - 1] = 0;
+    r = http(&g, "GET", url, NULL, NULL);
+    ck_assert_int_eq(r.status, 413);
+    response_free(&r);
+    free(body);
+    gui_stop(&g);
+}
+END_TEST
+
+static const char *toy_engine(const char *arguments)
+{
+    static char cmd[1024];
+    const char *path = getenv("TOY_ENGINE");
+    snprintf(cmd, sizeof cmd, "%s %s", path && *path ? path : "build/test/toy_engine", arguments);
+    return cmd;
+}
+
+/* A person against the toy engine (with the arguments): the server, a game, its stream, the
+ * person's first move and the toy's reply (written to reply). */
+static void toy_game(struct gui *g, struct stream *s, char *id, const char *arguments, char *reply)
+{
+    int plies = 2;
+    gui_start(g, toy_engine(arguments));
+    json_decref(new_session(g, "{\"variant\": \"glinski\", \"seats\": [{\"kind\": \"human\"}, {\"kind\": \"engine\", "
+                               "\"engine\": 1}]}", id));
+    stream_open(s, g, id);
+    json_decref(session_post(g, id, "move", "{\"move\": \"f5f6\"}", 200));
+    json_t *state = stream_wait(s, "state", state_with_plies, &plies, 10);
+    ck_assert_msg(state, "no first engine move");
+    snprintf(reply, 16, "%s", str(json_array_get(json_object_get(state, "moves"), 1), "uci"));
+    json_decref(state);
+}
+
+/* The toy crashes at its second search: reported, the game kept, and a restart plays on. */
+START_TEST(test_engine_crash)
+{
+    struct gui g;
+    struct stream s;
+    char id[64], reply[16];
+    int plies = 4;
+    toy_game(&g, &s, id, "crash=2", reply);
+    json_decref(session_post(&g, id, "move", "{\"move\": \"e4e5\"}", 200));
+    json_t *event = stream_wait(&s, "engine", engine_status, "crashed", 10);
+    ck_assert_msg(event, "no crash reported");
+    ck_assert_int_eq(json_integer_value(json_object_get(event, "seat")), 1);
+    json_decref(event);
+    json_t *state = session_state(&g, id);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 3);
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "seats"), 1), "status"), "crashed");
+    json_decref(state);
+    json_decref(session_post(&g, id, "restart", "{\"seat\": 1}", 200));
+    state = stream_wait(&s, "state", state_with_plies, &plies, 10);
+    ck_assert_msg(state, "no move after the restart");
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 1), "uci"), reply);
+    json_decref(state);
+    stream_close(&s);
+    gui_stop(&g);
+}
+END_TEST
+
+/* The server's children: its engines, which are in process groups of their own, so that only the
+ * server ends them. Returns the last one, or 0. */
+static pid_t server_child(pid_t server)
+{
+    char path[320];
+    pid_t child = 0;
+    snprintf(path, sizeof path, "/proc/%d/task", server);
+    DIR *dir = opendir(path);
+    for (struct dirent *e; dir && (e = readdir(dir));) {
+        snprintf(path, sizeof path, "/proc/%d/task/%s/children", server, e->d_name);
+        FILE *f = fopen(path, "r");
+        for (int pid; f && fscanf(f, "%d", &pid) == 1;)
+            child = pid;
+        if (f)
+            fclose(f);
+    }
+    if (dir)
+        closedir(dir);
+    return child;
+}
+
+/* SIGTERM with a session and its engine running: a clean exit, the engine ended. */
+START_TEST(test_sigterm)
+{
+    struct gui g;
+    struct stream s;
+    char id[64], reply[16];
+    toy_game(&g, &s, id, "", reply);
+    pid_t engine = server_child(g.p.pid);
+    ck_assert_int_gt(engine, 0);
+    gui_stop(&g);
+    ck_assert(!stream_wait(&s, "state", NULL, NULL, 1));
+    ck_assert_msg(kill(engine, 0) == -1 && errno == ESRCH, "engine %d still running", engine);
+    stream_close(&s);
+}
+END_TEST
+
+Suite *suite_gui(void)
+{
+    Suite *s = suite_create("gui");
+    TCase *tc = tcase_create("server");
+    tcase_set_timeout(tc, test_timeout(30));
+    tcase_add_test(tc, test_page_served);
+    tcase_add_test(tc, test_variants_listed);
+    tcase_add_test(tc, test_boards);
+    tcase_add_test(tc, test_moves);
+    tcase_add_test(tc, test_fen_and_pgn);
+    tcase_add_test(tc, test_three_player_elimination);
+    tcase_add_test(tc, test_engine_replies);
+    tcase_add_test(tc, test_foreign_requests);
+    tcase_add_test(tc, test_engine_crash);
+    tcase_add_test(tc, test_sigterm);
+    suite_add_tcase(s, tc);
+    return s;
+}
