@@ -7,6 +7,7 @@
 
 #include "../engine/threads.h"
 #include "../rules/registry.h"
+#include "../util/clock.h"
 
 /* Start positions and middlegames of every variant, some from the perft suites; the heaviest games are
  * searched a little shallower, so that each position costs about the same. */
@@ -81,13 +82,13 @@ int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights 
         pool.sh.report = quiet_report;
         /* Every position starts from nothing learned, so the count does not depend on the order. */
         pool_clear(&pool);
-        int64_t t0 = search_now_ms();
+        int64_t t0 = clock_ms();
         if (!pool_go(&pool, &g, &l, w, 1, 0)) {
             say("info string error: bench: cannot start the search");
             break;
         }
         pool_wait(&pool);
-        int64_t ms = search_now_ms() - t0;
+        int64_t ms = clock_ms() - t0;
         uint64_t nodes = search_total_nodes(&pool.sh);
         char text[16] = "(none)";
         if (best)

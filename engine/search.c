@@ -6,6 +6,7 @@
 
 #include "search.h"
 #include "skill.h"
+#include "../util/clock.h"
 
 struct stack {
     move_t move;           /* the move that led to the next ply */
@@ -112,7 +113,7 @@ static void search_check_limits(struct worker *w)
     if (sh->limits.nodes && (sh->nthreads == 1 ? w->nodes : search_total_nodes(sh)) >= sh->limits.nodes)
         atomic_store(&sh->stop, true);
     if ((w->nodes & 255) == 0 && sh->hard_ms && !atomic_load(&sh->pondering)
-        && search_now_ms() - sh->start_ms >= sh->hard_ms)
+        && clock_ms() - sh->start_ms >= sh->hard_ms)
         atomic_store(&sh->stop, true);
 }
 
@@ -535,7 +536,7 @@ static void report(struct worker *w, int depth, int multipv, const struct root_m
         .score = rm->score,
         .bound = bound,
         .nodes = search_total_nodes(sh),
-        .time_ms = search_now_ms() - sh->start_ms,
+        .time_ms = clock_ms() - sh->start_ms,
         .hashfull = tt_hashfull(sh->tt),
         .pvlen = rm->pvlen,
     };
@@ -650,7 +651,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
                 int bound = score <= alpha ? BOUND_UPPER : score >= beta ? BOUND_LOWER : BOUND_EXACT;
                 if (bound == BOUND_EXACT)
                     break;
-                if (id == 0 && search_now_ms() - sh->start_ms > 3000)
+                if (id == 0 && clock_ms() - sh->start_ms > 3000)
                     report(w, depth, w->pv_index + 1, &w->root[w->pv_index], bound);
                 if (bound == BOUND_UPPER) {
                     beta = (alpha + beta) / 2;
@@ -676,7 +677,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
             continue;
         for (int k = 0; k < multipv; k++)
             report(w, depth, k + 1, &w->root[k], BOUND_EXACT);
-        int64_t elapsed = search_now_ms() - sh->start_ms;
+        int64_t elapsed = clock_ms() - sh->start_ms;
         bool stop = mate_found(w, w->root[0].score) || (sh->soft_ms && !atomic_load(&sh->pondering) && elapsed >= sh->soft_ms);
         if (stop && !atomic_load(&sh->pondering) && !sh->limits.infinite)
             break;

@@ -66,7 +66,6 @@ struct search_shared {
     void *report_ctx;
 };
 
-int64_t search_now_ms(void);
 uint64_t search_total_nodes(struct search_shared *sh);
 
 #endif

@@ -133,7 +133,7 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
     atomic_store(&sh->pondering, l->ponder);
     for (int i = 0; i < p->nthreads; i++)
         atomic_store(&sh->thread_nodes[i].n, 0);
-    sh->start_ms = search_now_ms();
+    sh->start_ms = clock_ms();
     timeman_init(sh, g->ops->position_side(g->pos), move_overhead);
     tt_new_search(&p->tt);
     p->root = g->pos;
@@ -155,7 +155,7 @@ void pool_ponderhit(struct search_pool *p)
 {
     pthread_mutex_lock(&p->lock);
     /* The clock starts now: the time spent pondering was the opponent's. */
-    p->sh.start_ms = search_now_ms();
+    p->sh.start_ms = clock_ms();
     atomic_store(&p->sh.pondering, false);
     pthread_cond_signal(&p->wake);
     pthread_mutex_unlock(&p->lock);

@@ -1,13 +1,6 @@
 /* Time management: soft and hard budgets from the clock; node totals across threads. */
 #include "timeman.h"
 
-#include "../util/clock.h"
-
-int64_t search_now_ms(void)
-{
-    return clock_ms();
-}
-
 uint64_t search_total_nodes(struct search_shared *sh)
 {
     uint64_t n = 0;

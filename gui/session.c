@@ -18,6 +18,7 @@
 #include "../match/pgn.h"
 #include "../match/tc.h"
 #include "../rules/registry.h"
+#include "../util/clock.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -175,7 +176,7 @@ static void cond_wait_for(pthread_cond_t *cond, pthread_mutex_t *lock, long long
     pthread_cond_timedwait(cond, lock, &until);
 }
 
-/* Condition variables on the monotonic clock, which proc_now reads. */
+/* Condition variables on the monotonic clock, which clock_us reads. */
 static void cond_init(pthread_cond_t *cond)
 {
     pthread_condattr_t attr;
@@ -305,7 +306,7 @@ static long long clock_left(const struct session *s, int army)
 {
     long long left = s->clock[army].left;
     if (army == side_to_move(s) && s->forfeit < 0)
-        left -= proc_now() - s->turn_start;
+        left -= clock_us() - s->turn_start;
     return left > 0 ? left : 0;
 }
 
@@ -472,7 +473,7 @@ static void game_changed(struct session *s, bool follow)
         s->ply = s->rec.nmoves;
     if (s->ply < s->rec.nmoves)
         record_position(&s->rec, &s->view, s->ply);
-    s->turn_start = proc_now();
+    s->turn_start = clock_us();
     interrupt(s, true);
     state_changed(s);
 }
@@ -489,7 +490,7 @@ static void lose_on_time(struct session *s, int side)
 static bool charge_clock(struct session *s)
 {
     int side = side_to_move(s);
-    if (!clocked(s) || clock_charge(&s->clock[side], &s->limits, proc_now() - s->turn_start))
+    if (!clocked(s) || clock_charge(&s->clock[side], &s->limits, clock_us() - s->turn_start))
         return true;
     lose_on_time(s, side);
     return false;
@@ -883,7 +884,7 @@ static void *reaper_main(void *arg)
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec++;
         pthread_cond_timedwait(&sessions.stop, &sessions.lock, &until);
-        struct session *s = sessions.closing ? NULL : oldest_idle(proc_now() - IDLE_LIMIT);
+        struct session *s = sessions.closing ? NULL : oldest_idle(clock_us() - IDLE_LIMIT);
         if (s) {
             unlink_session(s);
             pthread_mutex_unlock(&sessions.lock);
@@ -938,7 +939,7 @@ static void random_id(char *id)
     /* Without /dev/urandom the ids are still distinct, only guessable. */
     if (fd < 0 || read(fd, bytes, sizeof bytes) != (ssize_t)sizeof bytes) {
         static atomic_uint counter;
-        unsigned long long n = (unsigned long long)proc_now() ^ (unsigned long long)atomic_fetch_add(&counter, 1) << 40;
+        unsigned long long n = (unsigned long long)clock_us() ^ (unsigned long long)atomic_fetch_add(&counter, 1) << 40;
         memcpy(bytes, &n, sizeof bytes);
     }
     if (fd >= 0)
@@ -1002,7 +1003,7 @@ static void session_engine_init(struct session *s, struct engine *e)
 static bool make_room(void)
 {
     pthread_mutex_lock(&sessions.lock);
-    struct session *victim = sessions.count < MAX_SESSIONS ? NULL : oldest_idle(proc_now() + 1);
+    struct session *victim = sessions.count < MAX_SESSIONS ? NULL : oldest_idle(clock_us() + 1);
     bool full = sessions.count >= MAX_SESSIONS && !victim;
     if (victim)
         unlink_session(victim);
@@ -1060,7 +1061,7 @@ void session_create(const json_t *body, struct reply *r)
     session_engine_init(s, &s->helper);
     random_id(s->id);
     s->ply = s->rec.nmoves;
-    s->turn_start = s->idle_since = proc_now();
+    s->turn_start = s->idle_since = clock_us();
     pthread_mutex_init(&s->lock, NULL);
     cond_init(&s->wake);
     cond_init(&s->changed);
@@ -1420,7 +1421,7 @@ void session_request(const char *id, const char *action, const char *method, con
     if (!s)
         return;
     pthread_mutex_lock(&s->lock);
-    s->idle_since = proc_now();
+    s->idle_since = clock_us();
     actions[i].fn(s, body, !strcmp(method, "POST") && actions[i].fn == do_pgn ? text : NULL, len, r);
     pthread_mutex_unlock(&s->lock);
     session_release(s);
@@ -1459,10 +1460,10 @@ char *session_stream_next(struct session_stream *st)
 {
     struct session *s = st->s;
     char *out = NULL;
-    long long deadline = proc_now() + KEEPALIVE;
+    long long deadline = clock_us() + KEEPALIVE;
     pthread_mutex_lock(&s->lock);
     while (!s->ending) {
-        long long now = proc_now(), until = deadline;
+        long long now = clock_us(), until = deadline;
         if (st->next_event < s->nevents) {
             if (s->nevents - st->next_event > EVENT_RING)
                 st->next_event = s->nevents - EVENT_RING;
@@ -1500,7 +1501,7 @@ void session_stream_close(struct session_stream *st)
     struct session *s = st->s;
     pthread_mutex_lock(&s->lock);
     s->streams--;
-    s->idle_since = proc_now();
+    s->idle_since = clock_us();
     pthread_mutex_unlock(&s->lock);
     session_release(s);
     free(st);

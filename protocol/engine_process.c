@@ -29,11 +29,6 @@ static _Atomic pid_t live[MAX_LIVE];
  * inherit pipe ends before they are marked close-on-exec and keep an engine's stdin open. */
 static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
 
-long long proc_now(void)
-{
-    return clock_us();
-}
-
 static void live_set(pid_t old, pid_t pid)
 {
     for (int i = 0; i < MAX_LIVE; i++) {
@@ -160,7 +155,7 @@ static int wait_ms(long long deadline)
 {
     if (deadline < 0)
         return SLICE_MS;
-    long long left = (deadline - proc_now() + 999) / 1000;
+    long long left = (deadline - clock_us() + 999) / 1000;
     return left < 0 ? 0 : left < SLICE_MS ? (int)left : SLICE_MS;
 }
 
@@ -175,7 +170,7 @@ bool proc_write(struct proc *p, const char *data, size_t len, long long deadline
         }
         if (n < 0 && errno != EAGAIN && errno != EINTR)
             break;
-        if (deadline >= 0 && proc_now() >= deadline)
+        if (deadline >= 0 && clock_us() >= deadline)
             break;
         /* Keep reading while waiting, so that a child blocked on its own output can go on. */
         struct pollfd fds[2] = { { p->to, POLLOUT, 0 }, { p->from, POLLIN, 0 } };
@@ -224,7 +219,7 @@ enum proc_read proc_read_line(struct proc *p, long long deadline, const atomic_b
             return PROC_EOF;
         if (cancel && atomic_load(cancel))
             return PROC_CANCELLED;
-        if (deadline >= 0 && proc_now() >= deadline)
+        if (deadline >= 0 && clock_us() >= deadline)
             return PROC_TIMEOUT;
         struct pollfd fd = { p->from, POLLIN, 0 };
         if (poll(&fd, 1, wait_ms(deadline)) > 0)
@@ -256,7 +251,7 @@ struct proc_exit proc_wait(struct proc *p, long long deadline)
         return p->exit;
     bool running;
     /* Waiting without reaping, so that the group id cannot be reused before the group is killed. */
-    while ((running = !proc_exited(p)) && (deadline < 0 || proc_now() < deadline)) {
+    while ((running = !proc_exited(p)) && (deadline < 0 || clock_us() < deadline)) {
         /* Keep reading, so that a child still writing its output can finish. */
         struct pollfd fd = { p->from, POLLIN, 0 };
         if (poll(&fd, 1, EXIT_POLL_MS) > 0)
@@ -298,7 +293,7 @@ void proc_end(struct proc *p, long long grace, char *why, size_t whylen)
     if (!p->open)
         return;
     fd_close(&p->to);
-    struct proc_exit e = proc_wait(p, proc_now() + grace);
+    struct proc_exit e = proc_wait(p, clock_us() + grace);
     if (why)
         describe_exit(e, why, whylen);
     fd_close(&p->from);

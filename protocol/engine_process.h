@@ -31,7 +31,6 @@ struct proc {
 
 enum proc_read { PROC_LINE, PROC_TIMEOUT, PROC_EOF, PROC_CANCELLED };
 
-long long proc_now(void);
 /* Runs argv[0] (looked up in PATH when it has no '/'); false with a message if it cannot be run.
  * With own_group it leads a process group of its own: a terminal's ^C reaches the caller alone, and
  * proc_end also kills whatever it started. Without, it stays in the caller's group, so that whoever

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../util/text.h"
+#include "../util/clock.h"
 
 enum {
     MAX_ARGS = 64,
@@ -50,7 +51,7 @@ static enum uci_status read_failure(struct uci_client *c, enum proc_read r, cons
 
 static enum uci_status tell(struct uci_client *c, const char *line)
 {
-    if (proc_send(&c->proc, line, proc_now() + c->timeout))
+    if (proc_send(&c->proc, line, clock_us() + c->timeout))
         return UCI_OK;
     set_error(c, "crashed: stopped taking input");
     return broken(c, UCI_CRASHED);
@@ -91,7 +92,7 @@ bool uci_client_has_option(const struct uci_client *c, const char *name)
 static enum uci_status expect(struct uci_client *c, const char *want, const char *what, const atomic_bool *cancel,
                               const char *variant, bool *unsupported)
 {
-    long long deadline = proc_now() + c->timeout;
+    long long deadline = clock_us() + c->timeout;
     const char *line;
     for (;;) {
         enum proc_read r = proc_read_line(&c->proc, deadline, cancel, &line);
@@ -217,7 +218,7 @@ static enum uci_status await_bestmove(struct uci_client *c, long long start, lon
             if (c->on_info)
                 c->on_info(c->info_ctx, line);
         } else if (!strncmp(line, "bestmove", 8) && (line[8] == ' ' || line[8] == 0)) {
-            r->elapsed = proc_now() - start;
+            r->elapsed = clock_us() - start;
             sscanf(line + 8, "%31s", r->move);
             return UCI_OK;
         }
@@ -236,7 +237,7 @@ enum uci_status uci_client_go(struct uci_client *c, const char *position, const 
     text_free(&go);
     if (st != UCI_OK)
         return st;
-    long long start = proc_now();
+    long long start = clock_us();
     if (limit == UCI_UNTIL_CANCELLED)
         return await_bestmove(c, start, -1, cancel, r);
     return await_bestmove(c, start, start + (limit >= 0 ? limit : c->timeout), cancel, r);
@@ -246,7 +247,7 @@ enum uci_status uci_client_stop(struct uci_client *c, struct uci_reply *r)
 {
     *r = (struct uci_reply){ 0 };
     enum uci_status st = tell(c, "stop");
-    long long start = proc_now();
+    long long start = clock_us();
     return st == UCI_OK ? await_bestmove(c, start, start + c->timeout, NULL, r) : st;
 }
 
@@ -262,7 +263,7 @@ enum uci_status uci_client_set_option(struct uci_client *c, const char *name, co
 void uci_client_end(struct uci_client *c, bool healthy)
 {
     if (c->proc.pid && healthy)
-        proc_send(&c->proc, "quit", proc_now() + EXIT_GRACE);
+        proc_send(&c->proc, "quit", clock_us() + EXIT_GRACE);
     proc_end(&c->proc, healthy ? EXIT_GRACE : 0, NULL, 0);
     c->ready = false;
 }

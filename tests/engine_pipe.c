@@ -5,10 +5,11 @@
 #include <stdlib.h>
 
 #include "tests.h"
+#include "../util/clock.h"
 
 static long long deadline_ms(int timeout_ms)
 {
-    return proc_now() + timeout_ms * 1000LL;
+    return clock_us() + timeout_ms * 1000LL;
 }
 
 const char *pipe_engine_path(void)

@@ -19,6 +19,7 @@
 
 #include "engine_pipe.h"
 #include "tests.h"
+#include "../util/clock.h"
 
 #define WELLISCH_MATE "6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1"
 
@@ -90,7 +91,7 @@ static int http_send(const struct gui *g, const char *method, const char *path, 
 static bool read_some(int fd, char **buf, size_t *len, size_t *cap, long long deadline)
 {
     struct pollfd pfd = { .fd = fd, .events = POLLIN };
-    long long left = deadline - proc_now();
+    long long left = deadline - clock_us();
     if (left <= 0 || poll(&pfd, 1, (int)(left / 1000) + 1) <= 0)
         return false;
     if (*len + 4096 > *cap) {
@@ -125,7 +126,7 @@ static struct response http(const struct gui *g, const char *method, const char 
     struct response r = { 0 };
     int fd = http_send(g, method, path, headers, body, body ? strlen(body) : 0);
     size_t len = 0, cap = 0;
-    long long deadline = proc_now() + ms(20) * 1000LL;
+    long long deadline = clock_us() + ms(20) * 1000LL;
     while (read_some(fd, &r.text, &len, &cap, deadline))
         ;
     close(fd);
@@ -203,7 +204,7 @@ static void stream_open(struct stream *s, const struct gui *g, const char *id)
     char path[256];
     snprintf(path, sizeof path, "/api/session/%s/events", id);
     *s = (struct stream){ .fd = http_send(g, "GET", path, NULL, NULL, 0) };
-    long long deadline = proc_now() + ms(5) * 1000LL;
+    long long deadline = clock_us() + ms(5) * 1000LL;
     char *end;
     while (!(end = s->buf ? strstr(s->buf, "\r\n\r\n") : NULL))
         ck_assert_msg(read_some(s->fd, &s->buf, &s->len, &s->cap, deadline), "no stream");
@@ -223,7 +224,7 @@ typedef bool (*event_match)(json_t *data, const void *ctx);
 /* Reads events until one named `name` whose data matches (any, without match); NULL at the deadline. */
 static json_t *stream_wait(struct stream *s, const char *name, event_match match, const void *ctx, double seconds)
 {
-    long long deadline = proc_now() + ms(seconds) * 1000LL;
+    long long deadline = clock_us() + ms(seconds) * 1000LL;
     for (;;) {
         char *end;
         while ((end = s->buf ? strstr(s->buf, "\n\n") : NULL)) {

@@ -14,6 +14,7 @@
 #include "../eval/weights.h"
 #include "engine_pipe.h"
 #include "tests.h"
+#include "../util/clock.h"
 
 /* A Glinski middlegame (from the bench list): long searches, many legal moves. */
 #define MIDDLEGAME "6/2PN2p/1P3p1r/1R2P1pb1/Q2P2p1k1/1BB2Ppr1qb/KBNP1P4/1R4p2/1P3np1/P3pn1/6 w - - 5 16"
@@ -294,7 +295,7 @@ static void take_line(struct search_out *out, const char *line, long long t0)
     } else if (!strncmp(line, "info string error", 17)) {
         out->errors++;
     } else if (!strncmp(line, "bestmove ", 9) && !out->bestmoves++) {
-        out->ms = search_now_ms() - t0;
+        out->ms = clock_ms() - t0;
         sscanf(line, "bestmove %15s ponder %15s", out->bestmove, out->ponder);
     }
 }
@@ -324,7 +325,7 @@ static struct search_out *read_until(struct proc *p, const char *prefix, long lo
 /* Sends the command and reads up to its bestmove. */
 static struct search_out *until_bestmove(struct proc *p, const char *cmd)
 {
-    long long t0 = search_now_ms();
+    long long t0 = clock_ms();
     engine_send(p, cmd);
     return read_until(p, "bestmove", t0);
 }
@@ -332,7 +333,7 @@ static struct search_out *until_bestmove(struct proc *p, const char *cmd)
 /* isready: what the engine printed before its readyok, which is not counted. */
 static struct search_out *engine_sync(struct proc *p)
 {
-    long long t0 = search_now_ms();
+    long long t0 = clock_ms();
     engine_send(p, "isready");
     struct search_out *out = read_until(p, "readyok", t0);
     out->lines--;
@@ -711,10 +712,10 @@ START_TEST(test_pool_wakes)
     ck_assert_msg(!atomic_load(&done.done), "a move before %s", c->send == pool_stop ? "stop" : "ponderhit");
     struct pool_sender s = { &pool, c->send };
     pthread_t sender;
-    long long t0 = search_now_ms();
+    long long t0 = clock_ms();
     ck_assert(!pthread_create(&sender, NULL, pool_send, &s));
     pool_wait(&pool);
-    long long ms = search_now_ms() - t0;
+    long long ms = clock_ms() - t0;
     pthread_join(sender, NULL);
     ck_assert_msg(ms <= slack_ms(), "the search ended %lld ms after the signal", ms);
     ck_assert(done.best == parse_move(&g, "h2e7"));
@@ -963,7 +964,7 @@ END_TEST
 /* The bench signature: the same node count every time. */
 static unsigned long long bench_nodes(struct proc *p)
 {
-    long long t0 = search_now_ms();
+    long long t0 = clock_ms();
     engine_send(p, "bench 2");
     struct search_out *out = read_until(p, "Nodes/second", t0);
     const char *at = strstr(out->transcript, "Nodes searched: ");
