@@ -10,23 +10,9 @@
 
 #include "../rules/registry.h"
 #include "../util/file.h"
+#include "../util/le.h"
 
 static const char magic[8] = { 'S', 'E', 'N', 'N', 'B', 'O', 'O', 'K' };
-
-/* Little-endian fields, whatever the machine's byte order. */
-static uint64_t get_le(const unsigned char *p, int bytes)
-{
-    uint64_t x = 0;
-    for (int i = bytes - 1; i >= 0; i--)
-        x = x << 8 | p[i];
-    return x;
-}
-
-static void put_le(unsigned char *p, uint64_t x, int bytes)
-{
-    for (int i = 0; i < bytes; i++, x >>= 8)
-        p[i] = (unsigned char)x;
-}
 
 static int entry_compare(const void *a, const void *b)
 {
@@ -68,7 +54,7 @@ static const struct variant *header_variant(const unsigned char *h, const char *
     char name[NAME_LEN + 1] = "";
     const unsigned char *field = h + 32;
     size_t len = strnlen((const char *)field, NAME_LEN);
-    uint64_t fingerprint = get_le(h + 16, 8);
+    uint64_t fingerprint = le_get(h + 16, 8);
     /* A readable name padded with zeros: the name goes into one-line messages. */
     bool good = len > 0;
     for (size_t i = 0; i < NAME_LEN; i++)
@@ -94,16 +80,16 @@ static const struct variant *header_variant(const unsigned char *h, const char *
 
 static bool check_header(const unsigned char *h, off_t size, const char *path, char *err, size_t errlen)
 {
-    uint64_t count = get_le(h + 24, 8);
+    uint64_t count = le_get(h + 24, 8);
     off_t bytes = size - BOOK_HEADER_SIZE;
     if (memcmp(h, magic, sizeof magic))
         snprintf(err, errlen, "%s: not a Sennight book", path);
-    else if (get_le(h + 8, 4) != BOOK_VERSION)
+    else if (le_get(h + 8, 4) != BOOK_VERSION)
         snprintf(err, errlen, "%s: book format version %llu; this engine reads version %d", path,
-                 (unsigned long long)get_le(h + 8, 4), BOOK_VERSION);
-    else if (get_le(h + 12, 4) != BOOK_ENTRY_SIZE)
+                 (unsigned long long)le_get(h + 8, 4), BOOK_VERSION);
+    else if (le_get(h + 12, 4) != BOOK_ENTRY_SIZE)
         snprintf(err, errlen, "%s: damaged header (entry size %llu, expected %d)", path,
-                 (unsigned long long)get_le(h + 12, 4), BOOK_ENTRY_SIZE);
+                 (unsigned long long)le_get(h + 12, 4), BOOK_ENTRY_SIZE);
     else if (count != (uint64_t)bytes / BOOK_ENTRY_SIZE || bytes % BOOK_ENTRY_SIZE)
         snprintf(err, errlen, "%s: truncated or damaged: the header says %llu entries, the file holds %lld bytes of "
                  "entries", path, (unsigned long long)count, (long long)bytes);
@@ -116,8 +102,8 @@ static bool check_header(const unsigned char *h, off_t size, const char *path, c
 static bool read_entry(struct book *b, size_t i, const unsigned char *p, const char *path, char *err, size_t errlen)
 {
     struct book_entry *e = &b->e[i];
-    *e = (struct book_entry){ .key = get_le(p, 8), .from = p[8], .to = p[9], .suffix = (char)p[10],
-                              .weight = (uint32_t)get_le(p + 12, 4), .learn = (uint32_t)get_le(p + 16, 4) };
+    *e = (struct book_entry){ .key = le_get(p, 8), .from = p[8], .to = p[9], .suffix = (char)p[10],
+                              .weight = (uint32_t)le_get(p + 12, 4), .learn = (uint32_t)le_get(p + 16, 4) };
     const char *why = NULL;
     if (e->from >= b->v->geo.ncells || e->to >= b->v->geo.ncells)
         why = "has a cell outside the board";
@@ -147,7 +133,7 @@ static bool read_book(struct book *b, FILE *f, const char *path, const struct va
     }
     if (!check_header(h, st.st_size, path, err, errlen) || !(b->v = header_variant(h, path, v, err, errlen)))
         return false;
-    b->n = (size_t)get_le(h + 24, 8);
+    b->n = (size_t)le_get(h + 24, 8);
     if (b->n && !(b->e = malloc(b->n * sizeof *b->e))) {
         snprintf(err, errlen, "%s: out of memory for %zu entries", path, b->n);
         return false;
@@ -301,21 +287,21 @@ static bool write_contents(FILE *f, const void *ctx)
     const struct book_entries *l = ((const struct book_contents *)ctx)->l;
     unsigned char h[BOOK_HEADER_SIZE] = { 0 }, p[BOOK_ENTRY_SIZE];
     memcpy(h, magic, sizeof magic);
-    put_le(h + 8, BOOK_VERSION, 4);
-    put_le(h + 12, BOOK_ENTRY_SIZE, 4);
-    put_le(h + 16, v->fingerprint, 8);
-    put_le(h + 24, l->n, 8);
+    le_put(h + 8, BOOK_VERSION, 4);
+    le_put(h + 12, BOOK_ENTRY_SIZE, 4);
+    le_put(h + 16, v->fingerprint, 8);
+    le_put(h + 24, l->n, 8);
     memcpy(h + 32, v->name, strlen(v->name));
     bool ok = fwrite(h, 1, sizeof h, f) == sizeof h;
     for (size_t i = 0; ok && i < l->n; i++) {
         const struct book_entry *e = &l->e[i];
-        put_le(p, e->key, 8);
+        le_put(p, e->key, 8);
         p[8] = e->from;
         p[9] = e->to;
         p[10] = (unsigned char)e->suffix;
         p[11] = 0;
-        put_le(p + 12, e->weight, 4);
-        put_le(p + 16, e->learn, 4);
+        le_put(p + 12, e->weight, 4);
+        le_put(p + 16, e->learn, 4);
         ok = fwrite(p, 1, sizeof p, f) == sizeof p;
     }
     return ok;

@@ -16,9 +16,10 @@ static void collect_line(void *ctx, const struct search_report *r)
     }
 }
 
-static void ignore_best(void *ctx, move_t best, move_t ponder)
+static void keep_best(void *ctx, move_t best, move_t ponder)
 {
-    (void)ctx, (void)best, (void)ponder;
+    (void)ponder;
+    ((struct lines *)ctx)->best = best;
 }
 
 bool lines_search(struct search_pool *pool, struct game *g, int width, int depth, uint64_t nodes, struct lines *out)
@@ -27,7 +28,8 @@ bool lines_search(struct search_pool *pool, struct game *g, int width, int depth
     for (int p = 0; p < MAX_PLAYERS; p++)
         l.time[p] = l.inc[p] = -1;
     *out = (struct lines){ 0 };
-    pool->done = ignore_best;
+    pool->done = keep_best;
+    pool->done_ctx = out;
     pool->sh.report = collect_line;
     pool->sh.report_ctx = out;
     pool_clear(pool);

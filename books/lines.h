@@ -10,10 +10,11 @@ struct lines {
     int depth, n;
     move_t move[MAX_MULTIPV];
     int score[MAX_MULTIPV];     /* centipawns, from the mover's view */
+    move_t best;                /* the move the search chose, even in an unfinished iteration */
 };
 
 /* Searches the game's position with MultiPV width; false if the search cannot start. A search that
- * completes no iteration leaves out->n at 0. */
+ * completes no iteration leaves out->n at 0 (out->best is still its move). */
 bool lines_search(struct search_pool *pool, struct game *g, int width, int depth, uint64_t nodes, struct lines *out);
 
 #endif

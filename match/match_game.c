@@ -3,7 +3,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* How long past its time a clocked engine may take to answer before it is taken for hung. */
@@ -149,8 +148,10 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
     const struct limits *limits[MAX_PLAYERS];
     struct clock clock[MAX_PLAYERS];
     struct text position = { 0 }, go = { 0 };
-    int quiet_plies = 0, losing_moves[MAX_PLAYERS] = { 0 }, resigned = -1, fullmove = 0;
+    struct adjudicator judge;
+    int fullmove = 0;
     char err[256];
+    adjudicator_start(&judge);
     for (int c = 0; c < r->narmies; c++) {
         limits[c] = &p->player[c]->conf->limits;
         clock_start(&clock[c], limits[c]);
@@ -164,12 +165,13 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
             game_record_end(p->v, r, st, side, armies);
             break;
         }
-        if (resigned >= 0) {
-            end_shared(r, TERM_RESIGNATION, armies & ~(1u << resigned));
-            set_reason(r, "%s resigns (adjudication)", play_colour_name(p->v, resigned));
+        enum adjudged verdict = adjudicator_verdict(&judge, adj, r->nmoves);
+        if (verdict == ADJUDGED_RESIGN) {
+            end_shared(r, TERM_RESIGNATION, armies & ~(1u << judge.resigned));
+            set_reason(r, "%s resigns (adjudication)", play_colour_name(p->v, judge.resigned));
             break;
         }
-        if (adj->draw_movecount && quiet_plies >= 2 * adj->draw_movecount && r->nmoves >= 2 * adj->draw_movenumber) {
+        if (verdict == ADJUDGED_DRAW) {
             end_shared(r, TERM_ADJUDICATED_DRAW, armies);
             set_reason(r, "Draw by adjudication");
             break;
@@ -201,12 +203,7 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
             break;
         }
         game_record_move(p->v, g, r, m, &fullmove);
-        bool losing = reply.has_score && reply.score <= -adj->resign_score;
-        losing_moves[side] = losing ? losing_moves[side] + 1 : 0;
-        if (adj->resign_movecount && losing_moves[side] >= adj->resign_movecount)
-            resigned = side;
-        bool quiet = reply.has_score && abs(reply.score) <= adj->draw_score;
-        quiet_plies = quiet ? quiet_plies + 1 : 0;
+        adjudicator_move(&judge, adj, side, reply.has_score, reply.score);
     }
     text_free(&position);
     text_free(&go);

@@ -9,6 +9,7 @@
 
 #include "../engine/game.h"
 #include "../protocol/uci_client.h"
+#include "adjudicate.h"
 #include "tc.h"
 #include "../util/text.h"
 
@@ -45,12 +46,6 @@ enum termination {
     TERM_ABANDONED,     /* the match stopped during the game: not scored */
     TERM_FATAL,         /* an engine cannot play at all: not scored, the match stops */
     TERM_COUNT
-};
-
-/* Adjudication by the engines' scores; a count of 0 turns a rule off. */
-struct adjudication {
-    int draw_movenumber, draw_movecount, draw_score;
-    int resign_movecount, resign_score;
 };
 
 struct game_record {
