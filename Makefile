@@ -28,7 +28,7 @@ LDFLAGS := $(OPT)
 
 # Width-independent modules; engine/instance.c is compiled once per cell-set width and includes the
 # width-dependent files itself.
-SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c gui/*.c cli/*.c)
+SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c datagen/*.c gui/*.c cli/*.c)
 SRCS := $(filter-out engine/instance.c engine/search.c engine/search_multi.c eval/eval.c cli/main.c,$(SRCS))
 TEST_SRCS ?= $(wildcard tests/*.c)
 

@@ -6,6 +6,7 @@
 #include "../match/match.h"
 #include "../bench/perft_speed.h"
 #include "../books/cli.h"
+#include "../datagen/cli.h"
 #include "../engine/game.h"
 #include "../gui/gui.h"
 #include "../rules/registry.h"
@@ -23,6 +24,8 @@ int main(int argc, char **argv)
         return match_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "book"))
         return book_main(argc - 2, argv + 2);
+    if (argc > 1 && !strcmp(argv[1], "datagen"))
+        return datagen_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "gui"))
         return gui_main(argc - 2, argv + 2);
     if (argc > 1 && !strcmp(argv[1], "play"))
@@ -44,7 +47,7 @@ int main(int argc, char **argv)
     }
     if (argc > 1) {
         fprintf(stderr, "usage: sennight [play [options] | bench [depth] [threads] [hash] | match <arguments> | "
-                        "book build|show|merge <arguments> | gui [options] | perft-speed [seconds] | check <file>]\n");
+                        "book build|show|merge <arguments> | datagen <arguments> | gui [options] | perft-speed [seconds] | check <file>]\n");
         return 2;
     }
     return uci_loop(stdin);

@@ -1,7 +1,6 @@
 /* Opening books (books/, docs/books.md): the file format byte by byte, round trips, lookups, every
  * kind of damaged file, legal moves only, the builders from game records and by expansion, merging,
  * the command line, OwnBook through the real executable ($SENNIGHT), and the opening-suite generator. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,27 +22,16 @@
 /* ------------------------------------------------------------------------------------------- */
 /* Files in a directory of their own under /tmp, made and removed by an unchecked fixture. */
 
-static char dir[64];
+static char dir[TEST_DIR_LEN];
 
 static void dir_create(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/sennight-books-XXXXXX");
-    if (!mkdtemp(dir))
-        dir[0] = 0;
+    test_dir_make(dir, "books");
 }
 
 static void dir_remove(void)
 {
-    DIR *d = dir[0] ? opendir(dir) : NULL;
-    char path[512];
-    for (struct dirent *e; d && (e = readdir(d));)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    if (d)
-        closedir(d);
-    rmdir(dir);
+    test_dir_remove(dir);
 }
 
 /* The path of a file in the directory; each call's text lives for the next 8 calls. */

@@ -9,6 +9,7 @@ int main(void)
     Suite *(*const suites[])(void) = {
         suite_geometry, suite_variant, suite_fen, suite_perft, suite_game, suite_reference, suite_protocol,
         suite_stats, suite_match, suite_play, suite_tt, suite_search, suite_books, suite_bench, suite_gui,
+        suite_datagen,
     };
     SRunner *runner = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof *suites; i++)

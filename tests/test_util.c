@@ -1,7 +1,9 @@
-/* Helpers shared by the test suites: the registry, test games, widths and scaled timeouts. */
+/* Helpers shared by the test suites: the registry, test games, widths, scaled timeouts, directories. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../rules/registry.h"
 #include "tests.h"
@@ -56,4 +58,26 @@ double test_timeout(double seconds)
 {
     const char *scale = getenv("TEST_TIME_SCALE");
     return seconds * (scale ? atof(scale) : 1.0);
+}
+
+void test_dir_make(char dir[TEST_DIR_LEN], const char *name)
+{
+    snprintf(dir, TEST_DIR_LEN, "/tmp/sennight-%s-XXXXXX", name);
+    if (!mkdtemp(dir))
+        dir[0] = 0;
+}
+
+void test_dir_remove(char dir[TEST_DIR_LEN])
+{
+    DIR *d = dir[0] ? opendir(dir) : NULL;
+    char path[512];
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    if (dir[0])
+        rmdir(dir);
 }

@@ -21,6 +21,7 @@ Suite *suite_search(void);
 Suite *suite_books(void);
 Suite *suite_bench(void);
 Suite *suite_gui(void);
+Suite *suite_datagen(void);
 
 /* Helpers shared by the suites (tests/test_util.c). */
 /* The registry with the built-in variants and those of docs/examples; false (with err) on failure. */
@@ -33,5 +34,10 @@ void test_game(struct game *g, const char *variant, const char *fen, bool wide);
 bool test_wide_only(const struct variant *v);
 /* Seconds a test case may take, scaled up under the sanitizers. */
 double test_timeout(double seconds);
+/* A directory of its own under /tmp for a test case's files (dir[0] is 0 if it cannot be made), and
+ * its removal with the files in it. */
+enum { TEST_DIR_LEN = 64 };
+void test_dir_make(char dir[TEST_DIR_LEN], const char *name);
+void test_dir_remove(char dir[TEST_DIR_LEN]);
 
 #endif

@@ -1,0 +1,166 @@
+/* `sennight datagen`: options to a run and its summary, or a file's records as text (--dump). */
+#include "cli.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../engine/game.h"
+#include "../rules/registry.h"
+#include "../util/number.h"
+#include "datagen.h"
+#include "format.h"
+
+enum { ERR_LEN = 4096, FEN_LEN = 1024 };
+
+static const char usage[] =
+    "usage: sennight datagen --variant NAME --out FILE [--games 100] [--nodes 5000] [--concurrency 1] [--seed 1]\n"
+    "                        [--shard K/N] [--random-plies 4] [--hash 1] [--openings FILE] [--variant-file FILE]\n"
+    "       sennight datagen --dump FILE [--variant-file FILE]\n";
+
+struct args {
+    const char *variant, *variant_file, *out, *openings, *dump, *shard;
+    long games, nodes, concurrency, seed, random_plies, hash;
+};
+
+/* Every option takes a value: text, or a number within bounds (lo <= hi). */
+static const struct option {
+    const char *name;
+    size_t at;
+    long lo, hi;
+} options[] = {
+    { "--variant", offsetof(struct args, variant), 1, 0 },
+    { "--variant-file", offsetof(struct args, variant_file), 1, 0 },
+    { "--out", offsetof(struct args, out), 1, 0 },
+    { "--openings", offsetof(struct args, openings), 1, 0 },
+    { "--dump", offsetof(struct args, dump), 1, 0 },
+    { "--shard", offsetof(struct args, shard), 1, 0 },
+    { "--games", offsetof(struct args, games), 1, 1000000000 },
+    { "--nodes", offsetof(struct args, nodes), 100, 1000000000 },
+    { "--concurrency", offsetof(struct args, concurrency), 1, DATAGEN_MAX_CONCURRENCY },
+    { "--seed", offsetof(struct args, seed), 0, LONG_MAX },
+    { "--random-plies", offsetof(struct args, random_plies), 0, 100 },
+    { "--hash", offsetof(struct args, hash), 1, 65536 },
+};
+
+static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t errlen)
+{
+    *a = (struct args){ .games = 100, .nodes = 5000, .concurrency = 1, .seed = 1, .random_plies = 4, .hash = 1 };
+    for (int i = 0; i < argc; i++) {
+        const struct option *o = NULL;
+        for (size_t k = 0; k < sizeof options / sizeof *options && !o; k++)
+            if (!strcmp(argv[i], options[k].name))
+                o = &options[k];
+        if (!o) {
+            snprintf(err, errlen, "unknown option '%s'", argv[i]);
+            return false;
+        }
+        if (++i == argc) {
+            snprintf(err, errlen, "%s needs a value", o->name);
+            return false;
+        }
+        if (o->lo > o->hi) {
+            *(const char **)((char *)a + o->at) = argv[i];
+        } else if (!number_parse(argv[i], o->lo, o->hi, (long *)((char *)a + o->at))) {
+            snprintf(err, errlen, "%s: a number from %ld to %ld is expected, not '%s'", o->name, o->lo, o->hi, argv[i]);
+            return false;
+        }
+    }
+    if (!a->dump && (!a->variant || !a->out))
+        snprintf(err, errlen, "--variant and --out are needed");
+    else if (a->dump && (a->variant || a->out))
+        snprintf(err, errlen, "--dump takes no --variant or --out");
+    else
+        return true;
+    return false;
+}
+
+/* "K/N" with 1 <= K <= N. */
+static bool parse_shard(const char *text, int *shard, int *nshards, char *err, size_t errlen)
+{
+    char k[32];
+    const char *slash = strchr(text, '/');
+    long kv, nv;
+    size_t len = slash ? (size_t)(slash - text) : 0;
+    if (slash && len < sizeof k) {
+        memcpy(k, text, len);
+        k[len] = 0;
+    }
+    if (!slash || len >= sizeof k || !number_parse(k, 1, 1000000, &kv) || !number_parse(slash + 1, kv, 1000000, &nv)) {
+        snprintf(err, errlen, "--shard: K/N with 1 <= K <= N <= 1000000 is expected, not '%s'", text);
+        return false;
+    }
+    *shard = (int)kv;
+    *nshards = (int)nv;
+    return true;
+}
+
+/* One line per record: the FEN, the move, the score, the ply, the mover's result, each army's points and
+ * place. */
+static int dump(const char *path)
+{
+    struct datagen_reader rd;
+    struct datagen_record r;
+    char err[ERR_LEN], fen[FEN_LEN], move[8];
+    int got;
+    if (!datagen_open(&rd, path, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    while ((got = datagen_next(&rd, &r, err, sizeof err)) > 0) {
+        setup_to_fen(&r.s, r.v, fen, sizeof fen);
+        move_to_text(r.v, r.move, move);
+        printf("%s; variant %s; move %s; score %d; ply %d; wdl %d; points", fen, r.v->name, move, r.score, r.ply,
+               r.wdl);
+        for (int p = 0; p < r.v->nplayers; p++)
+            printf(" %c %d/%d", r.v->colour_letter[p], r.points[p], r.den);
+        printf("; place");
+        for (int p = 0; p < r.v->nplayers; p++)
+            printf(" %c %d", r.v->colour_letter[p], r.place[p]);
+        printf("\n");
+    }
+    datagen_close(&rd);
+    if (got < 0)
+        fprintf(stderr, "%s\n", err);
+    return got < 0;
+}
+
+int datagen_main(int argc, char **argv)
+{
+    struct args a;
+    struct datagen_options o = { .adj = datagen_adjudication, .progress = stderr, .shard = 1, .nshards = 1 };
+    struct datagen_stats st;
+    char err[ERR_LEN];
+    if (!parse_args(&a, argc, argv, err, sizeof err)
+        || (a.shard && !parse_shard(a.shard, &o.shard, &o.nshards, err, sizeof err))) {
+        fprintf(stderr, "%s\n%s", err, usage);
+        return 2;
+    }
+    if (!registry_init(err, sizeof err)
+        || (a.variant_file && registry_add_file(a.variant_file, false, err, sizeof err) < 0)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    if (a.dump)
+        return dump(a.dump);
+    if (!(o.v = registry_find(a.variant))) {
+        fprintf(stderr, "unknown variant '%s'\n", a.variant);
+        return 1;
+    }
+    o.openings = a.openings;
+    o.games = (uint64_t)a.games;
+    o.nodes = (uint64_t)a.nodes;
+    o.seed = (uint64_t)a.seed;
+    o.concurrency = (int)a.concurrency;
+    o.random_plies = (int)a.random_plies;
+    o.hash_mb = (size_t)a.hash;
+    if (!datagen_run(a.out, &o, &st, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    fprintf(stderr, "%s: %llu positions from %llu games (%llu plies searched, %llu quiet positions with too many "
+            "pieces left out), %.1f s\n", a.out, (unsigned long long)st.positions, (unsigned long long)st.games,
+            (unsigned long long)st.plies, (unsigned long long)st.crowded, (double)st.ms / 1000);
+    return 0;
+}

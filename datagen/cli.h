@@ -1,0 +1,7 @@
+/* `sennight datagen`: the command line of the training data generator (docs/datagen.md). */
+#ifndef DATAGEN_CLI_H
+#define DATAGEN_CLI_H
+
+int datagen_main(int argc, char **argv);
+
+#endif
