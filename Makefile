@@ -79,6 +79,14 @@ $(BUILD)/toy_engine: $(OBJS) $(BUILD)/tests/fixtures/toy_engine.o
 	@echo "  LD    $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The version from git, rebuilt into util/version.o whenever it changes: the stamp file is rewritten
+# only then. Outside git the define is left out and util/version.c says "unversioned".
+VERSION := $(shell git describe --always --dirty 2>/dev/null)
+VERSION_STAMP := $(BUILD)/version.stamp
+$(shell mkdir -p $(BUILD) && [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = "$(VERSION)" ] || echo "$(VERSION)" > $(VERSION_STAMP))
+$(BUILD)/util/version.o: $(VERSION_STAMP)
+$(BUILD)/util/version.o: CFLAGS += $(if $(VERSION),-DSENNIGHT_VERSION='"$(VERSION)"')
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< ($(MODE))"

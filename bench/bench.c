@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../engine/threads.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"
 
@@ -49,24 +48,19 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
     *(move_t *)ctx = best;
 }
 
-int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights *w, void (*say)(const char *fmt, ...),
-              struct bench_result *out)
+int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights *w, struct search_pool *pool,
+              const atomic_bool *stop, void (*say)(const char *fmt, ...), struct bench_result *out)
 {
-    struct search_pool pool;
     struct game g = { 0 };
     char err[512];
-    int n = (int)(sizeof positions / sizeof *positions);
+    int n = (int)(sizeof positions / sizeof *positions), done = 0;
+    bool stopped = false;
     *out = (struct bench_result){ 0, 0 };
-    if (!pool_init(&pool)) {
-        say("info string error: bench: cannot set up the search");
-        return 0;
-    }
-    if (!registry_init(err, sizeof err) || !pool_configure(&pool, threads, hash_mb)) {
+    if (!registry_init(err, sizeof err) || !pool_configure(pool, threads, hash_mb)) {
         say("info string error: bench: cannot set up (%s)", err);
-        pool_free(&pool);
         return 0;
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && !(stopped = stop && atomic_load(stop)); i++) {
         const struct variant *v = registry_find(positions[i].variant);
         if (!v || !game_init(&g, v, false, err, sizeof err)
             || !game_set_position(&g, positions[i].fen, NULL, 0, err, sizeof err)) {
@@ -77,19 +71,24 @@ int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights 
         for (int p = 0; p < MAX_PLAYERS; p++)
             l.time[p] = l.inc[p] = -1;
         move_t best = MOVE_NONE;
-        pool.done = keep_best;
-        pool.done_ctx = &best;
-        pool.sh.report = quiet_report;
+        pool->done = keep_best;
+        pool->done_ctx = &best;
+        pool->sh.report = quiet_report;
         /* Every position starts from nothing learned, so the count does not depend on the order. */
-        pool_clear(&pool);
+        pool_clear(pool);
         int64_t t0 = clock_ms();
-        if (!pool_go(&pool, &g, &l, w, 1, 0)) {
+        if (!pool_go(pool, &g, &l, w, 1, 0)) {
             say("info string error: bench: cannot start the search");
             break;
         }
-        pool_wait(&pool);
+        /* pool_go cleared the search's stop flag: a stop that came before it must not be lost. */
+        if (stop && atomic_load(stop))
+            pool_stop(pool);
+        pool_wait(pool);
+        if ((stopped = stop && atomic_load(stop)))
+            break;
         int64_t ms = clock_ms() - t0;
-        uint64_t nodes = search_total_nodes(&pool.sh);
+        uint64_t nodes = search_total_nodes(&pool->sh);
         char text[16] = "(none)";
         if (best)
             move_to_text(g.v, best, text);
@@ -97,10 +96,12 @@ int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights 
             (long long)ms, text);
         out->nodes += nodes;
         out->ms += ms;
+        done++;
     }
-    pool_free(&pool);
     game_free(&g);
     say("");
+    if (stopped)
+        say("info string bench stopped after %d of %d positions", done, n);
     say("Nodes searched: %llu", (unsigned long long)out->nodes);
     say("Nodes/second: %llu", (unsigned long long)(out->ms > 0 ? out->nodes * 1000 / (uint64_t)out->ms : out->nodes));
     return 1;
@@ -128,5 +129,12 @@ int bench_main(int argc, char **argv)
         }
     }
     struct bench_result r;
-    return bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, print_line, &r) ? 0 : 1;
+    struct search_pool pool;
+    if (!pool_init(&pool)) {
+        fprintf(stderr, "sennight bench: cannot set up the search\n");
+        return 1;
+    }
+    int ok = bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, &pool, NULL, print_line, &r);
+    pool_free(&pool);
+    return ok ? 0 : 1;
 }

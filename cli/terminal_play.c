@@ -299,21 +299,33 @@ static int legal_list(struct play *p, int from, char *out, size_t len)
     return k;
 }
 
+/* A move to show as an example: the first legal move here in the list's order, so that it is a move
+ * of this variant; two cell names when the game is over. */
+static void example_move(struct play *p, char *out, size_t len)
+{
+    char list[TEXT_LEN];
+    if (!legal_list(p, -1, list, sizeof list))
+        snprintf(out, len, "two cell names");
+    else
+        snprintf(out, len, "%.*s", (int)strcspn(list, " "), list);
+}
+
 /* Why a move the generator refused is wrong, in one line. */
 static void explain_illegal(struct play *p, const char *text)
 {
     const struct variant *v = p->g.v;
-    char q[QUOTE_LEN + 4], list[TEXT_LEN];
+    char q[QUOTE_LEN + 4], list[TEXT_LEN], example[MOVE_LEN + 16];
     struct setup s;
     int from = geo_parse_cell(&v->geo, text, NULL);
     quote(text, q);
     if (from == CELL_NONE) {
         int digits = (int)strspn(text + 1, "0123456789");
+        example_move(p, example, sizeof example);
         if (isalpha((unsigned char)text[0]) && digits)
             printf("there is no cell %.*s on this board\n", 1 + (digits < 2 ? digits : 2), text);
         else
-            printf("'%s' is neither a move nor a command: moves look like f5f6 or f10f11q; 'help' lists the "
-                   "commands\n", q);
+            printf("'%s' is neither a move nor a command: moves look like %s, with a promotion letter if any; "
+                   "'help' lists the commands\n", q, example);
         return;
     }
     p->g.ops->position_get(p->g.pos, &s);
@@ -536,9 +548,10 @@ static const struct command commands[] = {
 
 static bool cmd_help(struct play *p)
 {
-    (void)p;
-    printf("Type a move as its two cells and a promotion letter if any: f5f6, e4e6, f10f11q.\n"
-           "Scores are in pawns from the view of the side that searched; mates count moves.\n");
+    char example[MOVE_LEN + 16];
+    example_move(p, example, sizeof example);
+    printf("Type a move as its two cells and a promotion letter if any, as %s ('moves' lists them).\n"
+           "Scores are in pawns from the view of the side that searched; mates count moves.\n", example);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         printf("  %-6s %s\n", commands[i].name, commands[i].help);
     return true;

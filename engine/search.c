@@ -33,6 +33,9 @@ struct worker {
     uint64_t nodes;
     int seldepth;
     int pv_index;
+    int root_index;        /* the root move being searched */
+    int played;            /* the root line played, picked when the search ends */
+    int64_t next_progress_ms;
     int nroot;
     struct root_move *root;
     int completed_depth;
@@ -106,15 +109,37 @@ static bool search_stopped(struct worker *w)
     return atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
 }
 
-/* The main worker watches the clock and the node limit. */
+enum { PROGRESS_EVERY_MS = 1000 };
+
+/* Tells the front end what the main worker is doing, so that a long iteration is not silence. */
+static void progress(struct worker *w, int64_t now)
+{
+    struct search_shared *sh = w->sh;
+    struct search_progress p = {
+        .depth = w->root_depth,
+        .currmove_number = w->root_index + 1,
+        .currmove = w->root[w->root_index].move,
+        .nodes = search_total_nodes(sh),
+        .time_ms = now - sh->start_ms,
+        .hashfull = tt_hashfull(sh->tt),
+    };
+    w->next_progress_ms = now + PROGRESS_EVERY_MS;
+    sh->progress(sh->report_ctx, &p);
+}
+
+/* The main worker watches the clock and the node limit, and reports progress. */
 static void search_check_limits(struct worker *w)
 {
     struct search_shared *sh = w->sh;
     if (sh->limits.nodes && (sh->nthreads == 1 ? w->nodes : search_total_nodes(sh)) >= sh->limits.nodes)
         atomic_store(&sh->stop, true);
-    if ((w->nodes & 255) == 0 && sh->hard_ms && !atomic_load(&sh->pondering)
-        && clock_ms() - sh->start_ms >= sh->hard_ms)
+    if ((w->nodes & 255) != 0)
+        return;
+    int64_t now = clock_ms();
+    if (sh->hard_ms && !atomic_load(&sh->pondering) && now - sh->start_ms >= sh->hard_ms)
         atomic_store(&sh->stop, true);
+    if (sh->progress && now >= w->next_progress_ms && w->root_depth > 0)
+        progress(w, now);
 }
 
 static inline int piece_value(const struct worker *w, int piece)
@@ -560,6 +585,7 @@ static int search_root(struct worker *w, int alpha, int beta, int depth)
     int best = -SCORE_INF;
     for (int i = w->pv_index; i < w->nroot; i++) {
         struct root_move *rm = &w->root[i];
+        w->root_index = i;
         w->seldepth = 0;
         int ext = make(w, 0, rm->move) ? 1 : 0, score;
         if (i == w->pv_index) {
@@ -598,6 +624,54 @@ static bool mate_found(const struct worker *w, int score)
     return w->sh->limits.mate && score >= SCORE_MATE - w->armies * w->sh->limits.mate;
 }
 
+/* A root line's score: this iteration's, or, for a move it did not reach, the last iteration's. */
+static int root_score(const struct root_move *rm)
+{
+    return rm->score > -SCORE_INF ? rm->score : rm->prev_score;
+}
+
+/* The line played: the best, or for a weakened search (UCI_LimitStrength) one of its lines picked
+ * by engine/skill.c. */
+static int worker_pick(const struct worker *w, int n)
+{
+    int scores[MAX_MULTIPV];
+    if (!w->sh->limits.elo || n < 2)
+        return 0;
+    for (int i = 0; i < n; i++)
+        scores[i] = root_score(&w->root[i]);
+    return skill_pick(scores, n, skill_level(w->sh->limits.elo), &w->sh->skill_seed);
+}
+
+/* A line of an iteration the stop cut short, as Stockfish shows it: at that depth if the iteration
+ * reached its move, at the depth before otherwise; a move never scored (stopped at once) shows 0. */
+static void report_partial(struct worker *w, int multipv, const struct root_move *rm)
+{
+    struct root_move shown = *rm;
+    bool reached = rm->score > -SCORE_INF;
+    shown.score = root_score(rm) > -SCORE_INF ? root_score(rm) : 0;
+    if (!shown.pvlen) {
+        shown.pv[0] = rm->move;
+        shown.pvlen = 1;
+    }
+    int depth = reached || w->root_depth < 2 ? w->root_depth : w->root_depth - 1;
+    report(w, depth > 0 ? depth : 1, multipv, &shown, BOUND_EXACT);
+}
+
+/* The main worker's last lines: those of an iteration cut short, so that the line of the move played
+ * always comes before bestmove (multipv 1, the last line with one line), then, for a weakened search
+ * that plays another line, that line again, last. */
+static void report_final(struct worker *w, bool interrupted, int multipv)
+{
+    if (!w->nroot)
+        return;
+    w->played = worker_pick(w, multipv);
+    if (interrupted)
+        for (int k = 0; k < multipv; k++)
+            report_partial(w, k + 1, &w->root[k]);
+    if (w->played != 0)
+        report_partial(w, w->played + 1, &w->root[w->played]);
+}
+
 /* Iterative deepening with aspiration windows; the main worker reports and decides when to stop. */
 static void worker_search(struct worker *w, const struct position *root, struct search_shared *sh, int id)
 {
@@ -607,6 +681,8 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     w->id = id;
     w->nodes = 0;
     w->completed_depth = 0;
+    w->root_depth = w->root_index = w->played = 0;
+    w->next_progress_ms = sh->start_ms + PROGRESS_EVERY_MS;
     memset(w->stack, 0, sizeof w->stack);
     w->stack[0].in_check = position_in_check(pos);
     w->armies = armies_left(pos);
@@ -628,6 +704,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     /* Helpers keep going past the depth limit until the main thread stops them: their table
      * entries are what speeds the main thread up. */
     int max_depth = sh->limits.depth && id == 0 ? sh->limits.depth : MAX_PLY - 1;
+    bool interrupted = false;
     /* Helper threads start one ply deeper every other thread, so they spread over depths. */
     for (int depth = 1 + (id & 1); depth <= max_depth; depth++) {
         w->root_depth = depth;
@@ -670,8 +747,10 @@ static void worker_search(struct worker *w, const struct position *root, struct 
                 w->root[k - 1] = t;
             }
         }
-        if (search_stopped(w))
+        if (search_stopped(w)) {
+            interrupted = true;
             break;
+        }
         w->completed_depth = depth;
         if (id != 0)
             continue;
@@ -682,25 +761,15 @@ static void worker_search(struct worker *w, const struct position *root, struct 
         if (stop && !atomic_load(&sh->pondering) && !sh->limits.infinite)
             break;
     }
-}
-
-/* The line played: the best, or for a weakened search (UCI_LimitStrength) one of its lines picked
- * by engine/skill.c; lines the last iteration did not reach keep the score of the one before. */
-static int worker_pick(const struct worker *w)
-{
-    int n = w->sh->multipv < w->nroot ? w->sh->multipv : w->nroot, scores[MAX_MULTIPV];
-    if (!w->sh->limits.elo || n < 2)
-        return 0;
-    for (int i = 0; i < n; i++)
-        scores[i] = w->root[i].score > -SCORE_INF ? w->root[i].score : w->root[i].prev_score;
-    return skill_pick(scores, n, skill_level(w->sh->limits.elo), &w->sh->skill_seed);
+    if (id == 0)
+        report_final(w, interrupted, multipv);
 }
 
 static move_t worker_best(const struct worker *w, move_t *ponder, int *depth)
 {
     if (!w->nroot)
         return MOVE_NONE;
-    const struct root_move *rm = &w->root[worker_pick(w)];
+    const struct root_move *rm = &w->root[w->played];
     *ponder = rm->pvlen > 1 ? rm->pv[1] : MOVE_NONE;
     *depth = w->completed_depth;
     return rm->move;

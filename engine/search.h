@@ -44,6 +44,16 @@ struct search_report {
     move_t pv[MAX_PLY];
 };
 
+/* Progress during a long iteration (about once a second after the first): the root move being
+ * searched and the totals so far. */
+struct search_progress {
+    int depth, currmove_number;
+    move_t currmove;
+    uint64_t nodes;
+    int64_t time_ms;
+    int hashfull;
+};
+
 struct search_shared {
     struct tt *tt;
     struct eval_weights weights; /* the search's own copy: nothing changes it while threads read it */
@@ -63,6 +73,7 @@ struct search_shared {
         char pad[56];
     } thread_nodes[MAX_THREADS];
     void (*report)(void *ctx, const struct search_report *r);
+    void (*progress)(void *ctx, const struct search_progress *p);   /* may be NULL */
     void *report_ctx;
 };
 

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../engine/game.h"
+#include "../util/file.h"
 #include "../util/random.h"
 
 /* The FEN part of a line: the four position fields, then the two counters if they are numbers
@@ -77,18 +77,9 @@ bool openings_load(struct openings *o, const char *path, const struct variant *v
 
 bool openings_find_shipped(const char *variant, char *path, size_t len)
 {
-    char exe[4096], *slash = NULL;
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        slash = strrchr(exe, '/');
-    }
-    if (slash) {
-        *slash = 0;
-        if ((size_t)snprintf(path, len, "%s/books/openings/%s.epd", exe, variant) < len && !access(path, F_OK))
-            return true;
-    }
-    return (size_t)snprintf(path, len, "books/openings/%s.epd", variant) < len && !access(path, F_OK);
+    char relative[NAME_LEN + 32];
+    snprintf(relative, sizeof relative, "books/openings/%s.epd", variant);
+    return file_find_shipped(relative, path, len);
 }
 
 void openings_shuffle(struct openings *o, unsigned long long seed)

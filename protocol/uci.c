@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <xxhash.h>
@@ -22,7 +23,9 @@
 #include "../eval/weights.h"
 #include "../rules/registry.h"
 #include "../rules/diagram.h"
+#include "../util/file.h"
 #include "../util/number.h"
+#include "../util/version.h"
 #include "uci_input.h"
 #include "uci_options.h"
 
@@ -34,15 +37,17 @@ struct uci {
     struct game game;
     bool debug;
     pthread_t worker;
-    bool busy;           /* a perft runs in worker */
+    bool busy;           /* a perft or bench runs in worker */
     atomic_bool stop;
     int perft_depth;
+    int bench_args[3];   /* depth, threads, hash MB */
     struct search_pool pool;
+    struct search_pool bench_pool;  /* bench's own, so that it leaves the game's hash alone */
     bool searching;      /* a search runs in the pool */
     struct eval_weights weights; /* what the next search and eval use (option Evaluation) */
     /* The input thread answers stop, ponderhit and isready while the loop waits, so these are
-     * shared with it under input's lock. Each refers to the go commands read before it: a stop
-     * read after the n-th go stops that job even if the loop has not started it yet. */
+     * shared with it under input's lock. Each refers to the go (or bench) commands read before it:
+     * a stop read after the n-th go stops that job even if the loop has not started it yet. */
     struct uci_input input;
     bool endless;        /* the job is a search that only stop (or ponderhit) ends */
     bool job;            /* a count or search started by go number gos_run may run */
@@ -51,8 +56,8 @@ struct uci {
     size_t hash_mb;
     int64_t move_overhead;
     bool ponder;
-    struct book book;           /* BookFile, loaded for the current variant; empty if it does not fit */
-    char book_path[4096];       /* "" for none */
+    struct book book;           /* the current variant's book (load_book); empty if none */
+    char book_path[4096];       /* BookFile: "" for none */
     bool own_book;
     bool analyse;              /* UCI_AnalyseMode: the GUI analyses, so no book move */
     bool limit_strength;       /* UCI_LimitStrength: play about as strong as elo */
@@ -100,6 +105,7 @@ static void job_stop_if_due(struct uci *u)
     if (u->job && u->gos_run <= u->stop_through) {
         atomic_store(&u->stop, true);
         pool_stop(&u->pool);
+        pool_stop(&u->bench_pool);
         u->input.waiting_job = false;
     }
 }
@@ -200,16 +206,42 @@ static void cmd_isready(struct uci *u, char **tok, int n)
     say("readyok");
 }
 
-/* Loads BookFile for the current variant; a book that does not fit is reported and not used. */
+static void announce_book(struct uci *u, const char *path)
+{
+    say("info string book %s: %zu entries, %zu positions, variant %s", path, u->book.n, u->book.npositions,
+        u->game.v->name);
+}
+
+/* The current variant's book, looked up when OwnBook is on or BookFile is set (docs/books.md): a
+ * BookFile directory's <variant>.bin; a BookFile book if it is this variant's; otherwise the shipped
+ * books/<variant>.bin. Announced in one line; an error is reported and leaves no book. */
 static void load_book(struct uci *u)
 {
-    char err[ERR_LEN * 2];
+    char err[ERR_LEN * 2], path[sizeof u->book_path + NAME_LEN + 8], relative[NAME_LEN + 16];
+    const char *name = u->game.v->name;
+    struct stat st;
+    bool dir = u->book_path[0] && !stat(u->book_path, &st) && S_ISDIR(st.st_mode);
     book_close(&u->book);
-    if (!u->book_path[0])
+    if (!u->own_book && !u->book_path[0])
         return;
-    if (book_open(&u->book, u->book_path, u->game.v, err, sizeof err))
-        say("info string book %s: %zu entries, %zu positions, variant %s", u->book_path, u->book.n, u->book.npositions,
-            u->game.v->name);
+    if (u->book_path[0] && !dir) {
+        if (!book_open(&u->book, u->book_path, NULL, err, sizeof err)) {
+            say_error(err);
+            return;
+        }
+        if (u->book.v == u->game.v) {
+            announce_book(u, u->book_path);
+            return;
+        }
+        book_close(&u->book);
+    }
+    snprintf(relative, sizeof relative, "books/%s.bin", name);
+    bool found = dir ? (size_t)snprintf(path, sizeof path, "%s/%s.bin", u->book_path, name) < sizeof path && !stat(path, &st)
+                     : file_find_shipped(relative, path, sizeof path);
+    if (!found)
+        say("info string no book for variant %s%s%s", name, dir ? " in " : "", dir ? u->book_path : "");
+    else if (book_open(&u->book, path, u->game.v, err, sizeof err))
+        announce_book(u, path);
     else
         say_error(err);
 }
@@ -217,13 +249,13 @@ static void load_book(struct uci *u)
 static void select_variant(struct uci *u, const char *name)
 {
     char err[ERR_LEN];
-    const struct variant *v = registry_find(name);
+    const struct variant *v = registry_find(name), *old = u->game.v;
     if (!v) {
         snprintf(err, sizeof err, "unknown variant '%s' (the command 'variants' lists them)", name);
         say_error(err);
     } else if (!game_init(&u->game, v, false, err, sizeof err)) {
         say_error(err);
-    } else if (u->book.v != v) {
+    } else if (old != v) {
         load_book(u);
     }
 }
@@ -306,7 +338,13 @@ static void set_ponder(struct uci *u, long x, const char *v) { (void)v; u->ponde
 static void set_move_overhead(struct uci *u, long x, const char *v) { (void)v; u->move_overhead = x; }
 static void set_evaluation(struct uci *u, long x, const char *v) { (void)v; u->weights.material_only = (int)x; }
 static void set_search3(struct uci *u, long x, const char *v) { (void)v; u->pool.search3 = (enum search3)x; }
-static void set_own_book(struct uci *u, long x, const char *v) { (void)v; u->own_book = x; }
+static void set_own_book(struct uci *u, long x, const char *v)
+{
+    (void)v;
+    u->own_book = x;
+    load_book(u);
+}
+
 static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }
 static void set_limit_strength(struct uci *u, long x, const char *v) { (void)v; u->limit_strength = x; }
 static void set_elo(struct uci *u, long x, const char *v) { (void)v; u->elo = (int)x; }
@@ -339,7 +377,7 @@ static void cmd_uci(struct uci *u, char **tok, int n)
 {
     (void)u, (void)tok, (void)n;
     struct text line = { 0 };
-    say("id name Sennight");
+    say("id name Sennight %s", sennight_version);
     say("id author the Sennight developers");
     for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
         text_clear(&line);
@@ -445,6 +483,11 @@ static void format_score(char *out, size_t len, int score, int armies)
         snprintf(out, len, "cp %d", score);
 }
 
+static unsigned long long nodes_per_second(uint64_t nodes, int64_t ms)
+{
+    return (unsigned long long)(ms > 0 ? nodes * 1000 / (uint64_t)ms : nodes);
+}
+
 static void search_report(void *ctx, const struct search_report *r)
 {
     struct uci *u = ctx;
@@ -456,10 +499,19 @@ static void search_report(void *ctx, const struct search_report *r)
         len += (size_t)snprintf(pv + len, sizeof pv - len, " %s", m);
     }
     format_score(score, sizeof score, r->score, r->armies);
-    uint64_t nps = r->time_ms > 0 ? r->nodes * 1000 / (uint64_t)r->time_ms : r->nodes;
     say("info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld pv%s", r->depth,
         r->seldepth, r->multipv, score, r->bound == BOUND_LOWER ? " lowerbound" : r->bound == BOUND_UPPER ? " upperbound" : "",
-        (unsigned long long)r->nodes, (unsigned long long)nps, r->hashfull, (long long)r->time_ms, pv);
+        (unsigned long long)r->nodes, nodes_per_second(r->nodes, r->time_ms), r->hashfull, (long long)r->time_ms, pv);
+}
+
+static void search_progress(void *ctx, const struct search_progress *p)
+{
+    struct uci *u = ctx;
+    char m[16];
+    move_to_text(u->game.v, p->currmove, m);
+    say("info depth %d currmove %s currmovenumber %d", p->depth, m, p->currmove_number);
+    say("info nodes %llu nps %llu hashfull %d time %lld", (unsigned long long)p->nodes,
+        nodes_per_second(p->nodes, p->time_ms), p->hashfull, (long long)p->time_ms);
 }
 
 static void search_done(void *ctx, move_t best, move_t ponder)
@@ -586,6 +638,20 @@ static void job_started(struct uci *u)
     job_ponderhit_if_due(u);
 }
 
+/* Runs a count (perft, bench) on the worker thread. */
+static void start_job(struct uci *u, void *(*run)(void *))
+{
+    atomic_store(&u->stop, false);
+    input_lock(&u->input);
+    if (pthread_create(&u->worker, NULL, run, u)) {
+        say_error("cannot start a thread");
+    } else {
+        u->busy = true;
+        job_started(u);
+    }
+    input_unlock(&u->input);
+}
+
 static void start_perft(struct uci *u, char **tok, int n)
 {
     long depth;
@@ -594,15 +660,7 @@ static void start_perft(struct uci *u, char **tok, int n)
         return;
     }
     u->perft_depth = (int)depth;
-    atomic_store(&u->stop, false);
-    input_lock(&u->input);
-    if (pthread_create(&u->worker, NULL, perft_worker, u)) {
-        say_error("cannot start a thread");
-    } else {
-        u->busy = true;
-        job_started(u);
-    }
-    input_unlock(&u->input);
+    start_job(u, perft_worker);
 }
 
 static void start_search(struct uci *u, char **tok, int n)
@@ -614,6 +672,7 @@ static void start_search(struct uci *u, char **tok, int n)
     u->pool.done = search_done;
     u->pool.done_ctx = u;
     u->pool.sh.report = search_report;
+    u->pool.sh.progress = search_progress;
     u->pool.sh.report_ctx = u;
     input_lock(&u->input);
     u->endless = l.infinite || l.ponder;
@@ -626,11 +685,17 @@ static void start_search(struct uci *u, char **tok, int n)
     input_unlock(&u->input);
 }
 
-static void cmd_go(struct uci *u, char **tok, int n)
+/* go and bench are jobs that stop refers to by their count (uci_hear counts those read). */
+static void job_count(struct uci *u)
 {
     input_lock(&u->input);
     u->gos_run++;
     input_unlock(&u->input);
+}
+
+static void cmd_go(struct uci *u, char **tok, int n)
+{
+    job_count(u);
     if (n >= 2 && !strcmp(tok[1], "perft"))
         start_perft(u, tok, n);
     else
@@ -684,13 +749,18 @@ static void cmd_eval(struct uci *u, char **tok, int n)
     say("Final evaluation: %d cp (side to move %c)", tr.total, v->colour_letter[u->game.ops->position_side(u->game.pos)]);
 }
 
-static void cmd_variants(struct uci *u, char **tok, int n)
+void uci_variants(void)
 {
-    (void)u, (void)tok, (void)n;
     for (int i = 0; i < registry_count(); i++) {
         const struct variant *v = registry_get(i);
         say("%s %d %d %s", v->name, v->nplayers, v->geo.ncells, v->description);
     }
+}
+
+static void cmd_variants(struct uci *u, char **tok, int n)
+{
+    (void)u, (void)tok, (void)n;
+    uci_variants();
 }
 
 static void cmd_check(struct uci *u, char **tok, int n)
@@ -708,17 +778,31 @@ static void cmd_check(struct uci *u, char **tok, int n)
         say("info string %s: %d variant%s, no errors", tok[1], count, count == 1 ? "" : "s");
 }
 
-/* bench [depth] [threads] [hash], as `sennight bench`, with the session's weights. */
+static void *bench_worker(void *arg)
+{
+    struct uci *u = arg;
+    struct bench_result r;
+    bench_run(u->bench_args[0], u->bench_args[1], (size_t)u->bench_args[2], &u->weights, &u->bench_pool, &u->stop, say,
+              &r);
+    /* Only now: an isready read while the job ran is answered after its last line. */
+    job_ended(u);
+    return NULL;
+}
+
+/* bench [depth] [threads] [hash], as `sennight bench`, with the session's weights: a job like go
+ * perft, which stop and quit end early. */
 static void cmd_bench(struct uci *u, char **tok, int n)
 {
     long arg[3] = { BENCH_DEPTH, 1, 16 }, hi[3] = { 64, MAX_THREADS, TT_MAX_MB };
+    job_count(u);
     for (int i = 1; i < n && i <= 3; i++)
         if (n > 4 || !number_parse(tok[i], 1, hi[i - 1], &arg[i - 1])) {
             say_error("usage: bench [depth 1..64] [threads] [hash MB]");
             return;
         }
-    struct bench_result r;
-    bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &u->weights, say, &r);
+    for (int i = 0; i < 3; i++)
+        u->bench_args[i] = (int)arg[i];
+    start_job(u, bench_worker);
 }
 
 struct command {
@@ -777,7 +861,7 @@ static enum input_action uci_hear(void *ctx, const char *line, size_t len, bool 
     struct uci *u = ctx;
     const struct command *c = command_of_line(line, len);
     const char *name = c ? c->name : "";
-    if (!strcmp(name, "go")) {
+    if (!strcmp(name, "go") || !strcmp(name, "bench")) {
         u->gos_read++;
     } else if (!strcmp(name, "stop") || !strcmp(name, "quit")) {
         u->stop_through = u->gos_read;
@@ -841,6 +925,11 @@ int uci_loop(FILE *in)
         free(u);
         u = NULL;
     }
+    if (u && !pool_init(&u->bench_pool)) {
+        pool_free(&u->pool);
+        free(u);
+        u = NULL;
+    }
     if (u) {
         u->threads = DEFAULT_THREADS;
         u->multipv = DEFAULT_MULTIPV;
@@ -856,12 +945,17 @@ int uci_loop(FILE *in)
     if (!u || !registry_init(err, sizeof err) || !game_init(&u->game, registry_get(0), false, err, sizeof err)
         || !pool_configure(&u->pool, u->threads, u->hash_mb)) {
         fprintf(stderr, "sennight: cannot start: %s\n", u ? err : "out of memory");
+        if (u) {
+            pool_free(&u->pool);
+            pool_free(&u->bench_pool);
+        }
         free(u);
         return 1;
     }
     if (!input_start(&u->input, in, uci_hear, u)) {
         fprintf(stderr, "sennight: cannot start: no thread for the input\n");
         pool_free(&u->pool);
+        pool_free(&u->bench_pool);
         game_free(&u->game);
         free(u);
         return 1;
@@ -878,6 +972,7 @@ int uci_loop(FILE *in)
     input_free(&u->input);
     book_close(&u->book);
     pool_free(&u->pool);
+    pool_free(&u->bench_pool);
     game_free(&u->game);
     free(u);
     return 0;

@@ -907,11 +907,11 @@ START_TEST(test_uci_own_book)
     expect_uci(&p, "setoption name BookDepth value 1", "");
     expect_search(&p, "go depth 1");
     expect_uci(&p, "setoption name BookDepth value 2\ngo depth 1", "bestmove i1h2");
-    /* Another variant: the book is refused, and loaded again when glinski comes back. */
-    expect_uci(&p, "setoption name UCI_Variant value mccooey", "info string error: ");
-    expect_uci(&p, "position startpos", "");
-    expect_search(&p, "go depth 1");
-    expect_uci(&p, "setoption name UCI_Variant value glinski", "variant glinski");
+    /* Another variant: the file is glinski's, so mccooey gets its shipped book; the file comes back
+     * with glinski. */
+    expect_uci(&p, "setoption name UCI_Variant value mccooey", "books/mccooey.bin: ");
+    expect_uci(&p, "position startpos\ngo depth 1", "info string book move ");
+    expect_uci(&p, "setoption name UCI_Variant value glinski", "uneven.book: 3 entries, 1 positions, variant glinski");
     expect_uci(&p, "go depth 1", "bestmove i1h2");
     /* Bad files and values: one error line each, the position kept; the book is then not used. */
     expect_uci(&p, "position startpos moves c1f4", "");
@@ -930,11 +930,76 @@ START_TEST(test_uci_own_book)
                       "'%s': %s", bad[i][0], out);
     }
     snprintf(cmd, sizeof cmd, "setoption name BookFile value %s", dir);
-    expect_uci(&p, cmd, "not a regular file");
+    expect_uci(&p, cmd, "info string no book for variant glinski in /");
     ck_assert_str_eq(strstr(uci(&p, "d"), "Fen: "), before);
     expect_uci(&p, "position startpos", "");
     expect_search(&p, "go depth 1");
     expect_uci(&p, "setoption name BookFile value <empty>", "");
+    ck_assert(pipe_send(&p, "quit", reply_ms()));
+    struct proc_exit x = pipe_wait(&p, reply_ms());
+    ck_assert_msg(x.exited && x.code == 0, "the engine did not exit cleanly");
+    proc_end(&p, 0, NULL, 0);
+}
+END_TEST
+
+/* Each book move of the start position comes up in `draws` timed searches, and nothing else. */
+static int book_moves_seen(struct proc *p, int draws)
+{
+    char seen[8][16];
+    int distinct = 0;
+    for (int i = 0; i < draws; i++) {
+        const char *out = uci(p, "go wtime 60000 btime 60000");
+        char move[16], best[16];
+        ck_assert_msg(sscanf(out, "info string book move %15s (weight %*u of %*u)\nbestmove %15s", move, best) == 2
+                          && !strcmp(move, best), "%s", out);
+        bool known = false;
+        for (int k = 0; k < distinct; k++)
+            known |= !strcmp(seen[k], move);
+        if (!known && distinct < 8)
+            snprintf(seen[distinct++], sizeof seen[0], "%s", move);
+    }
+    return distinct;
+}
+
+/* OwnBook with no BookFile plays the shipped book of each variant, says which, and varies its moves;
+ * a BookFile directory holds a book per variant. OwnBook is off by default. */
+START_TEST(test_uci_shipped_books)
+{
+    struct proc p;
+    pipe_start(&p, NULL);
+    expect_search(&p, "go wtime 1000 btime 1000");
+    expect_uci(&p, "setoption name OwnBook value true", "info string book ");
+    expect_uci(&p, "setoption name OwnBook value true", "books/glinski.bin: ");
+    expect_uci(&p, "setoption name OwnBook value true", "positions, variant glinski\n");
+    ck_assert_int_ge(book_moves_seen(&p, 20), 2);
+    /* The book follows the variant. */
+    expect_uci(&p, "setoption name UCI_Variant value mccooey", "books/mccooey.bin: ");
+    expect_uci(&p, "position startpos", "");
+    ck_assert_int_ge(book_moves_seen(&p, 20), 2);
+    expect_uci(&p, "setoption name UCI_Variant value haynie", "info string no book for variant haynie\n");
+    expect_uci(&p, "position startpos", "");
+    expect_search(&p, "go wtime 1000 btime 1000");
+    /* Never in analysis. */
+    expect_uci(&p, "setoption name UCI_Variant value glinski\nposition startpos", "books/glinski.bin: ");
+    expect_uci(&p, "setoption name UCI_AnalyseMode value true", "");
+    expect_search(&p, "go wtime 1000 btime 1000");
+    expect_uci(&p, "setoption name UCI_AnalyseMode value false", "");
+    /* A directory: <variant>.bin in it, or no book for the variant. */
+    const struct variant *v = test_variant("glinski");
+    struct game g;
+    test_game(&g, "glinski", NULL, false);
+    struct book_entry e = entry_for(&g, "d1f4", 1);
+    game_free(&g);
+    write_book(file("glinski.bin"), v, &e, 1);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "setoption name BookFile value %s", dir);
+    expect_uci(&p, cmd, "/glinski.bin: 1 entries, 1 positions, variant glinski\n");
+    expect_uci(&p, "go wtime 1000 btime 1000", "info string book move d1f4 (weight 1 of 1)\nbestmove d1f4\n");
+    snprintf(cmd, sizeof cmd, "info string no book for variant mccooey in %s\n", dir);
+    expect_uci(&p, "setoption name UCI_Variant value mccooey", cmd);
+    expect_uci(&p, "position startpos", "");
+    expect_search(&p, "go wtime 1000 btime 1000");
+    unlink(file("glinski.bin"));
     ck_assert(pipe_send(&p, "quit", reply_ms()));
     struct proc_exit x = pipe_wait(&p, reply_ms());
     ck_assert_msg(x.exited && x.code == 0, "the engine did not exit cleanly");
@@ -1207,6 +1272,7 @@ Suite *suite_books(void)
     tcase_add_unchecked_fixture(tc, dir_create, dir_remove);
     tcase_set_timeout(tc, test_timeout(30));
     tcase_add_test(tc, test_uci_own_book);
+    tcase_add_test(tc, test_uci_shipped_books);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -136,6 +137,17 @@ static struct lines engine_read_until(struct proc *p, const char *prefix, int ti
             return out;
     }
     engine_lost(p, prefix, &out);
+    return out;
+}
+
+/* Sends the lines and reads up to the first starting with the prefix, which must come within a second. */
+static struct lines engine_answer_soon(struct proc *p, const char *lines, const char *prefix)
+{
+    long long sent = clock_ms();
+    engine_send(p, lines);
+    struct lines out = engine_read_until(p, prefix, reply_ms());
+    long long took = clock_ms() - sent;
+    ck_assert_msg(took < test_timeout(1.0) * 1000, "'%s' took %lld ms", prefix, took);
     return out;
 }
 
@@ -317,6 +329,93 @@ START_TEST(test_uci_handshake)
     lines_free(&names);
     lines_free(&out);
     engine_quit(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------- */
+/* The command line. */
+
+struct run {
+    int status;
+    char out[8192], err[8192];
+};
+
+/* The file's text, from its start, cut to fit; closes it. */
+static void read_whole(FILE *f, char *text, size_t len)
+{
+    ssize_t n = pread(fileno(f), text, len - 1, 0);
+    text[n > 0 ? n : 0] = 0;
+    fclose(f);
+}
+
+/* Runs the executable with the arguments (NULL-terminated), stdout and stderr apart. */
+static struct run *run_sennight(const char *const *args)
+{
+    static struct run r;
+    char *argv[8] = { (char *)pipe_engine_path() };
+    for (int i = 0; args[i] && i < 6; i++)
+        argv[i + 1] = (char *)args[i];
+    FILE *out = tmpfile(), *err = tmpfile();
+    ck_assert(out && err);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        dup2(fileno(out), STDOUT_FILENO);
+        dup2(fileno(err), STDERR_FILENO);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    ck_assert(waitpid(pid, &status, 0) == pid);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    read_whole(out, r.out, sizeof r.out);
+    read_whole(err, r.err, sizeof r.err);
+    return &r;
+}
+
+/* --version and id name agree; --help is on stdout; a mistake gets the usage on stderr; `variants`
+ * lists what the UCI command does. */
+START_TEST(test_command_line)
+{
+    struct run *r = run_sennight((const char *[]){ "--version", NULL });
+    char version[256];
+    ck_assert_msg(r->status == 0 && !r->err[0] && sscanf(r->out, "Sennight %255s", version) == 1, "%d '%s' '%s'",
+                  r->status, r->out, r->err);
+    char expected[300];
+    snprintf(expected, sizeof expected, "Sennight %s\n", version);
+    ck_assert_str_eq(r->out, expected);
+    struct proc p;
+    pipe_start(&p, NULL);
+    engine_send(&p, "uci");
+    struct lines out = engine_read_until(&p, "uciok", reply_ms());
+    snprintf(expected, sizeof expected, "id name Sennight %s", version);
+    ck_assert_str_eq(out.v[0], expected);
+    lines_free(&out);
+    out = engine_run(&p, "variants");
+    char listed[8192] = "";
+    for (int i = 0; i < out.n; i++)
+        snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s\n", out.v[i]);
+    lines_free(&out);
+    engine_quit(&p);
+    r = run_sennight((const char *[]){ "variants", NULL });
+    ck_assert_msg(r->status == 0 && !r->err[0], "%d '%s'", r->status, r->err);
+    ck_assert_str_eq(r->out, listed);
+    r = run_sennight((const char *[]){ "variants", "glinski", NULL });
+    ck_assert_msg(r->status == 2 && !r->out[0] && strstr(r->err, "usage: sennight variants"), "%d '%s'", r->status, r->err);
+    static const char *const commands[] = { "play", "bench", "match", "book build|show|merge|openings", "gui",
+                                            "perft-speed", "check", "variants", "--version", "--help" };
+    r = run_sennight((const char *[]){ "--help", NULL });
+    ck_assert_msg(r->status == 0 && !r->err[0] && !strncmp(r->out, "usage: sennight [", 17), "%d '%s' '%s'", r->status,
+                  r->out, r->err);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        ck_assert_msg(strstr(r->out, commands[i]), "--help does not list %s: %s", commands[i], r->out);
+    char help[8192];
+    snprintf(help, sizeof help, "%s", r->out);
+    r = run_sennight((const char *[]){ "frobnicate", NULL });
+    ck_assert_msg(r->status == 2 && !r->out[0] && strstr(r->err, "sennight: unknown command 'frobnicate'\n")
+                      && strstr(r->err, help), "%d '%s' '%s'", r->status, r->out, r->err);
 }
 END_TEST
 
@@ -1117,6 +1216,32 @@ static void send_quit_expect_exit(struct proc *p, const char *script)
     ck_assert_msg(took < test_timeout(1.0) * 1000, "quit took %lld ms", took);
 }
 
+/* bench is a job like go perft: isready is answered while it runs, stop ends it with its totals so
+ * far, quit at once. */
+START_TEST(test_bench_job)
+{
+    struct proc p;
+    pipe_start(&p, NULL);
+    engine_send(&p, "bench 12");
+    struct lines out = engine_answer_soon(&p, "isready", "readyok");
+    ck_assert_msg(!lines_find(&out, "Nodes searched"), "bench over before isready: %s", lines_show(&out));
+    lines_free(&out);
+    out = engine_answer_soon(&p, "stop", "Nodes searched: ");
+    const char *stopped = lines_find(&out, "info string bench stopped after ");
+    int done, total;
+    ck_assert_msg(stopped && sscanf(stopped, "info string bench stopped after %d of %d positions", &done, &total) == 2
+                      && done < total && lines_count(&out, "Position ") == done, "%s", lines_show(&out));
+    lines_free(&out);
+    out = engine_read_until(&p, "Nodes/second: ", reply_ms());
+    lines_free(&out);
+    /* The engine goes on as before: a position, then a bench that quit ends. */
+    engine_run_silent(&p, "position startpos moves e4e6");
+    expect_fen(&p, GLINSKI_E4E6);
+    send_quit_expect_exit(&p, "bench 12\nquit");
+    proc_end(&p, 0, NULL, 0);
+}
+END_TEST
+
 /* quit ends a count at once; scripts that want the whole count close their input instead. */
 START_TEST(test_quit_ends_perft)
 {
@@ -1153,18 +1278,10 @@ START_TEST(test_no_head_of_line_blocking)
     pipe_start(&p, NULL);
     engine_send(&p, "go depth 1000");
     nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
-    long long sent = clock_ms();
-    engine_send(&p, "position startpos moves e4e6\nisready");
-    struct lines out = engine_read_until(&p, "readyok", reply_ms());
-    long long took = clock_ms() - sent;
-    ck_assert_msg(took < test_timeout(1.0) * 1000, "readyok took %lld ms", took);
+    struct lines out = engine_answer_soon(&p, "position startpos moves e4e6\nisready", "readyok");
     ck_assert_msg(!lines_find(&out, "bestmove"), "the search ended by itself: %s", lines_show(&out));
     lines_free(&out);
-    sent = clock_ms();
-    engine_send(&p, "stop");
-    out = engine_read_until(&p, "bestmove ", reply_ms());
-    took = clock_ms() - sent;
-    ck_assert_msg(took < test_timeout(1.0) * 1000, "bestmove took %lld ms after stop", took);
+    out = engine_answer_soon(&p, "stop", "bestmove ");
     lines_free(&out);
     expect_fen(&p, GLINSKI_E4E6);
     engine_quit(&p);
@@ -1524,6 +1641,8 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_isready_during_perft);
     tcase_add_test(tc, test_quit);
     tcase_add_test(tc, test_quit_ends_perft);
+    tcase_add_test(tc, test_bench_job);
+    tcase_add_test(tc, test_command_line);
     tcase_add_test(tc, test_end_of_input_finishes_perft);
     tcase_add_test(tc, test_no_head_of_line_blocking);
     tcase_add_test(tc, test_quit_while_blocked);

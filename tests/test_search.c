@@ -288,7 +288,8 @@ static void take_line(struct search_out *out, const char *line, long long t0)
 {
     out->lines++;
     transcribe(out, line);
-    if (!strncmp(line, "info depth ", 11) && !strstr(line, "lowerbound") && !strstr(line, "upperbound")) {
+    if (!strncmp(line, "info depth ", 11) && !strstr(line, "lowerbound") && !strstr(line, "upperbound")
+        && !strstr(line, " currmove ")) {
         out->info = realloc(out->info, (size_t)(out->ninfo + 1) * sizeof *out->info);
         ck_assert(out->info != NULL);
         out->info[out->ninfo++] = parse_info(line);
@@ -816,9 +817,12 @@ START_TEST(test_limit_strength)
     int distinct = 0;
     for (int i = 0; i < 8; i++) {
         struct search_out *out = until_bestmove(&p, "go depth 10");
-        ck_assert_msg(out->ninfo == 4, "expected 4 lines of depth 1: %s", out->transcript);
+        /* The played line comes again, last, when it is not the first. */
+        bool first = !strcmp(out->info[0].pv[0], out->bestmove);
+        ck_assert_msg(out->ninfo == (first ? 4 : 5), "expected 4 lines of depth 1: %s", out->transcript);
         for (int k = 0; k < out->ninfo; k++)
             ck_assert_int_eq(out->info[k].depth, 1);
+        ck_assert_msg(first || !strcmp(last_info(out)->pv[0], out->bestmove), "%s", out->transcript);
         bool known = false;
         for (int k = 0; k < distinct; k++)
             known |= !strcmp(seen[k], out->bestmove);
@@ -871,6 +875,78 @@ START_TEST(test_stop_during_long_search)
     struct search_out *out = stop_search(&p);
     assert_legal(MIDDLEGAME, out);
     out_free(out);
+    engine_quit(&p);
+}
+END_TEST
+
+/* A long search is never silent: after the first second, about once a second, the move being
+ * searched and the totals. */
+START_TEST(test_progress_lines)
+{
+    struct proc p;
+    pipe_start(&p, NULL);
+    engine_silent(&p, "position fen " MIDDLEGAME);
+    engine_send(&p, "go infinite");
+    pause_ms(2600);
+    engine_send(&p, "stop");
+    int currmoves = 0, totals = 0, bestmoves = 0;
+    long long last_time = 0;
+    const char *line;
+    while (!bestmoves && (line = pipe_read_line(&p, hang_ms())) != NULL) {
+        char move[MOVE_TEXT];
+        int depth, number, hashfull;
+        unsigned long long nodes, nps;
+        long long time;
+        bestmoves += !strncmp(line, "bestmove ", 9);
+        if (strstr(line, " currmove ")) {
+            ck_assert_msg(sscanf(line, "info depth %d currmove %15s currmovenumber %d", &depth, move, &number) == 3
+                              && depth > 0 && number > 0, "bad line '%s'", line);
+            currmoves++;
+        } else if (!strncmp(line, "info nodes ", 11)) {
+            ck_assert_msg(sscanf(line, "info nodes %llu nps %llu hashfull %d time %lld", &nodes, &nps, &hashfull, &time)
+                              == 4, "bad line '%s'", line);
+            ck_assert_msg(time >= 1000 && time >= last_time + 500, "progress at %lld ms after %lld ms", time, last_time);
+            last_time = time;
+            totals++;
+        }
+    }
+    ck_assert_msg(bestmoves, "no bestmove after stop");
+    ck_assert_msg(currmoves >= 2 && totals >= 2, "%d currmove and %d progress lines in 2.6 s", currmoves, totals);
+    engine_quit(&p);
+}
+END_TEST
+
+/* The last info line before bestmove shows the move played, however the search ended: a clock, a node
+ * limit, a stop in the middle of an iteration; with several lines, multipv 1 is the move played. */
+START_TEST(test_last_line_is_bestmove)
+{
+    static const char *const gos[] = { "go movetime 300", "go nodes 30000", "go depth 60", "go infinite" };
+    struct proc p;
+    pipe_start(&p, NULL);
+    engine_silent(&p, "position fen " MIDDLEGAME);
+    for (int pvs = 1; pvs <= 3; pvs += 2) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "setoption name MultiPV value %d", pvs);
+        engine_silent(&p, cmd);
+        for (size_t i = 0; i < sizeof gos / sizeof *gos; i++) {
+            bool endless = !strcmp(gos[i], "go infinite") || !strcmp(gos[i], "go depth 60");
+            struct search_out *out;
+            if (endless) {
+                assert_thinking(&p, gos[i], 150 + 100 * (int)i);
+                out = stop_search(&p);
+            } else {
+                out = until_bestmove(&p, gos[i]);
+            }
+            const struct info *line = last_info(out);
+            for (int k = out->ninfo - 1; k >= 0 && line->multipv != 1; k--)
+                line = &out->info[k];
+            ck_assert_msg(line->multipv == 1 && (pvs == 1 || line == last_info(out) - (pvs - 1)),
+                          "'%s', MultiPV %d: %s", gos[i], pvs, out->transcript);
+            ck_assert_msg(!strcmp(line->pv[0], out->bestmove), "'%s', MultiPV %d: last line %s, bestmove %s: %s", gos[i],
+                          pvs, line->pv[0], out->bestmove, out->transcript);
+            out_free(out);
+        }
+    }
     engine_quit(&p);
 }
 END_TEST
@@ -1117,6 +1193,8 @@ Suite *suite_search(void)
     tcase_add_test(tc, test_no_legal_move);
     tcase_add_test(tc, test_stop_during_long_search);
     tcase_add_test(tc, test_quit_during_infinite);
+    tcase_add_test(tc, test_progress_lines);
+    tcase_add_test(tc, test_last_line_is_bestmove);
     tcase_add_test(tc, test_two_threads);
     tcase_add_test(tc, test_bad_option_values);
     tcase_add_test(tc, test_evaluation_option);

@@ -1,4 +1,5 @@
-/* Writing a file whole or not at all: a temporary file in the same directory, renamed into place. */
+/* Writing a file whole or not at all (a temporary file in the same directory, renamed into place);
+ * finding shipped files. */
 #include "file.h"
 
 #include <errno.h>
@@ -32,4 +33,20 @@ bool file_replace(const char *path, bool (*write)(FILE *f, const void *ctx), con
         unlink(tmp);
     }
     return ok;
+}
+
+bool file_find_shipped(const char *relative, char *path, size_t len)
+{
+    char exe[4096], *slash = NULL;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        slash = strrchr(exe, '/');
+    }
+    if (slash) {
+        *slash = 0;
+        if ((size_t)snprintf(path, len, "%s/%s", exe, relative) < len && !access(path, F_OK))
+            return true;
+    }
+    return (size_t)snprintf(path, len, "%s", relative) < len && !access(path, F_OK);
 }

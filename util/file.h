@@ -1,5 +1,6 @@
-/* Writing a file whole or not at all: through a temporary file in the same directory, renamed into
- * place, so a failed write never leaves a damaged file and the output may name an input. */
+/* Files: writing one whole or not at all, through a temporary file in the same directory renamed
+ * into place, so a failed write never leaves a damaged file and the output may name an input; and
+ * finding the files shipped with the program. */
 #ifndef FILE_H
 #define FILE_H
 
@@ -9,5 +10,9 @@
 
 /* write fills the stream and says whether it succeeded; on failure err is '<path>: cannot write: <why>'. */
 bool file_replace(const char *path, bool (*write)(FILE *f, const void *ctx), const void *ctx, char *err, size_t errlen);
+
+/* A shipped file, <relative> in the directory of the running executable, else in the current
+ * directory: its path, or false if neither has one. */
+bool file_find_shipped(const char *relative, char *path, size_t len);
 
 #endif
