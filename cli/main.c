@@ -17,8 +17,7 @@
 static const char usage[] =
     "usage: sennight [play [options] | bench [depth] [threads] [hash] | match <arguments> |\n"
     "                 book build|show|merge|openings <arguments> | datagen <arguments> | gui [options] |\n"
-    "                 perft-speed [seconds] |\n"
-    "                 check <file> | variants | --version | --help]\n"
+    "                 perft-speed [seconds] | check <file> | variants | --version | --help]\n"
     "Without arguments: the UCI protocol on standard input and output (docs/protocol.md).\n";
 
 static int check_main(int argc, char **argv)
