@@ -17,6 +17,10 @@ else ifeq ($(MODE),tsan)
   # Data races between the search threads, the UCI input thread and the loop (by hand: make MODE=tsan).
   OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
   TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000
+else ifeq ($(MODE),fuzz)
+  # libFuzzer harnesses (tests/fuzz/, docs/fuzzing.md): clang, coverage hooks, ASan and UBSan.
+  CC := clang
+  OPT := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else
   OPT := -O2 -g $(NATIVE)
 endif
@@ -37,7 +41,7 @@ OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
-.PHONY: all deps deps-test apt-install demo play gui test test-run test-gui perft-deep perft-speed openings books clean
+.PHONY: all deps deps-test deps-fuzz fuzz fuzz-build fuzz-smoke apt-install demo play gui test test-run test-gui perft-deep perft-speed openings books clean
 
 all: deps
 	@$(MAKE) --no-print-directory MODE=release sennight
@@ -53,6 +57,11 @@ deps:
 deps-test: deps
 	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(TEST_PKGS) $$(command -v npm >/dev/null || echo nodejs npm)"
 	@if [ ! -d gui/tests/node_modules ]; then npm ci --silent --prefix gui/tests; fi
+
+# clang and its libFuzzer runtime for `make fuzz`.
+FUZZ_PKGS := clang libclang-rt-14-dev
+deps-fuzz: deps
+	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(FUZZ_PKGS)"
 
 apt-install:
 	@missing=""; \
@@ -136,6 +145,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory MODE=test test-run
 	@$(MAKE) --no-print-directory MODE=test test-gui
 	@$(MAKE) --no-print-directory MODE=asan test-run
+	@$(MAKE) --no-print-directory fuzz-smoke
 
 # The page's tests in a headless browser against the real server (gui/tests/run.mjs).
 test-gui: deps-test $(BUILD)/sennight
@@ -143,6 +153,33 @@ test-gui: deps-test $(BUILD)/sennight
 
 test-run: $(BUILD)/run_tests $(BUILD)/sennight $(BUILD)/toy_engine
 	SENNIGHT=$(BUILD)/sennight TOY_ENGINE=$(BUILD)/toy_engine PERFT_DIR=tests/perft $(TEST_ENV) $(BUILD)/run_tests
+
+# Coverage-guided fuzzing (docs/fuzzing.md): one libFuzzer harness per reader, in build/fuzz/fuzz_<target>.
+FUZZ_TARGETS := fen variant book epd uci
+FUZZ_SMOKE_SECONDS ?= 15
+
+fuzz: deps-fuzz
+	@$(MAKE) --no-print-directory MODE=fuzz fuzz-build
+
+fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+.SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o) $(BUILD)/tests/fuzz/fuzz.o
+
+$(BUILD)/fuzz_%: $(OBJS) $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz.o $(BUILD)/tests/perft_epd.o
+	@echo "  LD    $@"
+	@$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# Each target a few seconds from its seeds (tests/fuzz/<target>/); what it finds goes to build/fuzz/corpus/,
+# a crash fails the run and leaves its input in build/fuzz/.
+fuzz-smoke: fuzz
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz/corpus/$$t; \
+	  dict=; if [ -f tests/fuzz/$$t.dict ]; then dict=-dict=tests/fuzz/$$t.dict; fi; \
+	  echo "  FUZZ  $$t ($(FUZZ_SMOKE_SECONDS) s)"; \
+	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SMOKE_SECONDS) -print_final_stats=1 $$dict \
+	    -artifact_prefix=build/fuzz/$$t- build/fuzz/corpus/$$t tests/fuzz/$$t 2>build/fuzz/$$t.log \
+	    || { tail -40 build/fuzz/$$t.log; exit 1; }; \
+	  grep -h '^#.*DONE\|stat::number_of_executed_units' build/fuzz/$$t.log; \
+	done
 
 # Every depth of every perft suite, outside CI.
 perft-deep: deps-test

@@ -78,10 +78,10 @@ static const struct variant *header_variant(const unsigned char *h, const char *
     return NULL;
 }
 
-static bool check_header(const unsigned char *h, off_t size, const char *path, char *err, size_t errlen)
+static bool check_header(const unsigned char *h, size_t size, const char *path, char *err, size_t errlen)
 {
     uint64_t count = le_get(h + 24, 8);
-    off_t bytes = size - BOOK_HEADER_SIZE;
+    size_t bytes = size - BOOK_HEADER_SIZE;
     if (memcmp(h, magic, sizeof magic))
         snprintf(err, errlen, "%s: not a Sennight book", path);
     else if (le_get(h + 8, 4) != BOOK_VERSION)
@@ -92,7 +92,7 @@ static bool check_header(const unsigned char *h, off_t size, const char *path, c
                  (unsigned long long)le_get(h + 12, 4), BOOK_ENTRY_SIZE);
     else if (count != (uint64_t)bytes / BOOK_ENTRY_SIZE || bytes % BOOK_ENTRY_SIZE)
         snprintf(err, errlen, "%s: truncated or damaged: the header says %llu entries, the file holds %lld bytes of "
-                 "entries", path, (unsigned long long)count, (long long)bytes);
+                 "entries", path, (unsigned long long)count, (unsigned long long)bytes);
     else
         return true;
     return false;
@@ -119,48 +119,60 @@ static bool read_entry(struct book *b, size_t i, const unsigned char *p, const c
     return true;
 }
 
-static bool read_book(struct book *b, FILE *f, const char *path, const struct variant *v, char *err, size_t errlen)
+static bool read_book(struct book *b, const unsigned char *bytes, size_t size, const char *path,
+                      const struct variant *v, char *err, size_t errlen)
 {
-    struct stat st;
-    unsigned char h[BOOK_HEADER_SIZE], p[BOOK_ENTRY_SIZE];
-    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
+    if (size < BOOK_HEADER_SIZE) {
+        snprintf(err, errlen, "%s: truncated: %zu bytes, shorter than a book header", path, size);
         return false;
     }
-    if (st.st_size < BOOK_HEADER_SIZE || fread(h, 1, sizeof h, f) != sizeof h) {
-        snprintf(err, errlen, "%s: truncated: %lld bytes, shorter than a book header", path, (long long)st.st_size);
+    if (!check_header(bytes, size, path, err, errlen) || !(b->v = header_variant(bytes, path, v, err, errlen)))
         return false;
-    }
-    if (!check_header(h, st.st_size, path, err, errlen) || !(b->v = header_variant(h, path, v, err, errlen)))
-        return false;
-    b->n = (size_t)le_get(h + 24, 8);
+    b->n = (size_t)le_get(bytes + 24, 8);
     if (b->n && !(b->e = malloc(b->n * sizeof *b->e))) {
         snprintf(err, errlen, "%s: out of memory for %zu entries", path, b->n);
         return false;
     }
-    for (size_t i = 0; i < b->n; i++) {
-        if (fread(p, 1, sizeof p, f) != sizeof p) {
-            snprintf(err, errlen, "%s: read error at entry %zu", path, i);
+    for (size_t i = 0; i < b->n; i++)
+        if (!read_entry(b, i, bytes + BOOK_HEADER_SIZE + i * BOOK_ENTRY_SIZE, path, err, errlen))
             return false;
-        }
-        if (!read_entry(b, i, p, path, err, errlen))
-            return false;
-    }
     return true;
+}
+
+bool book_open_bytes(struct book *b, const unsigned char *bytes, size_t size, const char *origin,
+                     const struct variant *v, char *err, size_t errlen)
+{
+    *b = (struct book){ 0 };
+    bool ok = read_book(b, bytes, size, origin, v, err, errlen);
+    if (!ok)
+        book_close(b);
+    return ok;
 }
 
 bool book_open(struct book *b, const char *path, const struct variant *v, char *err, size_t errlen)
 {
     *b = (struct book){ 0 };
+    struct stat st;
+    unsigned char *bytes = NULL;
+    const char *why = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (!f || fstat(fileno(f), &st))
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if (!(bytes = malloc((size_t)st.st_size + 1)))
+        why = "out of memory";
+    else if (fread(bytes, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
+        why = "read error";
+    if (f)
+        fclose(f);
+    if (why) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        free(bytes);
         return false;
     }
-    bool ok = read_book(b, f, path, v, err, errlen);
-    fclose(f);
-    if (!ok)
-        book_close(b);
+    bool ok = book_open_bytes(b, bytes, (size_t)st.st_size, path, v, err, errlen);
+    free(bytes);
     return ok;
 }
 

@@ -42,6 +42,9 @@ enum book_variety { BOOK_WEIGHTED, BOOK_BEST };
 /* Reads and checks the whole file for the variant (NULL: the registered variant the book names);
  * on failure err holds one line and b is left empty. */
 bool book_open(struct book *b, const char *path, const struct variant *v, char *err, size_t errlen);
+/* The same from the book's bytes in memory; origin names them in messages. */
+bool book_open_bytes(struct book *b, const unsigned char *bytes, size_t size, const char *origin,
+                     const struct variant *v, char *err, size_t errlen);
 void book_close(struct book *b);
 /* The index of the key's first entry; *count entries follow (0 if the key is not in the book). */
 size_t book_find(const struct book *b, uint64_t key, size_t *count);

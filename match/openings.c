@@ -38,6 +38,33 @@ static bool add(struct openings *o, const char *fen)
     return true;
 }
 
+bool openings_read(struct openings *o, FILE *f, const char *origin, struct game *g, char *err, size_t errlen)
+{
+    *o = (struct openings){ 0 };
+    char line[4096], fen[4096], why[512];
+    bool ok = true;
+    for (int number = 1; ok && fgets(line, sizeof line, f); number++) {
+        const char *p = line + strspn(line, " \t");
+        if (!*p || *p == '#' || *p == '\n' || *p == '\r')
+            continue;
+        fen_of_line(p, fen, sizeof fen);
+        if (!game_set_position(g, fen, NULL, 0, why, sizeof why)) {
+            snprintf(err, errlen, "%s:%d: %s", origin, number, why);
+            ok = false;
+        } else if (!add(o, fen)) {
+            snprintf(err, errlen, "out of memory");
+            ok = false;
+        }
+    }
+    if (ok && !o->n) {
+        snprintf(err, errlen, "no positions in the openings file '%s'", origin);
+        ok = false;
+    }
+    if (!ok)
+        openings_free(o);
+    return ok;
+}
+
 bool openings_load(struct openings *o, const char *path, const struct variant *v, char *err, size_t errlen)
 {
     *o = (struct openings){ 0 };
@@ -47,31 +74,9 @@ bool openings_load(struct openings *o, const char *path, const struct variant *v
         return false;
     }
     struct game g = { 0 };
-    char line[4096], fen[4096], why[512];
-    bool ok = game_init(&g, v, false, why, sizeof why);
-    if (!ok)
-        snprintf(err, errlen, "%s", why);
-    for (int number = 1; ok && fgets(line, sizeof line, f); number++) {
-        const char *p = line + strspn(line, " \t");
-        if (!*p || *p == '#' || *p == '\n' || *p == '\r')
-            continue;
-        fen_of_line(p, fen, sizeof fen);
-        if (!game_set_position(&g, fen, NULL, 0, why, sizeof why)) {
-            snprintf(err, errlen, "%s:%d: %s", path, number, why);
-            ok = false;
-        } else if (!add(o, fen)) {
-            snprintf(err, errlen, "out of memory");
-            ok = false;
-        }
-    }
+    bool ok = game_init(&g, v, false, err, errlen) && openings_read(o, f, path, &g, err, errlen);
     fclose(f);
     game_free(&g);
-    if (ok && !o->n) {
-        snprintf(err, errlen, "no positions in the openings file '%s'", path);
-        ok = false;
-    }
-    if (!ok)
-        openings_free(o);
     return ok;
 }
 

@@ -248,6 +248,22 @@ static void merge_modes(unsigned m[4])
     m[MODE_CAPTURE] &= ~both;
 }
 
+static bool promotes_to(const struct variant *v, int type)
+{
+    for (int i = 0; i < v->npromo; i++)
+        if (v->promo[i] == type)
+            return true;
+    return false;
+}
+
+static bool fuses(const struct variant *v, int type)
+{
+    for (int t = 0; t < MAX_TYPES; t++)
+        if (v->fuse[type][t])
+            return true;
+    return variant_is_compound(v, type);
+}
+
 static void parse_piece(struct parser *p, struct variant *v, char *val)
 {
     char *save, *name = strtok_r(val, " \t", &save), *letter = strtok_r(NULL, " \t", &save);
@@ -295,6 +311,12 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
     merge_modes(pd.ride);
     merge_modes(pd.curved);
     int t = variant_type_of_letter(v, pd.letter);
+    /* promotion and fusion checked their types when read: a type they name may not turn royal or pawn. */
+    if (t >= 0 && (pd.royal || pd.pawn) && (promotes_to(v, t) || fuses(v, t))) {
+        parse_error(p, "piece '%c' is in the promotion list or a fusion, so it cannot become royal or a pawn",
+                    pd.letter);
+        return;
+    }
     for (int o = 0; o < v->ntypes; o++) {
         if (o != t && !strcmp(v->piece[o].name, pd.name)) {
             parse_error(p, "two pieces named '%s' (keys are made from names)", pd.name);
@@ -334,11 +356,7 @@ static void parse_fusion(struct parser *p, struct variant *v, char *val)
                 parse_error(p, "fusion '%s': royal pieces and pawns do not fuse", tok);
                 return;
             }
-        bool c_fuses = false;
-        for (int t = 0; t < MAX_TYPES; t++)
-            c_fuses |= v->fuse[c][t] != 0;
-        if (v->fuse[a][b] || variant_is_compound(v, a) || variant_is_compound(v, b) || variant_is_compound(v, c)
-            || c_fuses) {
+        if (v->fuse[a][b] || variant_is_compound(v, a) || variant_is_compound(v, b) || fuses(v, c)) {
             parse_error(p, "fusion '%s': each pair fuses once, and a compound fuses no further", tok);
             return;
         }

@@ -287,11 +287,19 @@ START_TEST(test_damaged_files)
     size_t len;
     unsigned char *base = read_bytes(file("base.book"), &len);
     ck_assert_uint_eq(len, BOOK_HEADER_SIZE + 3 * BOOK_ENTRY_SIZE);
-    /* Every truncation, down to nothing. */
+    /* Every truncation, down to nothing, from a file and from memory (book_open_bytes, the fuzzer's way in). */
+    struct book b;
+    char err[512];
     for (size_t cut = 0; cut < len; cut++) {
+        const char *why = cut < BOOK_HEADER_SIZE ? "shorter than a book header" : "truncated";
         write_bytes(file("cut.book"), base, cut);
-        expect_refused(file("cut.book"), v, cut < BOOK_HEADER_SIZE ? "shorter than a book header" : "truncated");
+        expect_refused(file("cut.book"), v, why);
+        ck_assert(!book_open_bytes(&b, base, cut, "cut", v, err, sizeof err));
+        ck_assert_msg(strstr(err, "cut: ") == err && strstr(err, why) && !b.e && !b.n, "%s", err);
     }
+    ck_assert_msg(book_open_bytes(&b, base, len, "whole", NULL, err, sizeof err), "%s", err);
+    ck_assert(b.v == v && b.n == 3 && b.npositions == 2 && b.e[2].suffix == 'q' && b.e[2].weight == 5);
+    book_close(&b);
     /* One byte too many. */
     unsigned char longer[BOOK_HEADER_SIZE + 3 * BOOK_ENTRY_SIZE + 1] = { 0 };
     memcpy(longer, base, len);

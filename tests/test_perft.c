@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perft_epd.h"
 #include "tests.h"
 
 /* Depths whose count exceeds this are left to `make perft-deep` (PERFT_MAX_NODES=0: no limit). */
@@ -22,25 +23,19 @@ static const char *perft_dir(void)
 }
 
 /* Checks one EPD line; returns the number of depths checked. */
-static int check_line(const char *variant, char *line, bool wide, uint64_t limit)
+static int check_line(const char *variant, const char *line, bool wide, uint64_t limit)
 {
-    char *semi = strchr(line, ';');
-    ck_assert_msg(semi, "%s: no ';D1' in '%s'", variant, line);
-    *semi = 0;
-    char *fen = line;
+    struct perft_epd e;
+    char err[256];
+    ck_assert_msg(perft_epd_parse(line, &e, err, sizeof err), "%s: %s", variant, err);
     struct game g;
-    test_game(&g, variant, fen, wide);
+    test_game(&g, variant, e.fen, wide);
     int checked = 0;
     atomic_bool stop = false;
-    for (char *field = semi + 1; field; field = strchr(field, ';') ? strchr(field, ';') + 1 : NULL) {
-        int depth;
-        uint64_t want;
-        ck_assert_msg(sscanf(field, " D%d %" SCNu64, &depth, &want) == 2, "bad field '%s'", field);
-        if (want > limit)
-            break;
-        uint64_t got = g.ops->perft(g.pos, depth, &stop);
-        ck_assert_msg(got == want, "%s %d-bit, %s depth %d: %" PRIu64 ", expected %" PRIu64, variant, g.ops->bits, fen,
-                      depth, got, want);
+    for (int i = 0; i < e.n && e.count[i] <= limit; i++) {
+        uint64_t got = g.ops->perft(g.pos, e.depth[i], &stop);
+        ck_assert_msg(got == e.count[i], "%s %d-bit, %s depth %d: %" PRIu64 ", expected %" PRIu64, variant,
+                      g.ops->bits, e.fen, e.depth[i], got, e.count[i]);
         checked++;
     }
     game_free(&g);
@@ -124,11 +119,32 @@ START_TEST(test_perft_stops)
 }
 END_TEST
 
+/* The suites' line format, read strictly (tests/perft_epd.c, also fuzzed: docs/fuzzing.md). */
+START_TEST(test_epd_lines)
+{
+    struct perft_epd e;
+    char err[256];
+    ck_assert(perft_epd_parse("6/7/8 w - - 0 1 ;D1 51 ;D2\t2586 ", &e, err, sizeof err));
+    ck_assert_str_eq(e.fen, "6/7/8 w - - 0 1 ");
+    ck_assert(e.n == 2 && e.depth[0] == 1 && e.count[0] == 51 && e.depth[1] == 2 && e.count[1] == 2586);
+    ck_assert(perft_epd_parse("x ;D99 18446744073709551615", &e, err, sizeof err) && e.count[0] == UINT64_MAX);
+    const char *bad[] = { "6/7/8 w", "x ;", "x ;D1", "x ;D1 5 ;", "x ;D0 5", "x ;D100 5", "x ;d1 5", "x ;D1 5x",
+                          "x ;D1 -5", "x ;D 5", "x ;D1 18446744073709551616", "x ;D1 1 1" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        ck_assert_msg(!perft_epd_parse(bad[i], &e, err, sizeof err) && err[0], "accepted '%s'", bad[i]);
+    char many[512] = "x ";
+    for (int d = 1; d <= PERFT_EPD_DEPTHS + 1; d++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), ";D%d %d ", d, d);
+    ck_assert(!perft_epd_parse(many, &e, err, sizeof err) && strstr(err, "more than"));
+}
+END_TEST
+
 Suite *suite_perft(void)
 {
     Suite *s = suite_create("perft");
     TCase *tc = tcase_create("suites");
     tcase_set_timeout(tc, test_timeout(600));
+    tcase_add_test(tc, test_epd_lines);
     tcase_add_test(tc, test_published_numbers);
     tcase_add_test(tc, test_perft_stops);
     tcase_add_test(tc, test_perft_suites);

@@ -10,6 +10,7 @@
 
 #include "../rules/registry.h"
 #include "../rules/zobrist.h"
+#include "perft_epd.h"
 #include "reference.h"
 #include "tests.h"
 
@@ -656,23 +657,21 @@ START_TEST(test_random_placements)
 END_TEST
 
 /* One EPD line, "FEN ;D1 n ;D2 n ...": checks every count small enough for the reference. */
-static int perft_line(const struct variant *v, char *line, const char *where)
+static int perft_line(const struct variant *v, const char *line, const char *where)
 {
     char err[256];
-    char *fen = strtok(line, ";");
+    struct perft_epd e;
     struct setup s;
-    ck_assert_msg(setup_from_fen(&s, v, fen, err, sizeof err), "%s: %s", where, err);
+    ck_assert_msg(perft_epd_parse(line, &e, err, sizeof err), "%s: %s", where, err);
+    ck_assert_msg(setup_from_fen(&s, v, e.fen, err, sizeof err), "%s: %s", where, err);
     int checked = 0;
     unsigned long long max = (unsigned long long)PERFT_MAX * (unsigned)scale() / (test_wide_only(v) ? 10 : 1);
-    for (char *field = strtok(NULL, ";"); field; field = strtok(NULL, ";")) {
-        int depth;
-        unsigned long long want;
-        ck_assert_msg(sscanf(field, " D%d %llu", &depth, &want) == 2, "%s: bad field '%s'", where, field);
-        if (want > max)
+    for (int i = 0; i < e.n; i++) {
+        if (e.count[i] > max)
             continue;
-        uint64_t have = reference_perft(v, &s, depth);
-        ck_assert_msg(have == want, "%s: %s depth %d: file says %llu, reference counts %llu", where, fen, depth,
-                      want, (unsigned long long)have);
+        uint64_t have = reference_perft(v, &s, e.depth[i]);
+        ck_assert_msg(have == e.count[i], "%s: %s depth %d: file says %llu, reference counts %llu", where, e.fen,
+                      e.depth[i], (unsigned long long)e.count[i], (unsigned long long)have);
         checked++;
     }
     return checked;

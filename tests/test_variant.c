@@ -197,6 +197,15 @@ START_TEST(test_promotion_list_bounded)
     assert_one_error("[z:glinski]\npromotion = Q R B N q\n", "t.ini:2: promotion piece 'q' listed twice");
     char err[256];
     ck_assert_int_eq(registry_add_text("[z:glinski]\npromotion = N B R Q\n", "t.ini", true, err, sizeof err), 1);
+    /* A type the list or a fusion names may not be redefined royal or pawn afterwards (found by audit for
+     * docs/fuzzing.md: a pawn promoted to a pawn, a royal fused away). */
+    const char *why = "cannot become royal or a pawn";
+    assert_one_error("[z:glinski]\npromotion = Q\npiece = queen Q R B pawn\n",
+                     "t.ini:3: piece 'Q' is in the promotion list");
+    assert_one_error("[z:mishling-fusion]\npiece = rook R R royal\n", why);
+    assert_one_error("[z:glinski]\nfusion = R+B=N\npiece = newking N W F royal\n", why);
+    ck_assert_int_eq(registry_add_text("[z:glinski]\npromotion = Q\npiece = queen Q R B\n", "t.ini", true, err,
+                                       sizeof err), 1);
 }
 END_TEST
 
