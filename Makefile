@@ -7,16 +7,17 @@ PKGS := libxxhash check
 WARN := -std=c17 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
 # -march=native where the compiler and machine accept it, otherwise a portable build.
 NATIVE := $(shell $(CC) -march=native -x c -c /dev/null -o /dev/null 2>/dev/null && echo -march=native)
+# Sanitized code runs several times slower: longer time limits, shallower perft.
+SANITIZED_TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000
 ifeq ($(MODE),release)
   OPT := -O3 $(NATIVE) -DNDEBUG
 else ifeq ($(MODE),asan)
   OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-  # Sanitized code runs several times slower: longer time limits, shallower perft.
-  TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000
+  TEST_ENV := $(SANITIZED_TEST_ENV)
 else ifeq ($(MODE),tsan)
-  # Data races between the search threads, the UCI input thread and the loop (by hand: make MODE=tsan).
+  # Data races between the search threads, the UCI input thread and the loop (make tsan).
   OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
-  TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000
+  TEST_ENV := $(SANITIZED_TEST_ENV)
 else ifeq ($(MODE),fuzz)
   # libFuzzer harnesses (tests/fuzz/, docs/fuzzing.md): clang, coverage hooks, ASan and UBSan.
   CC := clang
@@ -41,7 +42,8 @@ OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
-.PHONY: all deps deps-test deps-fuzz fuzz fuzz-build fuzz-smoke apt-install demo play gui test test-run test-gui perft-deep perft-speed openings books clean
+.PHONY: all deps deps-test deps-fuzz apt-install demo play gui test test-builds test-run test-gui tsan fuzz fuzz-build \
+        fuzz-smoke perft-deep perft-speed openings books clean
 
 all: deps
 	@$(MAKE) --no-print-directory MODE=release sennight
@@ -139,20 +141,54 @@ play: all
 gui: all
 	@./sennight gui $(GUI_ARGS)
 
-# The whole suite, the page's browser tests once (when the page has them), then the suite again
-# under address and undefined-behaviour sanitizers.
+# Everything, side by side after the builds: the Check suites in three groups of about equal time,
+# each group one process, optimised and under address and undefined-behaviour sanitizers; the
+# ThreadSanitizer run over UCI; the page's browser tests; a short run of every fuzzer. TEST_JOBS parts at a time, each logged to
+# build/<part>.log; the report at the end gives every part's status and wall time, and the failures' logs.
+TEST_JOBS ?= 3
+CHECK_GROUPS := 1 2 3
+CHECK_GROUP_1 := reference-games reference
+CHECK_GROUP_2 := reference-placements books
+CHECK_GROUP_3 := --except $(CHECK_GROUP_1) $(CHECK_GROUP_2)
+# The optimised groups first, three processes on two cores, as their time limits are unscaled.
+TEST_PARTS := $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan fuzz
+# What the suites need from a build directory.
+suite_env = SENNIGHT=$(1)/sennight TOY_ENGINE=$(1)/toy_engine PERFT_DIR=tests/perft
+
 test: deps-test
-	@$(MAKE) --no-print-directory MODE=test test-run
-	@$(MAKE) --no-print-directory MODE=test test-gui
-	@$(MAKE) --no-print-directory MODE=asan test-run
-	@$(MAKE) --no-print-directory fuzz-smoke
+	@rm -rf build/parts
+	@sh tests/parts.sh run build $(MAKE) --no-print-directory -j2 test-builds || { sh tests/parts.sh report build; exit 1; }
+	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) $(TEST_PARTS:%=part-%) || true
+	@sh tests/parts.sh report build $(TEST_PARTS)
+
+test-builds: build-test build-asan build-tsan
+build-%:
+	@$(MAKE) --no-print-directory MODE=$* build/$*/run_tests build/$*/sennight build/$*/toy_engine
+build-tsan:
+	@$(MAKE) --no-print-directory MODE=tsan build/tsan/sennight
+
+part-check-%:
+	@sh tests/parts.sh run check-$* env $(call suite_env,build/test) build/test/run_tests $(CHECK_GROUP_$*)
+part-asan-%:
+	@sh tests/parts.sh run asan-$* env $(call suite_env,build/asan) $(SANITIZED_TEST_ENV) build/asan/run_tests $(CHECK_GROUP_$*)
+part-browser:
+	@sh tests/parts.sh run browser $(MAKE) --no-print-directory MODE=test test-gui
+part-tsan:
+	@sh tests/parts.sh run tsan sh tests/tsan_uci.sh build/tsan/sennight
+part-fuzz:
+	@sh tests/parts.sh run fuzz $(MAKE) --no-print-directory fuzz-smoke
+
+# A 4-thread search driven over UCI through stop, ponderhit, isready, option changes and quit under
+# ThreadSanitizer: any report fails (tests/tsan_uci.sh).
+tsan: build-tsan
+	sh tests/tsan_uci.sh build/tsan/sennight
 
 # The page's tests in a headless browser against the real server (gui/tests/run.mjs).
 test-gui: deps-test $(BUILD)/sennight
 	SENNIGHT=$(BUILD)/sennight node gui/tests/run.mjs
 
 test-run: $(BUILD)/run_tests $(BUILD)/sennight $(BUILD)/toy_engine
-	SENNIGHT=$(BUILD)/sennight TOY_ENGINE=$(BUILD)/toy_engine PERFT_DIR=tests/perft $(TEST_ENV) $(BUILD)/run_tests
+	$(call suite_env,$(BUILD)) $(TEST_ENV) $(BUILD)/run_tests
 
 # Coverage-guided fuzzing (docs/fuzzing.md): one libFuzzer harness per reader, in build/fuzz/fuzz_<target>.
 FUZZ_TARGETS := fen variant book epd uci

@@ -1,4 +1,4 @@
-/* The transposition table: lock-free buckets whose keys are stored XORed with their data. */
+/* The transposition table: lock-free buckets of relaxed atomic words, keys stored XORed with their data. */
 #include "tt.h"
 
 #include <stdlib.h>
@@ -57,6 +57,16 @@ void tt_new_search(struct tt *tt)
     tt->age = (tt->age + 1) & 63;
 }
 
+static uint64_t load(const _Atomic uint64_t *w)
+{
+    return atomic_load_explicit(w, memory_order_relaxed);
+}
+
+static void store(_Atomic uint64_t *w, uint64_t v)
+{
+    atomic_store_explicit(w, v, memory_order_relaxed);
+}
+
 static struct tt_entry *bucket_of(const struct tt *tt, uint64_t key)
 {
     /* The high bits choose the bucket without a division. */
@@ -67,8 +77,8 @@ bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit)
 {
     const struct tt_entry *b = bucket_of(tt, key);
     for (int i = 0; i < TT_BUCKET; i++) {
-        uint64_t data = b[i].data;
-        if ((b[i].check ^ data) != key || !data)
+        uint64_t data = load(&b[i].data);
+        if ((load(&b[i].check) ^ data) != key || !data)
             continue;
         hit->move = unpack_move(data);
         hit->score = (int16_t)(uint16_t)(data >> 29);
@@ -84,8 +94,8 @@ void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, in
     struct tt_entry *b = bucket_of(tt, key), *victim = b;
     int worst = 1 << 30;
     for (int i = 0; i < TT_BUCKET; i++) {
-        uint64_t data = b[i].data;
-        if ((b[i].check ^ data) == key) {
+        uint64_t data = load(&b[i].data);
+        if ((load(&b[i].check) ^ data) == key) {
             victim = &b[i];
             /* Keep the old move when the new search found none. */
             if (!move)
@@ -100,15 +110,15 @@ void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, in
         }
     }
     uint64_t data = pack(move, score, depth, bound, tt->age);
-    victim->data = data;
-    victim->check = key ^ data;
+    store(&victim->data, data);
+    store(&victim->check, key ^ data);
 }
 
 int tt_hashfull(const struct tt *tt)
 {
     int used = 0, sampled = 0;
     for (size_t i = 0; i < 1000 && i < tt->nbuckets * TT_BUCKET; i++, sampled++) {
-        uint64_t d = tt->entries[i].data;
+        uint64_t d = load(&tt->entries[i].data);
         used += d && unpack_age(d) == tt->age;
     }
     return sampled ? used * 1000 / sampled : 0;

@@ -1,8 +1,10 @@
 /* The transposition table shared by all search threads: buckets of four 16-byte entries written
- * without locks; each entry's key is stored XORed with its data, so a torn write reads as a miss. */
+ * without locks through relaxed atomics; each entry's key is stored XORed with its data, so an entry
+ * whose two words come from different writes reads as a miss. */
 #ifndef TT_H
 #define TT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,9 +20,10 @@ struct tt_hit {
     int bound;
 };
 
+/* Relaxed atomic words: each word is read and written whole, with no ordering between the two. */
 struct tt_entry {
-    uint64_t check;  /* key ^ data */
-    uint64_t data;
+    _Atomic uint64_t check;  /* key ^ data */
+    _Atomic uint64_t data;
 };
 
 struct tt {

@@ -1634,7 +1634,6 @@ END_TEST
 Suite *suite_reference(void)
 {
     Suite *s = suite_create("reference");
-    char err[256];
     TCase *hand = tcase_create("by hand");
     tcase_add_test(hand, test_by_hand);
     tcase_add_test(hand, test_by_hand_atoms);
@@ -1656,18 +1655,33 @@ Suite *suite_reference(void)
     tcase_add_test(three, test_three_en_passant);
     tcase_add_test(three, test_three_fen_check);
     suite_add_tcase(s, three);
-    int loops = test_registry_init(err, sizeof err) ? loop_pair(-1, NULL, NULL) : 0;
-    TCase *tc = tcase_create("random games");
-    tcase_set_timeout(tc, test_timeout(120));
-    tcase_add_loop_test(tc, test_random_games, 0, loops);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("random placements");
-    tcase_set_timeout(tc, test_timeout(120));
-    tcase_add_loop_test(tc, test_random_placements, 0, loops);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("perft files");
+    TCase *tc = tcase_create("perft files");
     tcase_set_timeout(tc, test_timeout(300));
     tcase_add_test(tc, test_perft_files);
     suite_add_tcase(s, tc);
     return s;
+}
+
+/* The random comparisons, one suite per kind, every variant and width in each: the longest tests,
+ * which make test runs in separate processes. */
+static Suite *random_suite(const char *name, const TTest *test)
+{
+    Suite *s = suite_create(name);
+    char err[256];
+    int loops = test_registry_init(err, sizeof err) ? loop_pair(-1, NULL, NULL) : 0;
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, test_timeout(120));
+    tcase_add_loop_test(tc, test, 0, loops);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+Suite *suite_reference_games(void)
+{
+    return random_suite("reference-games", test_random_games);
+}
+
+Suite *suite_reference_placements(void)
+{
+    return random_suite("reference-placements", test_random_placements);
 }

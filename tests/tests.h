@@ -12,6 +12,8 @@ Suite *suite_fen(void);
 Suite *suite_perft(void);
 Suite *suite_game(void);
 Suite *suite_reference(void);
+Suite *suite_reference_games(void);
+Suite *suite_reference_placements(void);
 Suite *suite_protocol(void);
 Suite *suite_stats(void);
 Suite *suite_match(void);
