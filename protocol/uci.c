@@ -51,6 +51,8 @@ struct uci {
     struct uci_input input;
     bool endless;        /* the job is a search that only stop (or ponderhit) ends */
     bool job;            /* a count or search started by go number gos_run may run */
+    bool perft;          /* ... and it is a perft, which quit lets finish: scripts pipe "go perft N", "quit" */
+    bool quitting;       /* quit was read: every job but a perft stops */
     uint64_t gos_read, gos_run, stop_through, ponderhit_through;
     int threads, multipv;
     size_t hash_mb;
@@ -92,17 +94,23 @@ static void say_error(const char *msg)
     }
 }
 
+/* With input's lock held: a stop was read after the job's go, or quit and the job is no perft. */
+static bool job_stopping(const struct uci *u)
+{
+    return u->gos_run <= u->stop_through || (u->quitting && !u->perft);
+}
+
 /* With input's lock held: a job runs that no stop has reached. */
 static bool job_calculating(const struct uci *u)
 {
-    return u->job && u->gos_run > u->stop_through;
+    return u->job && !job_stopping(u);
 }
 
-/* With input's lock held: stops the running job if a stop was read after its go. The loop waits
+/* With input's lock held: stops the running job if a stop or quit has reached it. The loop waits
  * for a stopped job as for any short command, so isready is no longer answered out of turn. */
 static void job_stop_if_due(struct uci *u)
 {
-    if (u->job && u->gos_run <= u->stop_through) {
+    if (u->job && job_stopping(u)) {
         atomic_store(&u->stop, true);
         pool_stop(&u->pool);
         pool_stop(&u->bench_pool);
@@ -639,10 +647,11 @@ static void job_started(struct uci *u)
 }
 
 /* Runs a count (perft, bench) on the worker thread. */
-static void start_job(struct uci *u, void *(*run)(void *))
+static void start_job(struct uci *u, void *(*run)(void *), bool perft)
 {
     atomic_store(&u->stop, false);
     input_lock(&u->input);
+    u->perft = perft;
     if (pthread_create(&u->worker, NULL, run, u)) {
         say_error("cannot start a thread");
     } else {
@@ -660,7 +669,7 @@ static void start_perft(struct uci *u, char **tok, int n)
         return;
     }
     u->perft_depth = (int)depth;
-    start_job(u, perft_worker);
+    start_job(u, perft_worker, true);
 }
 
 static void start_search(struct uci *u, char **tok, int n)
@@ -676,6 +685,7 @@ static void start_search(struct uci *u, char **tok, int n)
     u->pool.sh.report_ctx = u;
     input_lock(&u->input);
     u->endless = l.infinite || l.ponder;
+    u->perft = false;
     if (!pool_go(&u->pool, &u->game, &l, &u->weights, u->multipv, u->move_overhead)) {
         say_error("cannot start the search (out of memory or threads)");
     } else {
@@ -802,7 +812,7 @@ static void cmd_bench(struct uci *u, char **tok, int n)
         }
     for (int i = 0; i < 3; i++)
         u->bench_args[i] = (int)arg[i];
-    start_job(u, bench_worker);
+    start_job(u, bench_worker, false);
 }
 
 struct command {
@@ -863,10 +873,14 @@ static enum input_action uci_hear(void *ctx, const char *line, size_t len, bool 
     const char *name = c ? c->name : "";
     if (!strcmp(name, "go") || !strcmp(name, "bench")) {
         u->gos_read++;
-    } else if (!strcmp(name, "stop") || !strcmp(name, "quit")) {
+    } else if (!strcmp(name, "stop")) {
         u->stop_through = u->gos_read;
         job_stop_if_due(u);
-        return name[0] == 'q' ? INPUT_LAST : INPUT_DONE;
+        return INPUT_DONE;
+    } else if (!strcmp(name, "quit")) {
+        u->quitting = true;
+        job_stop_if_due(u);
+        return INPUT_LAST;
     } else if (!strcmp(name, "ponderhit")) {
         u->ponderhit_through = u->gos_read;
         job_ponderhit_if_due(u);
@@ -900,7 +914,7 @@ static bool uci_execute(struct uci *u, char *line, size_t len)
             continue;
         if (!c->while_busy)
             join_worker(u);
-        /* quit has already stopped the job (uci_hear). */
+        /* quit has already stopped the job unless it is a perft, which ends first (uci_hear). */
         if (!strcmp(c->name, "quit")) {
             join_worker(u);
             return false;

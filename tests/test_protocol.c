@@ -1242,31 +1242,22 @@ START_TEST(test_bench_job)
 }
 END_TEST
 
-/* quit ends a count at once; scripts that want the whole count close their input instead. */
-START_TEST(test_quit_ends_perft)
+/* Scripts pipe "go perft N" then quit, or just end their input: either way the whole count is
+ * printed (stop is what abandons a count). */
+START_TEST(test_perft_finishes_before_quit)
 {
-    struct proc p;
-    pipe_start(&p, NULL);
-    send_quit_expect_exit(&p, "go perft 30\nquit");
-    struct lines out = engine_read_all(&p);
-    ck_assert_msg(out.n >= 2 && !strcmp(out.v[out.n - 2], "info string perft stopped"), "%s", lines_show(&out));
-    lines_free(&out);
-    proc_end(&p, 0, NULL, 0);
-}
-END_TEST
-
-START_TEST(test_end_of_input_finishes_perft)
-{
-    struct proc p;
-    pipe_start(&p, NULL);
-    engine_send(&p, "go perft 3");
-    proc_close_input(&p);
-    struct proc_exit e = pipe_wait(&p, reply_ms());
-    ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
-    struct lines out = engine_read_all(&p);
-    ck_assert_msg(out.n == 53 && !strcmp(out.v[52], "Nodes searched: 137858"), "%s", lines_show(&out));
-    lines_free(&out);
-    proc_end(&p, 0, NULL, 0);
+    for (int quit = 0; quit < 2; quit++) {
+        struct proc p;
+        pipe_start(&p, NULL);
+        engine_send(&p, quit ? "go perft 3\nquit" : "go perft 3");
+        proc_close_input(&p);
+        struct proc_exit e = pipe_wait(&p, reply_ms());
+        ck_assert_msg(!e.killed && e.exited && e.code == 0, "status %d, signal %d", e.code, e.signal);
+        struct lines out = engine_read_all(&p);
+        ck_assert_msg(out.n == 53 && !strcmp(out.v[52], "Nodes searched: 137858"), "%s", lines_show(&out));
+        lines_free(&out);
+        proc_end(&p, 0, NULL, 0);
+    }
 }
 END_TEST
 
@@ -1288,12 +1279,12 @@ START_TEST(test_no_head_of_line_blocking)
 }
 END_TEST
 
-/* The same with a count, and quit instead of stop: the engine exits at once. */
+/* The same ended by quit: the search stops and the engine exits at once. */
 START_TEST(test_quit_while_blocked)
 {
     struct proc p;
     pipe_start(&p, NULL);
-    engine_send(&p, "go perft 30\nposition startpos\nisready");
+    engine_send(&p, "go depth 1000\nposition startpos\nisready");
     struct lines out = engine_read_until(&p, "readyok", reply_ms());
     lines_free(&out);
     send_quit_expect_exit(&p, "quit");
@@ -1640,10 +1631,9 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_perft_stop);
     tcase_add_test(tc, test_isready_during_perft);
     tcase_add_test(tc, test_quit);
-    tcase_add_test(tc, test_quit_ends_perft);
+    tcase_add_test(tc, test_perft_finishes_before_quit);
     tcase_add_test(tc, test_bench_job);
     tcase_add_test(tc, test_command_line);
-    tcase_add_test(tc, test_end_of_input_finishes_perft);
     tcase_add_test(tc, test_no_head_of_line_blocking);
     tcase_add_test(tc, test_quit_while_blocked);
     tcase_add_test(tc, test_stop_before_go_starts);
