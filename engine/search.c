@@ -133,7 +133,8 @@ static void search_check_limits(struct worker *w)
     struct search_shared *sh = w->sh;
     if (sh->limits.nodes && (sh->nthreads == 1 ? w->nodes : search_total_nodes(sh)) >= sh->limits.nodes)
         atomic_store(&sh->stop, true);
-    if ((w->nodes & 255) != 0)
+    /* The clock only every 256 nodes, and not at all for searches with neither a clock nor a front end. */
+    if ((w->nodes & 255) != 0 || (!sh->hard_ms && !sh->progress))
         return;
     int64_t now = clock_ms();
     if (sh->hard_ms && !atomic_load(&sh->pondering) && now - sh->start_ms >= sh->hard_ms)
