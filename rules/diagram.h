@@ -1,4 +1,4 @@
-/* Text diagrams of a position as seen by the first player (board.md, Diagrams): plain for `d`,
+/* Text diagrams of a position as seen by the first player (docs/geometry.md, text diagrams): plain for `d`,
  * optionally with marked cells or in ANSI colours for terminal play. */
 #ifndef DIAGRAM_H
 #define DIAGRAM_H
