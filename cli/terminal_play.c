@@ -258,7 +258,8 @@ static void print_result(struct human_game *p)
 static void show(struct human_game *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void show(struct human_game *p, const char *fmt, ...)
 {
-    struct diagram_style st = { .colour = p->colour, .mark = { CELL_NONE, CELL_NONE } };
+    /* Cells named on the board, so that a move is read off it rather than counted out. */
+    struct diagram_style st = { .colour = p->colour, .names = true, .mark = { CELL_NONE, CELL_NONE } };
     struct setup s;
     if (p->nmoves) {
         st.mark[0] = move_from(p->moves[p->nmoves - 1].move);

@@ -58,7 +58,8 @@ static void print_files(FILE *out, const struct variant *v)
     fprintf(out, "%s\n", files);
 }
 
-/* One text row per row of cells, each cell's name at both ends; marked cells in brackets. */
+/* One text row per row of cells, each cell's name at both ends; marked cells in brackets; with names,
+ * each empty cell's name in its place. */
 static void print_plain(FILE *out, const struct variant *v, const struct setup *s, const struct diagram_style *st)
 {
     const struct geometry *g = &v->geo;
@@ -77,6 +78,8 @@ static void print_plain(FILE *out, const struct variant *v, const struct setup *
             char text[SETUP_PIECE_TEXT] = ".";
             if (s->piece[c])
                 setup_piece_text(v, s->piece[c], text);
+            else if (st->names)
+                snprintf(text, sizeof text, "%s", g->name[c]);
             int len = (int)strlen(text), at = x + (len < 2);
             memcpy(line + at, text, (size_t)len);
             if (is_marked(st, c))
@@ -88,9 +91,16 @@ static void print_plain(FILE *out, const struct variant *v, const struct setup *
         }
         if (first < 0)
             continue;
-        memcpy(line + lo - 4, g->name[first], strlen(g->name[first]));
-        memcpy(line + hi + 4, g->name[last], strlen(g->name[last]));
-        line[hi + 4 + strlen(g->name[last])] = 0;
+        /* With names, no cell is named twice: not an end cell that shows its own name, nor the one
+         * cell of a corner row. */
+        if (!st->names || s->piece[first])
+            memcpy(line + lo - 4, g->name[first], strlen(g->name[first]));
+        if (!st->names || (s->piece[last] && last != first))
+            memcpy(line + hi + 4, g->name[last], strlen(g->name[last]));
+        int end = hi + 4 + (int)strlen(g->name[last]);
+        while (end > 0 && line[end - 1] == ' ')
+            end--;
+        line[end] = 0;
         fprintf(out, "%s\n", line);
     }
     print_files(out, v);

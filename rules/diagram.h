@@ -10,6 +10,7 @@
 
 struct diagram_style {
     bool colour;          /* shaded cells by geo_colour_of, coloured armies, ANSI escapes */
+    bool names;           /* plain: an empty cell shows its name instead of '.' (colour always names cells) */
     int mark[2];          /* cells to mark (the last move), CELL_NONE for none */
 };
 

@@ -431,13 +431,13 @@ static long find_word(const char *text, const char *word, int *count)
     return at;
 }
 
-/* The first board of a colour session as a terminal without colours shows it: each cell named at most
- * once (every one exactly once: all), and the given cells named once with the given pieces (or ' '
- * for none) right above their names (a cell without a piece after it: only named). */
-static void expect_cells_named(const char *variant, bool all, const char *const *above)
+/* The first board of a session (in colour: as a terminal without colours shows it): each cell named
+ * at most once (every one exactly once: all), and the given cells named once with the given pieces
+ * (or ' ' for none) right above their names (a cell without a piece after it: only named). */
+static void expect_cells_named(const char *variant, bool colour, bool all, const char *const *above)
 {
     struct session s;
-    session_start(&s, (const char *const[]){ "--variant", variant, "--colour", NULL });
+    session_start(&s, (const char *const[]){ "--variant", variant, colour ? "--colour" : "--no-colour", NULL });
     size_t end = session_expect(&s, INTRO);
     char *plain = malloc(end + 1), *o = plain;
     ck_assert(plain != NULL);
@@ -477,10 +477,13 @@ START_TEST(test_play_colour)
     expect_colour_board("glinski", GLINSKI_START, 22, "f5f6");
     expect_colour_board("haynie", HAYNIE_START, 11, "e3e4");
     static const char *const glinski[] = { "c1", "R", "e1", "Q", "g1", "K", "f11", "b", "f6", " ", "a1", " ", NULL };
-    expect_cells_named("glinski", true, glinski);
-    /* Wellisch orientation: the empty cells are named, and the rows at their ends. */
-    static const char *const haynie[] = { "e5", NULL };
-    expect_cells_named("haynie", false, haynie);
+    expect_cells_named("glinski", true, true, glinski);
+    /* Wellisch orientation, and plain diagrams: the empty cells are named, and the rows at their
+     * ends where a piece stands there. */
+    static const char *const empty[] = { "f6", NULL }, *const haynie[] = { "e5", NULL };
+    expect_cells_named("haynie", true, false, haynie);
+    expect_cells_named("glinski", false, false, empty);
+    expect_cells_named("haynie", false, false, haynie);
 }
 END_TEST
 
