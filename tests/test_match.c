@@ -613,11 +613,11 @@ END_TEST
 START_TEST(test_three_player_refused)
 {
     three_player_variants();
-    assert_refused("variant 'wellisch' has 3 players: give three -engine arguments, not two", "-variant",
+    assert_refused("variant 'wellisch' has 3 players: give three -engine arguments, not 2", "-variant",
                    "wellisch", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "6", NULL);
-    assert_refused("variant 'glinski' has 2 players: give two -engine arguments, not three", "-engine", toy(""),
+    assert_refused("variant 'glinski' has 2 players: give two -engine arguments, or -tournament gauntlet or round-robin for 3", "-engine", toy(""),
                    "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
-    assert_refused("at most three -engine arguments", "-variant", "wellisch", "-engine", toy(""), "-engine",
+    assert_refused("variant 'wellisch' has 3 players: give three -engine arguments, not 4", "-variant", "wellisch", "-engine", toy(""), "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
     assert_refused("-games (times -rounds) must be a multiple of 6, not 4", "-variant", "wellisch", "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "2", "-rounds", "2",
