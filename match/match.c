@@ -2,8 +2,6 @@
  * engine); results are gathered under one lock, written to the record file and reported. */
 #include "match.h"
 
-#include <limits.h>
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -33,8 +31,11 @@ struct match {
     int64_t start_ms;
     atomic_bool stop;           /* the SPRT concluded, an engine cannot play, or a signal came */
     /* Each scored game's start and moves hashed, to find games that repeat another one. */
-    uint64_t *played;
-    int *played_game, nplayed, played_cap;
+    struct played {
+        uint64_t key;
+        int game;
+    } *played;
+    int nplayed, played_cap;
 };
 
 /* What the signal handler needs: it may not take locks. */
@@ -106,35 +107,28 @@ static void report_progress(const struct match *m)
  * both colours: half the games tell nothing. Warns once, naming the first two games found alike. */
 static void check_repeated(struct match *m, int index, const struct game_record *rec)
 {
-    XXH3_state_t *state = XXH3_createState();
-    if (!state)
+    const char *moves = text_str(&rec->moves);
+    uint64_t key = XXH3_64bits_withSeed(moves, strlen(moves), XXH3_64bits(rec->fen, strlen(rec->fen)));
+    if (m->r->repeated[0])
         return;
-    XXH3_64bits_reset(state);
-    XXH3_64bits_update(state, rec->fen, strlen(rec->fen) + 1);
-    XXH3_64bits_update(state, text_str(&rec->moves), strlen(text_str(&rec->moves)));
-    uint64_t key = XXH3_64bits_digest(state);
-    XXH3_freeState(state);
-    for (int i = 0; i < m->nplayed && !m->r->repeated[0]; i++)
-        if (m->played[i] == key) {
-            m->r->repeated[0] = m->played_game[i];
+    for (int i = 0; i < m->nplayed; i++)
+        if (m->played[i].key == key) {
+            m->r->repeated[0] = m->played[i].game;
             m->r->repeated[1] = index + 1;
             fprintf(stderr, "Warning: games %d and %d have the same moves from the same start: the engines play "
                             "alike and deterministically; give them random plies or more openings (-openings), "
                             "or different options\n", m->r->repeated[0], m->r->repeated[1]);
+            return;
         }
     if (m->nplayed == m->played_cap) {
         int cap = m->played_cap ? 2 * m->played_cap : 64;
-        uint64_t *keys = realloc(m->played, (size_t)cap * sizeof *keys);
-        int *games = keys ? realloc(m->played_game, (size_t)cap * sizeof *games) : NULL;
-        if (keys)
-            m->played = keys;
-        if (!games)
+        struct played *grown = realloc(m->played, (size_t)cap * sizeof *grown);
+        if (!grown)
             return;
-        m->played_game = games;
+        m->played = grown;
         m->played_cap = cap;
     }
-    m->played[m->nplayed] = key;
-    m->played_game[m->nplayed++] = index + 1;
+    m->played[m->nplayed++] = (struct played){ key, index + 1 };
 }
 
 static void record_game(struct match *m, int index, const struct game_record *rec, const int engine_of[])
@@ -309,7 +303,6 @@ int match_run(const struct match_conf *c, struct match_result *r, FILE *out)
     openings_free(&m.openings);
     text_free(&m.time_control);
     free(m.played);
-    free(m.played_game);
     pthread_mutex_destroy(&m.lock);
     return r->interrupted ? 130 : r->error[0] ? 1 : 0;
 }

@@ -315,7 +315,7 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
 
 bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t errlen)
 {
-    struct pairs each = { 0 }, own[MAX_PLAYERS] = { 0 }, group[NGROUPS] = { 0 };
+    struct pairs each = { 0 }, own[MAX_ENGINES] = { 0 }, group[NGROUPS] = { 0 };
     struct single_values sv = { .variant = "glinski", .games = 2, .rounds = 1 };
     *c = (struct match_conf){ .concurrency = 1, .repeat = true, .rating_interval = 10, .shard = 1, .nshards = 1,
                               .seed = (unsigned long long)time(NULL) };

@@ -69,7 +69,7 @@ struct reading {
     struct match_conf *c;
     struct scored *games;
     int n, cap;
-    char err[1024];
+    char err[sizeof ((struct match_result *)0)->error];
 };
 
 static bool fail(struct reading *rd, const char *path, int line, const char *fmt, ...)
@@ -93,10 +93,11 @@ static int gcd(int a, int b)
 static bool parse_result(const char *text, struct game_record *rec)
 {
     int num[MAX_PLAYERS], den[MAX_PLAYERS], n = 0, common = 1;
-    for (const char *p = text; n < MAX_PLAYERS; n++) {
+    const char *p = text;
+    for (bool more = true; more; n++) {
         char *end;
         long a = strtol(p, &end, 10), b = 1;
-        if (end == p || a < 0 || a > 1000)
+        if (n == MAX_PLAYERS || end == p || a < 0 || a > 1000)
             return false;
         p = end;
         if (*p == '/') {
@@ -108,14 +109,10 @@ static bool parse_result(const char *text, struct game_record *rec)
         num[n] = (int)a;
         den[n] = (int)b;
         common = common / gcd(common, den[n]) * den[n];
-        if (!*p) {
-            n++;
-            break;
-        }
-        if (*p++ != '-')
-            return false;
+        more = *p == '-';
+        p += more;
     }
-    if (n != rec->narmies)
+    if (*p || n != rec->narmies)
         return false;
     rec->den = common;
     for (int c = 0; c < n; c++)
@@ -140,6 +137,23 @@ static bool parse_termination(const char *text, struct game_record *rec, unsigne
     return true;
 }
 
+/* A game ended by the rules ends there on replay, with the same scores; one ended otherwise goes on. */
+static bool ending_agrees(const struct game_record *rec, struct game_status st)
+{
+    static const enum game_outcome outcome[] = { [TERM_CHECKMATE] = GAME_CHECKMATE, [TERM_STALEMATE] = GAME_STALEMATE,
+                                                 [TERM_REPETITION] = GAME_REPETITION,
+                                                 [TERM_FIFTY_MOVES] = GAME_FIFTY_MOVES,
+                                                 [TERM_LAST_ARMY] = GAME_LAST_ARMY };
+    if (rec->term >= TERM_ADJUDICATED_DRAW)
+        return st.outcome == GAME_ONGOING;
+    if (st.outcome != outcome[rec->term])
+        return false;
+    for (int c = 0; c < rec->narmies; c++)
+        if (rec->num[c] * st.den != st.score[c] * rec->den)
+            return false;
+    return true;
+}
+
 /* Replays the moves to learn when each army left, who was stalemated and who was at fault. */
 static bool replay(struct reading *rd, const char *path, const struct record_game *g, struct scored *s)
 {
@@ -159,16 +173,20 @@ static bool replay(struct reading *rd, const char *path, const struct record_gam
             if (left >> c & 1)
                 rec->left[c] = rec->nmoves;
     }
+    struct game_status st = ok ? game_status(&game) : (struct game_status){ 0 };
     if (ok) {
         armies = game_armies(&game);
         rec->stalemated = game.ops->position_side(game.pos);
         snprintf(rec->fen, sizeof rec->fen, "%s", g->fen);
     }
     game_free(&game);
+    const char *termination = records_tag(g, "Termination") ? records_tag(g, "Termination") : "";
     if (!ok)
         return fail(rd, path, g->line, "%s", err);
-    if (!parse_termination(records_tag(g, "Termination") ? records_tag(g, "Termination") : "", rec, armies))
-        return fail(rd, path, g->line, "unknown Termination '%s'", records_tag(g, "Termination") ? records_tag(g, "Termination") : "");
+    if (!parse_termination(termination, rec, armies))
+        return fail(rd, path, g->line, "unknown Termination '%s'", termination);
+    if (!ending_agrees(rec, st))
+        return fail(rd, path, g->line, "the Result and Termination (%s) are not where the moves lead", termination);
     /* The army at fault is the one on the board that scored nothing; it left with the last move. */
     if (rec->term >= TERM_TIME)
         for (int c = 0; c < rec->narmies; c++)
@@ -310,7 +328,8 @@ int results_main(struct match_conf *c, struct match_result *r, FILE *out)
             report_score(c, r, rd.games[rd.n - 1].engine_of, out);
         report_final(c, r, out);
     } else {
-        fprintf(stderr, "sennight match --results: %s\n", rd.err);
+        snprintf(r->error, sizeof r->error, "%s", rd.err);
+        fprintf(stderr, "sennight match --results: %s\n", r->error);
     }
     free(rd.games);
     return ok ? 0 : 1;

@@ -14,7 +14,8 @@ bool results_add(const struct match_conf *c, struct match_result *r, const struc
 /* `sennight match --results <pgn>...`: the games of the record files scored in the order of their
  * numbers (Round), the engines named as in the records, then the report a live run ends with. The
  * engines, variant and number of players come from the records; c gives the -sprt test. Returns 0,
- * or 1 with one line on stderr when a file cannot be read or the records do not make one run. */
+ * or 1 with one line on stderr (and in r->error) when a file cannot be read or the records do not make
+ * one run. */
 int results_main(struct match_conf *c, struct match_result *r, FILE *out);
 
 #endif

@@ -1144,6 +1144,47 @@ START_TEST(test_cluster_slurm)
 }
 END_TEST
 
+/* --results refuses what does not make one run, with the file, line and reason. */
+START_TEST(test_results_refused)
+{
+    static const struct {
+        const char *body, *error;
+    } bad[] = {
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n[Termination \"checkmate\"]\n\n1... d2b1 1-0\n",
+          ":1: the Result and Termination (checkmate) are not where the moves lead" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Variant \"glinski\"]\n\n1-0\n",
+          ":1: a FEN tag and a Result of 2 scores are expected" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"chess\"]\n\n*\n",
+          ":1: unknown variant 'chess'" },
+        { "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n\n0-1\n", ":1: no game number" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE "\"]\n\n0-1\n",
+          ":1: no Black tag" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n[Termination \"boredom\"]\n\n1... d2b1 0-1\n",
+          ":1: unknown Termination 'boredom'" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n[Termination \"checkmate\"]\n\n1... a1a9 0-1\n", ":1: " },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n\n1... d2b1 0-1\n", "a Result of 2 scores" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n\n1... d2b1 {Black mates\n", "unterminated comment" },
+        { "", "no games in the record files" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct run run;
+        char pgn[64];
+        temp_path(pgn, sizeof pgn, bad[i].body);
+        const char *files[] = { pgn };
+        run_results(&run, files, 1, NULL);
+        ck_assert_msg(run.status == 1 && strstr(run.r.error, bad[i].error), "record %zu: '%s', not '%s'", i,
+                      run.r.error, bad[i].error);
+        ck_assert_msg(!strchr(run.r.error, '\n'), "'%s' is more than one line", run.r.error);
+        unlink(pgn);
+    }
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -1173,6 +1214,7 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_move_comments);
     tcase_add_test(tc, test_rating_lines);
     tcase_add_test(tc, test_documented_example);
+    tcase_add_test(tc, test_results_refused);
     tcase_add_test(tc, test_cluster_parallel);
     tcase_add_test(tc, test_cluster_slurm);
     suite_add_tcase(s, tc);
