@@ -121,6 +121,14 @@ bool weights_parse(const struct variant *v, const char *text, const char *source
 {
     struct eval_params next = *p;
     int lineno = 0;
+    size_t len = strlen(text);
+    if (len && text[len - 1] != '\n') {
+        int lines = 1;
+        for (const char *c = text; *c; c++)
+            lines += *c == '\n';
+        snprintf(err, errlen, "%s:%d: the last line has no newline: the file was cut short?", source, lines);
+        return false;
+    }
     for (const char *line = text; *line;) {
         const char *eol = strchr(line, '\n');
         size_t n = eol ? (size_t)(eol - line) : strlen(line);
