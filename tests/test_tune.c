@@ -268,7 +268,9 @@ START_TEST(test_eval_weights_option)
     got = read_until(&p, "weights ");
     ck_assert_msg(got && strstr(got, "built-in"), "%s", got ? got : "no weights line");
     ck_assert(pipe_send(&p, "quit", 1000));
-    ck_assert_int_eq(pipe_wait(&p, 5000).code, 0);
+    struct proc_exit x = pipe_wait(&p, (int)(test_timeout(5) * 1000));
+    ck_assert(x.exited && x.code == 0);
+    proc_end(&p, 0, NULL, 0);
     unlink(good);
     unlink(bad);
 }
