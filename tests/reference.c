@@ -368,20 +368,16 @@ bool reference_in_zone(const struct variant *v, int player, int type, int cell)
 }
 
 /* The pawn of the previous army whose double step passed over the en-passant cell: one step on from
- * the cell along a double-step direction, having come from the empty double-step cell one step back (a
- * pawn with two double-step directions may stand one step on along the other as well). Three players:
- * the previous army still on the board, so that after an elimination the next army takes the pawn of
- * the army that made the last ply. */
+ * the cell along a double-step direction. Three players: the previous army still on the board, so that
+ * after an elimination the next army takes the pawn of the army that made the last ply. */
 static int ref_ep_victim(const struct variant *v, const struct setup *s)
 {
     int prev = ref_prev_army(v, s);
     for (int t = 0; t < v->ntypes; t++) {
         const struct reference_piece *p = ref_piece(v, t);
         for (int k = 0; p->en_passant && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
-            struct vec u = ref_turn(v, prev, p->double_step[k]);
-            int c = ref_step(v, s->ep, u), origin = ref_step(v, s->ep, (struct vec){ -u.q, -u.r });
-            if (c != CELL_NONE && s->piece[c] == piece_make(prev, t) && origin != CELL_NONE && !s->piece[origin]
-                && v->double_cell[prev][origin])
+            int c = ref_step(v, s->ep, ref_turn(v, prev, p->double_step[k]));
+            if (c != CELL_NONE && s->piece[c] == piece_make(prev, t))
                 return c;
         }
     }
