@@ -28,7 +28,8 @@ void report_score(const struct match_conf *c, const struct match_result *r, cons
 {
     const struct tally *t = r->tally;
     if (c->tournament != TOURNAMENT_MATCH) {
-        int e = engine_of[0] < engine_of[1] ? engine_of[0] : engine_of[1], f = engine_of[0] ^ engine_of[1] ^ e;
+        bool first = engine_of[0] < engine_of[1];
+        int e = first ? engine_of[0] : engine_of[1], f = first ? engine_of[1] : engine_of[0];
         print_pair_score(c, e, f, &r->pair[e][f], out);
     } else if (c->nengines == 2) {
         print_pair_score(c, 0, 1, t, out);
