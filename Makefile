@@ -51,7 +51,7 @@ all: deps
 # What the build needs (deps) and what the tests need besides (deps-test), installed with apt-get
 # when missing; the browser tests' npm packages come from gui/tests/package-lock.json.
 BUILD_PKGS := libxxhash-dev pkg-config libmicrohttpd-dev libjansson-dev
-TEST_PKGS := check chromium
+TEST_PKGS := check chromium parallel
 deps:
 	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(BUILD_PKGS)"
 
