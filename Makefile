@@ -33,11 +33,11 @@ LDFLAGS := $(OPT)
 
 # Width-independent modules; engine/instance.c is compiled once per cell-set width and includes the
 # width-dependent files itself.
-SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c datagen/*.c gui/*.c cli/*.c)
+SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c datagen/*.c tune/*.c gui/*.c cli/*.c)
 SRCS := $(filter-out engine/instance.c engine/search.c engine/search_multi.c eval/eval.c cli/main.c,$(SRCS))
 TEST_SRCS ?= $(wildcard tests/*.c)
 
-OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/instance128.o $(BUILD)/instance256.o
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/eval_weights.o $(BUILD)/instance128.o $(BUILD)/instance256.o
 # Header and included-file dependencies, written by the compiler (-MMD -MP).
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
@@ -51,7 +51,7 @@ all: deps
 # What the build needs (deps) and what the tests need besides (deps-test), installed with apt-get
 # when missing; the browser tests' npm packages come from gui/tests/package-lock.json.
 BUILD_PKGS := libxxhash-dev pkg-config libmicrohttpd-dev libjansson-dev
-TEST_PKGS := check chromium
+TEST_PKGS := check chromium parallel
 deps:
 	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(BUILD_PKGS)"
 
@@ -127,6 +127,15 @@ $(BUILD)/www_files.c: $(WWW_FILES) $(WWW_DIRS) gui/www_embed.sh
 	@sh gui/www_embed.sh $(WWW_FILES) > $@
 
 $(BUILD)/www_files.o: $(BUILD)/www_files.c
+	@$(CC) $(CFLAGS) -I. -c -o $@ $<
+
+# The evaluation's built-in weights (eval/weights/*.txt) as C strings (weights_builtin, eval/weights.h).
+WEIGHTS_FILES := $(shell find eval/weights -name '*.txt' 2>/dev/null | LC_ALL=C sort)
+$(BUILD)/eval_weights.c: $(WEIGHTS_FILES) eval/weights_embed.sh
+	@mkdir -p $(dir $@)
+	@sh eval/weights_embed.sh $(WEIGHTS_FILES) > $@
+
+$(BUILD)/eval_weights.o: $(BUILD)/eval_weights.c
 	@$(CC) $(CFLAGS) -I. -c -o $@ $<
 
 demo: all

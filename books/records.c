@@ -124,6 +124,9 @@ static bool read_tag(struct records *r, struct record_game *g, char *err, size_t
         return fail(r, err, errlen, "bad tag line (expected ']' after the value)");
     r->at++;
     *out = 0;
+    name[len] = 0;
+    if (g->ntags < RECORD_TAGS)
+        g->tag[g->ntags++] = (struct record_tag){ name, value };
     const char **slot = len == 7 && !strncmp(name, "Variant", 7) ? &g->variant
                       : len == 3 && !strncmp(name, "FEN", 3)     ? &g->fen
                       : len == 6 && !strncmp(name, "Result", 6)  ? &g->result
@@ -187,6 +190,14 @@ static bool read_movetext(struct records *r, struct record_game *g, char *err, s
         if (n && *t != '$' && !add_move(r, g, t, n, err, errlen))
             return false;
     }
+}
+
+const char *records_tag(const struct record_game *g, const char *name)
+{
+    for (int i = 0; i < g->ntags; i++)
+        if (!strcmp(g->tag[i].name, name))
+            return g->tag[i].value;
+    return NULL;
 }
 
 int records_next(struct records *r, struct record_game *g, char *err, size_t errlen)

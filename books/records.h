@@ -10,9 +10,17 @@ struct record_move {
     char text[16];
 };
 
+enum { RECORD_TAGS = 32 };
+
+struct record_tag {
+    const char *name, *value;
+};
+
 struct record_game {
     int line;                           /* where the game starts in the file */
     const char *variant, *fen, *result; /* tag values; NULL when the tag is absent */
+    int ntags;                          /* every tag, the first RECORD_TAGS of them */
+    struct record_tag tag[RECORD_TAGS];
     int nmoves;
     const struct record_move *moves;
 };
@@ -31,5 +39,7 @@ bool records_open_text(struct records *r, const char *text, size_t len, const ch
 /* 1: the next game is in *g (valid until the next call), 0: no games left, -1: an error in err. */
 int records_next(struct records *r, struct record_game *g, char *err, size_t errlen);
 void records_close(struct records *r);
+/* The value of the game's tag of that name, or NULL. */
+const char *records_tag(const struct record_game *g, const char *name);
 
 #endif

@@ -7,6 +7,7 @@
 #include "../bench/perft_speed.h"
 #include "../books/cli.h"
 #include "../datagen/cli.h"
+#include "../tune/cli.h"
 #include "../engine/game.h"
 #include "../gui/gui.h"
 #include "../rules/registry.h"
@@ -16,7 +17,7 @@
 
 static const char usage[] =
     "usage: sennight [play [options] | bench [depth] [threads] [hash] | match <arguments> |\n"
-    "                 book build|show|merge|openings <arguments> | datagen <arguments> | gui [options] |\n"
+    "                 book build|show|merge|openings <arguments> | datagen <arguments> | tune <arguments> | gui [options] |\n"
     "                 perft-speed [seconds] | check <file> | variants | --version | --help]\n"
     "Without arguments: the UCI protocol on standard input and output (docs/protocol.md).\n";
 
@@ -59,7 +60,7 @@ int main(int argc, char **argv)
         int (*run)(int argc, char **argv);
     } commands[] = {
         { "bench", bench_main },   { "match", match_main }, { "book", book_main },
-        { "datagen", datagen_main }, { "gui", gui_main },   { "play", play_main },   { "perft-speed", perft_speed },
+        { "datagen", datagen_main }, { "tune", tune_main }, { "gui", gui_main },   { "play", play_main },   { "perft-speed", perft_speed },
         { "check", check_main },   { "variants", variants_main },
     };
     engine_init();

@@ -613,7 +613,7 @@ static bool play_record(struct human_game *p, struct game_record *rec, char *err
     for (int c = 0; ok && c < rec->narmies; c++)
         rec->left[c] = game_armies(&g) >> c & 1 ? -1 : 0;
     for (int i = 0; ok && i < p->nmoves; i++)
-        game_record_move(p->g.v, &g, rec, p->moves[i].move, &fullmove);
+        game_record_move(p->g.v, &g, rec, p->moves[i].move, &fullmove, NULL);
     struct game_status st = ok ? game_status(&g) : (struct game_status){ .outcome = GAME_ONGOING };
     if (st.outcome != GAME_ONGOING)
         game_record_end(p->g.v, rec, st, g.ops->position_side(g.pos), game_armies(&g));

@@ -9,6 +9,7 @@
 #include "../engine/game.h"
 #include "../rules/registry.h"
 #include "../util/number.h"
+#include "../util/shard.h"
 #include "datagen.h"
 #include "format.h"
 
@@ -76,26 +77,6 @@ static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t 
     return false;
 }
 
-/* "K/N" with 1 <= K <= N. */
-static bool parse_shard(const char *text, int *shard, int *nshards, char *err, size_t errlen)
-{
-    char k[32];
-    const char *slash = strchr(text, '/');
-    long kv, nv;
-    size_t len = slash ? (size_t)(slash - text) : 0;
-    if (slash && len < sizeof k) {
-        memcpy(k, text, len);
-        k[len] = 0;
-    }
-    if (!slash || len >= sizeof k || !number_parse(k, 1, 1000000, &kv) || !number_parse(slash + 1, kv, 1000000, &nv)) {
-        snprintf(err, errlen, "--shard: K/N with 1 <= K <= N <= 1000000 is expected, not '%s'", text);
-        return false;
-    }
-    *shard = (int)kv;
-    *nshards = (int)nv;
-    return true;
-}
-
 /* One line per record: the FEN, the move, the score, the ply, the mover's result, each army's points and
  * place. */
 static int dump(const char *path)
@@ -133,7 +114,7 @@ int datagen_main(int argc, char **argv)
     struct datagen_stats st;
     char err[ERR_LEN];
     if (!parse_args(&a, argc, argv, err, sizeof err)
-        || (a.shard && !parse_shard(a.shard, &o.shard, &o.nshards, err, sizeof err))) {
+        || (a.shard && !shard_parse(a.shard, "--shard", &o.shard, &o.nshards, err, sizeof err))) {
         fprintf(stderr, "%s\n%s", err, usage);
         return 2;
     }

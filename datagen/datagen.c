@@ -12,6 +12,7 @@
 #include "../util/clock.h"
 #include "../util/file.h"
 #include "../util/random.h"
+#include "../util/shard.h"
 #include "format.h"
 
 /* Draws of an opening and random plies before a game is given up with no positions. */
@@ -45,14 +46,6 @@ struct pending {
     struct datagen_record *r;
     size_t n, cap;
 };
-
-void datagen_shard_games(uint64_t games, int shard, int nshards, uint64_t *begin, uint64_t *end)
-{
-    /* games * k / n without overflow for any game count. */
-    uint64_t n = (uint64_t)nshards, k = (uint64_t)shard;
-    *begin = games / n * (k - 1) + games % n * (k - 1) / n;
-    *end = games / n * k + games % n * k / n;
-}
 
 /* The game's opening and random plies: 1, or 0 if they ended the game or took an army off, or -1 with
  * err if the opening does not load. */
@@ -323,7 +316,7 @@ bool datagen_run(const char *path, const struct datagen_options *o, struct datag
     }
     if (!openings_load(&run.book, openings ? openings : shipped, o->v, err, errlen))
         return false;
-    datagen_shard_games(o->games, o->shard, o->nshards, &run.begin, &run.end);
+    shard_range(o->games, o->shard, o->nshards, &run.begin, &run.end);
     atomic_init(&run.next, run.begin);
     bool ok = run.book.n > 0;
     if (!ok)

@@ -35,8 +35,6 @@ struct datagen_stats {
     int64_t ms;
 };
 
-/* The games [*begin, *end) of the shard: contiguous blocks, in order. */
-void datagen_shard_games(uint64_t games, int shard, int nshards, uint64_t *begin, uint64_t *end);
 /* Plays the shard's games and writes their records, in the order of the games, through a temporary
  * file renamed to path; false with one line in err (nothing is written then). */
 bool datagen_run(const char *path, const struct datagen_options *o, struct datagen_stats *st, char *err,

@@ -21,6 +21,16 @@ bool game_init(struct game *g, const struct variant *v, bool wide, char *err, si
     return true;
 }
 
+bool game_load_weights(struct game *g, const struct eval_params *p, char *err, size_t errlen)
+{
+    if (!g->ops->eval_load(g->tb, p)) {
+        snprintf(err, errlen, "out of memory: the evaluation keeps its weights");
+        return false;
+    }
+    g->ops->position_rescore(g->pos);
+    return true;
+}
+
 bool game_validate_variant(const struct variant *v, char *err, size_t errlen)
 {
     struct game g = { 0 };

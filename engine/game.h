@@ -32,6 +32,9 @@ struct game_status {
 
 bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen);
 void game_free(struct game *g);
+/* The evaluation's weights for this game (its tables rebuilt, its position rescored); never while a
+ * search runs on the game's tables. On failure the game keeps its weights. */
+bool game_load_weights(struct game *g, const struct eval_params *p, char *err, size_t errlen);
 /* A variant's start position loads in the engine (a registry validator). */
 bool game_validate_variant(const struct variant *v, char *err, size_t errlen);
 /* Sets the position from a FEN (NULL: the variant's start) and plays the moves; all or nothing. */

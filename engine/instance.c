@@ -19,11 +19,13 @@
 #define INSTANCE_NAME engine_ops_256
 #endif
 
-/* Tables come with the evaluation's own tables, built from the shipped weights. */
+/* Tables come with the evaluation's own tables, built from the variant's built-in weights. */
 static struct tables *instance_tables_new(const struct variant *v)
 {
     struct tables *tb = tables_new(v, sizeof(struct evaluated_tables));
-    if (tb && !eval_attach(tb, &eval_weights_default)) {
+    struct eval_params p;
+    char err[256];
+    if (tb && (!weights_for_variant(v, &p, err, sizeof err) || !eval_attach(tb, &p))) {
         tables_free(tb);
         return NULL;
     }
@@ -66,4 +68,7 @@ const struct engine_ops INSTANCE_NAME = {
     .worker_search = worker_search,
     .worker_best = worker_best,
     .evaluate = evaluate_full,
+    .eval_load = eval_attach,
+    .eval_params = eval_params_of,
+    .position_rescore = position_rescore,
 };

@@ -18,6 +18,7 @@ struct worker;
 struct search_shared;
 struct eval_trace;
 struct eval_weights;
+struct eval_params;
 
 struct engine_ops {
     int bits;   /* cell-set width */
@@ -51,7 +52,14 @@ struct engine_ops {
     void (*worker_clear)(struct worker *w);
     void (*worker_search)(struct worker *w, const struct position *root, struct search_shared *sh, int id);
     move_t (*worker_best)(const struct worker *w, move_t *ponder, int *depth);
+    /* The full evaluation for the side to move; with a trace, every weight's count (eval/trace.h). */
     int (*evaluate)(const struct position *pos, const struct eval_weights *w, struct eval_trace *trace);
+    /* Rebuilds the evaluation's tables from other weights (false: out of memory, nothing changed);
+     * never while a search uses the tables. Positions on them need position_rescore after. */
+    bool (*eval_load)(struct tables *tb, const struct eval_params *p);
+    const struct eval_params *(*eval_params)(const struct tables *tb);
+    /* Recounts the sums the position keeps from the tables' weights (material, piece-cell). */
+    void (*position_rescore)(struct position *pos);
 };
 
 extern const struct engine_ops engine_ops_128;

@@ -79,7 +79,9 @@ static cellset eval_passed_mask(const struct tables *tb, const struct eval_data 
     return mask;
 }
 
-static void eval_pst(const struct tables *tb, const struct eval_weights *w, struct eval_data *ev, int pl, int t)
+/* Piece-cell entries as weight ids: cells from the rim for pieces and the royal, steps toward
+ * promotion for pawns. */
+static void eval_pst(const struct tables *tb, struct eval_data *ev, int pl, int t)
 {
     const struct variant *v = tb->v;
     const struct geometry *g = &v->geo;
@@ -92,22 +94,35 @@ static void eval_pst(const struct tables *tb, const struct eval_weights *w, stru
     }
     for (int c = 0; c < tb->ncells; c++) {
         int rim = g->radius - geo_distance((struct vec){ g->q[c], g->r[c] }, (struct vec){ 0, 0 });
-        int mg, eg;
+        rim = rim < 0 ? 0 : rim < RIM_MAX ? rim : RIM_MAX - 1;
+        int id = (pd->royal ? W_ROYAL_CENTRE : W_CENTRE) + rim;
         if (pd->pawn) {
             int adv = dist[c] < 0 ? 0 : far - dist[c];
             ev->advance[pl][t][c] = (int8_t)adv;
-            mg = adv * adv * w->advance.mg / 4;
-            eg = adv * adv * w->advance.eg / 4;
-        } else if (pd->royal) {
-            mg = rim * w->royal_centre.mg;
-            eg = rim * w->royal_centre.eg;
-        } else {
-            mg = rim * w->centre.mg;
-            eg = rim * w->centre.eg;
+            id = W_ADVANCE + (adv < ADVANCE_MAX ? adv : ADVANCE_MAX - 1);
         }
-        ev->pst[pl][t][c][0] = (int16_t)mg;
-        ev->pst[pl][t][c][1] = (int16_t)eg;
+        ev->pst_weight[pl][t][c] = (uint16_t)id;
+        /* The position sums the value's middlegame part as material: its endgame part rides here. */
+        int extra = pd->royal ? 0 : ev->p.w[W_VALUE + t].eg - ev->p.w[W_VALUE + t].mg;
+        ev->pst[pl][t][c][0] = (int16_t)ev->p.w[id].mg;
+        ev->pst[pl][t][c][1] = (int16_t)(ev->p.w[id].eg + extra);
     }
+}
+
+/* Whether a piece stays on the colour of its cell (the hex Bishop and its kin: one of three colours). */
+static bool eval_colour_bound(const struct tables *tb, const struct eval_data *ev, int t)
+{
+    const struct geometry *g = &tb->v->geo;
+    bool moves = false;
+    for (int c = 0; c < tb->ncells; c++) {
+        int x;
+        CS_FOR_EACH(x, ev->reach[0][t][c]) {
+            if (geo_colour_of(g, x) != geo_colour_of(g, c))
+                return false;
+            moves = true;
+        }
+    }
+    return moves;
 }
 
 /* Every cell a piece could move or capture to from the cell if the board were empty; a hopper's
@@ -122,13 +137,15 @@ static cellset eval_empty_reach(const struct tables *tb, const struct piece_tabl
     return reach;
 }
 
-static struct eval_data *eval_data_new(const struct tables *tb, const struct eval_weights *w)
+static struct eval_data *eval_data_new(const struct tables *tb, const struct eval_params *p)
 {
     const struct variant *v = tb->v;
     struct eval_data *ev = calloc(1, sizeof *ev);
     if (!ev)
         return NULL;
-    values_of(v, w, ev->value);
+    ev->p = *p;
+    for (int t = 0; t < v->ntypes; t++)
+        ev->value[t] = v->piece[t].royal ? 0 : p->w[W_VALUE + t].mg;
     for (int t = 0; t < v->ntypes; t++) {
         int k = t;
         for (; k > 0 && (t == variant_royal_type(v) ? 1 << 30 : ev->value[t])
@@ -136,15 +153,9 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
             ev->by_value[k] = ev->by_value[k - 1];
         ev->by_value[k] = t;
     }
-    for (int t = 0; t < v->ntypes; t++) {
-        double leaps, lines;
-        values_mobility(v, t, &leaps, &lines);
-        /* A real position blocks about half of what the empty board offers. */
-        ev->mobility16[t] = (int)(8 * (leaps + lines));
-    }
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++) {
-            eval_pst(tb, w, ev, pl, t);
+            eval_pst(tb, ev, pl, t);
             for (int c = 0; v->piece[t].pawn && c < tb->ncells; c++)
                 ev->front[pl][t][c] = eval_front(tb, pl, t, c);
         }
@@ -166,10 +177,24 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
             }
     free(takes);
     const struct geometry *g = &v->geo;
-    for (int a = 0; a < tb->ncells; a++)
+    for (int a = 0; a < tb->ncells; a++) {
+        cs_set(&ev->colour[geo_colour_of(g, a)], a);
         for (int b = 0; b < tb->ncells; b++)
             if (a != b && geo_distance((struct vec){ g->q[a], g->r[a] }, (struct vec){ g->q[b], g->r[b] }) <= 2)
                 cs_set(&ev->near[a], b);
+    }
+    /* The search skips what weighs nothing: mobility where a type's weight is 0, threats and the
+     * triad while all their weights are 0. */
+    for (int t = 0; t < v->ntypes; t++) {
+        const struct piece_def *pd = &v->piece[t];
+        ev->colour_bound[t] = !pd->pawn && !pd->royal && eval_colour_bound(tb, ev, t);
+        ev->mobile[t] = p->w[W_MOBILITY + t].mg || p->w[W_MOBILITY + t].eg;
+        ev->any_mobile |= ev->mobile[t];
+    }
+    for (int id = W_THREAT; id < W_PASSED; id++)
+        ev->threats |= p->w[id].mg || p->w[id].eg;
+    for (int id = W_TRIAD; id < W_TRIAD + TRIAD_MAX; id++)
+        ev->triad |= p->w[id].mg || p->w[id].eg;
     struct setup s;
     char err[256];
     if (setup_from_fen(&s, v, v->start_fen, err, sizeof err))
@@ -182,10 +207,10 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
 }
 
 /* Builds the evaluation's tables from the weights and lets positions keep material and piece-cell
- * sums (tables.h). */
-static bool eval_attach(struct tables *tb, const struct eval_weights *w)
+ * sums (tables.h). On failure the tables keep what they had. */
+static bool eval_attach(struct tables *tb, const struct eval_params *p)
 {
-    struct eval_data *ev = eval_data_new(tb, w);
+    struct eval_data *ev = eval_data_new(tb, p), *old = ((struct evaluated_tables *)tb)->eval;
     if (!ev)
         return false;
     ((struct evaluated_tables *)tb)->eval = ev;
@@ -195,19 +220,48 @@ static bool eval_attach(struct tables *tb, const struct eval_weights *w)
     for (int t = 0; t < tb->v->ntypes; t++)
         if (!tb->v->piece[t].pawn)
             tb->phase_types |= 1u << t;
+    free(old);
     return true;
 }
 
-static inline void add(struct eval_trace *tr, int pl, int term, int mg, int eg)
+static const struct eval_params *eval_params_of(const struct tables *tb)
 {
-    tr->term[pl][term][0] += mg;
-    tr->term[pl][term][1] += eg;
+    return &eval_tables(tb)->p;
 }
 
-static void eval_pawns(const struct position *pos, const struct eval_data *ev, const struct eval_weights *w, int pl,
-                       int t, struct eval_trace *tr)
+/* Middlegame and endgame sums per army while the terms are added; with a trace (never in the search)
+ * each weight's count too. */
+struct eval_sum {
+    const struct phased *w;
+    int mg[MAX_PLAYERS], eg[MAX_PLAYERS];
+    struct eval_trace *tr;
+};
+
+static inline void add(struct eval_sum *s, int pl, int id, int n)
 {
-    cellset own = pos_pieces(pos, pl, t), enemy_pawns = cs_empty();
+    s->mg[pl] += n * s->w[id].mg;
+    s->eg[pl] += n * s->w[id].eg;
+    if (s->tr)
+        s->tr->coef[pl][id] += (int16_t)n;
+}
+
+/* The counts behind the sums the position keeps (material, piece-cell tables), for a trace. */
+static void eval_trace_psq(const struct position *pos, const struct eval_data *ev, struct eval_trace *tr)
+{
+    for (int c = 0; c < pos->tb->ncells; c++) {
+        int piece = pos->board[c];
+        if (!piece)
+            continue;
+        int pl = piece_colour(piece), t = piece_type(piece);
+        tr->coef[pl][ev->pst_weight[pl][t][c]]++;
+        if (t != pos->royal)
+            tr->coef[pl][W_VALUE + t]++;
+    }
+}
+
+static void eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, struct eval_sum *s)
+{
+    cellset own = pos_pieces(pos, pl, t), enemy_pawns = cs_empty(), empty = cs_andnot(pos->tb->all, pos->occ);
     for (int e = 0; e < pos->v->nplayers; e++)
         for (int et = 0; e != pl && et < pos->v->ntypes; et++)
             if (pos->v->piece[et].pawn)
@@ -215,133 +269,242 @@ static void eval_pawns(const struct position *pos, const struct eval_data *ev, c
     const struct piece_tables *pt = &pos->tb->pt[pl][t];
     int c;
     CS_FOR_EACH(c, own) {
-        int adv = ev->advance[pl][t][c];
         if (!cs_intersects(ev->passed[pl][t][c], enemy_pawns))
-            add(tr, pl, TERM_PAWNS, adv * w->passed.mg, adv * w->passed.eg);
+            add(s, pl, W_PASSED + t, ev->advance[pl][t][c]);
         if (cs_intersects(ev->front[pl][t][c], own))
-            add(tr, pl, TERM_PAWNS, w->doubled.mg, w->doubled.eg);
+            add(s, pl, W_DOUBLED + t, 1);
         if (!cs_intersects(ev->near[c], own))
-            add(tr, pl, TERM_PAWNS, w->isolated.mg, w->isolated.eg);
+            add(s, pl, W_ISOLATED + t, 1);
         /* Protected: an own pawn could capture onto this cell. */
         if (cs_intersects(pt->leap_from[c], own))
-            add(tr, pl, TERM_PAWNS, w->protected_pawn.mg, w->protected_pawn.eg);
+            add(s, pl, W_PROTECTED + t, 1);
+        if (!cs_intersects(cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]), empty))
+            add(s, pl, W_BLOCKED + t, 1);
     }
 }
 
-/* Mobility of every piece, and the attacks they bring to the enemy royals' neighbourhoods. */
-static void eval_pieces(const struct position *pos, const struct eval_data *ev, const struct eval_weights *w, int pl,
-                        struct eval_trace *tr, int *attack_units)
+/* Cells the player's pawns attack. */
+static cellset eval_pawn_attacks(const struct position *pos, int pl)
+{
+    cellset att = cs_empty();
+    for (int t = 0; t < pos->v->ntypes; t++) {
+        if (!pos->v->piece[t].pawn)
+            continue;
+        const struct piece_tables *pt = &pos->tb->pt[pl][t];
+        int c;
+        CS_FOR_EACH(c, pos_pieces(pos, pl, t))
+            att = cs_or(att, cs_or(pt->leap[MODE_CAPTURE][c], pt->leap[MODE_BOTH][c]));
+    }
+    return att;
+}
+
+/* Safe mobility of every piece (cells not attacked by an enemy pawn), and the attacks they bring to
+ * the enemy royals' neighbourhoods. */
+static void eval_pieces(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s,
+                        int *attack_units)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
     cellset own = pos->by_colour[pl], occ = pos->occ;
     cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
-    cellset zone[MAX_PLAYERS];
+    cellset zone[MAX_PLAYERS], zones = cs_empty(), unsafe = cs_empty();
     for (int e = 0; e < v->nplayers; e++) {
         int k = pos_royal_cell(pos, e);
         zone[e] = e == pl || k == CELL_NONE ? cs_empty() : cs_or(ev->near[k], tb->bit[k]);
-    }
-    /* With no weight on mobility only attacks on the royals' neighbourhoods count, so a piece that
-     * could not reach one even on the empty board is skipped. */
-    const bool mobility_counts = w->mobility.mg || w->mobility.eg;
-    cellset zones = cs_empty();
-    for (int e = 0; e < v->nplayers; e++)
         zones = cs_or(zones, zone[e]);
-    int mobility = 0;
+        if (e != pl && (ev->any_mobile || s->tr))
+            unsafe = cs_or(unsafe, eval_pawn_attacks(pos, e));
+    }
     for (int t = 0; t < v->ntypes; t++) {
         if (v->piece[t].pawn || t == pos->royal)
             continue;
+        const bool mobile = ev->mobile[t] || s->tr;
         const struct piece_tables *pt = &tb->pt[pl][t];
-        int from;
+        int from, count = 0;
         CS_FOR_EACH(from, pos_pieces(pos, pl, t)) {
-            if (!mobility_counts && !cs_intersects(ev->reach[pl][t][from], zones))
+            /* Without mobility only attacks on the royals' neighbourhoods count: a piece that could
+             * not reach one even on the empty board is skipped. */
+            if (!mobile && !cs_intersects(ev->reach[pl][t][from], zones))
                 continue;
             cellset quiet, caps;
             piece_targets(tb, pt, from, occ, empty, enemy, &quiet, &caps);
             cellset reach = cs_or(quiet, caps);
-            mobility += cs_popcount(reach) * 16 - ev->mobility16[t];
+            count += cs_popcount(cs_andnot(reach, unsafe));
             for (int e = 0; e < v->nplayers; e++)
                 attack_units[e] += cs_popcount(cs_and(reach, zone[e]));
         }
+        if (mobile)
+            add(s, pl, W_MOBILITY + t, count);
     }
-    add(tr, pl, TERM_MOBILITY, mobility * w->mobility.mg / 16, mobility * w->mobility.eg / 16);
 }
 
-static void eval_royal(const struct position *pos, const struct eval_data *ev, const struct eval_weights *w, int pl,
-                       int units, struct eval_trace *tr)
+static void eval_royal(const struct position *pos, const struct eval_data *ev, int pl, int units, struct eval_sum *s)
 {
     int k = pos_royal_cell(pos, pl);
     if (k == CELL_NONE)
         return;
-    int shield = cs_popcount(cs_and(cs_and(ev->near[k], pos->by_colour[pl]), pos->tb->pt[pl][pos->royal].leap[MODE_BOTH][k]));
-    units = units < 24 ? units : 24;
-    add(tr, pl, TERM_ROYAL, shield * w->shield - units * units * w->attack_unit / 16, 0);
+    cellset guards = cs_and(cs_and(ev->near[k], pos->by_colour[pl]), pos->tb->pt[pl][pos->royal].leap[MODE_BOTH][k]);
+    cellset pawns = cs_empty();
+    for (int t = 0; t < pos->v->ntypes; t++)
+        if (pos->v->piece[t].pawn)
+            pawns = cs_or(pawns, pos->by_type[t]);
+    add(s, pl, W_SHIELD, cs_popcount(guards));
+    add(s, pl, W_SHELTER, cs_popcount(cs_and(guards, pawns)));
+    add(s, pl, W_SAFETY + (units < SAFETY_MAX ? units : SAFETY_MAX - 1), 1);
 }
 
-/* Blends every term by phase into player view's score against the average opponent; the tempo
- * bonus belongs to the side to move. */
-static int eval_blend(const struct position *pos, const struct eval_weights *w, int view, struct eval_trace *tr)
+/* Every cell each type of the player's pieces attacks, pieces of either colour included. */
+static void eval_attacks(const struct position *pos, int pl, cellset *att)
+{
+    const struct tables *tb = pos->tb;
+    cellset occ = pos->occ, empty = cs_andnot(tb->all, occ);
+    for (int t = 0; t < pos->v->ntypes; t++) {
+        const struct piece_tables *pt = &tb->pt[pl][t];
+        int from;
+        att[t] = cs_empty();
+        CS_FOR_EACH(from, pos_pieces(pos, pl, t)) {
+            cellset quiet, caps;
+            piece_targets(tb, pt, from, occ, empty, occ, &quiet, &caps);
+            att[t] = cs_or(att[t], caps);
+        }
+    }
+}
+
+/* Pieces attacked by a less valuable enemy piece, and pieces attacked and not defended. */
+static void eval_threats(const struct position *pos, const struct eval_data *ev, struct eval_sum *s)
 {
     const struct variant *v = pos->v;
-    int score[MAX_PLAYERS] = { 0 }, others = 0;
-    for (int pl = 0; pl < v->nplayers; pl++)
-        for (int term = 0; term < NUM_TERMS; term++)
-            score[pl] += (tr->term[pl][term][0] * tr->phase + tr->term[pl][term][1] * (256 - tr->phase)) / 256;
-    /* Eliminated armies (three players) are no opponents any more. */
-    int opponents = 0;
-    for (int pl = 0; pl < v->nplayers; pl++)
-        if (pl != view && pos_royal_cell(pos, pl) != CELL_NONE) {
-            others += score[pl];
-            opponents++;
+    cellset att[MAX_PLAYERS][MAX_TYPES], all[MAX_PLAYERS];
+    for (int pl = 0; pl < v->nplayers; pl++) {
+        eval_attacks(pos, pl, att[pl]);
+        all[pl] = cs_empty();
+        for (int t = 0; t < v->ntypes; t++)
+            all[pl] = cs_or(all[pl], att[pl][t]);
+    }
+    for (int pl = 0; pl < v->nplayers; pl++) {
+        cellset by_enemy = cs_empty();
+        for (int e = 0; e < v->nplayers; e++)
+            if (e != pl)
+                by_enemy = cs_or(by_enemy, all[e]);
+        for (int t = 0; t < v->ntypes; t++) {
+            cellset mine = pos_pieces(pos, pl, t), lesser = cs_empty();
+            if (t == pos->royal || cs_is_empty(mine))
+                continue;
+            for (int e = 0; e < v->nplayers; e++)
+                for (int et = 0; e != pl && et < v->ntypes; et++)
+                    if (et != pos->royal && ev->value[et] < ev->value[t])
+                        lesser = cs_or(lesser, att[e][et]);
+            add(s, pl, W_THREAT + t, cs_popcount(cs_and(mine, lesser)));
+            add(s, pl, W_HANGING + t, cs_popcount(cs_andnot(cs_and(mine, by_enemy), all[pl])));
         }
-    tr->total = score[view] - (opponents ? others / opponents : 0) + (tr->material_only || view != pos->side ? 0 : w->tempo);
-    return tr->total;
+    }
 }
 
-/* The evaluation with the weights from player view's side (the three-player search scores every node
- * for its root player), with every term in the trace. Lazy: when material, piece-cell tables and pawns
- * already put the score far outside (alpha, beta), mobility and royal safety are not worth computing. */
-static int evaluate_lazy(const struct position *pos, const struct eval_weights *w, int view, struct eval_trace *tr,
-                         int alpha, int beta)
+/* Colour-bound types: how many of the three cell colours the player's pieces of each cover. */
+static void eval_triad(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s)
+{
+    for (int t = 0; t < pos->v->ntypes; t++) {
+        cellset mine = pos_pieces(pos, pl, t);
+        if (!ev->colour_bound[t] || cs_is_empty(mine))
+            continue;
+        int covered = 0;
+        for (int k = 0; k < 3; k++)
+            covered += cs_intersects(mine, ev->colour[k]);
+        add(s, pl, W_TRIAD + covered, 1);
+    }
+}
+
+/* Blends each army's sums by phase into player view's score against the average opponent. */
+static int eval_blend(const struct position *pos, const struct eval_sum *s, int view, int phase)
+{
+    const struct variant *v = pos->v;
+    int others = 0, opponents = 0;
+    /* Eliminated armies (three players) are no opponents any more. */
+    for (int pl = 0; pl < v->nplayers; pl++)
+        if (pl != view && pos_royal_cell(pos, pl) != CELL_NONE) {
+            others += (s->mg[pl] * phase + s->eg[pl] * (256 - phase)) / 256;
+            opponents++;
+        }
+    return (s->mg[view] * phase + s->eg[view] * (256 - phase)) / 256 - (opponents ? others / opponents : 0);
+}
+
+/* The evaluation from player view's side (the three-player search scores every node for its root
+ * player); with a trace, each weight's count per army. Lazy: when material, piece-cell tables and
+ * pawns already put the score far outside (alpha, beta), the rest is not worth computing (never with
+ * a trace). */
+static int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, int view,
+                         struct eval_trace *tr, int alpha, int beta)
 {
     const struct eval_data *ev = eval_tables(pos->tb);
     const struct variant *v = pos->v;
-    memset(tr, 0, sizeof *tr);
-    tr->material_only = w->material_only;
-    int units[MAX_PLAYERS] = { 0 };
+    struct eval_sum s = { .w = ev->p.w, .tr = tr };
+    if (settings->material_only) {
+        int others = 0, opponents = 0;
+        for (int pl = 0; pl < v->nplayers; pl++)
+            if (pl != view && pos_royal_cell(pos, pl) != CELL_NONE) {
+                others += pos->material[pl];
+                opponents++;
+            }
+        int total = pos->material[view] - (opponents ? others / opponents : 0);
+        if (tr) {
+            memset(tr, 0, sizeof *tr);
+            tr->material_only = true;
+            tr->total = total;
+        }
+        return total;
+    }
+    if (tr) {
+        memset(tr, 0, sizeof *tr);
+        eval_trace_psq(pos, ev, tr);
+    }
     for (int pl = 0; pl < v->nplayers; pl++) {
-        add(tr, pl, TERM_MATERIAL, pos->material[pl], pos->material[pl]);
-        if (tr->material_only)
-            continue;
-        add(tr, pl, TERM_PST, pos->pst[pl][0], pos->pst[pl][1]);
+        s.mg[pl] = pos->material[pl] + pos->pst[pl][0];
+        s.eg[pl] = pos->material[pl] + pos->pst[pl][1];
         for (int t = 0; t < v->ntypes; t++)
             if (v->piece[t].pawn && !cs_is_empty(pos_pieces(pos, pl, t)))
-                eval_pawns(pos, ev, w, pl, t, tr);
+                eval_pawns(pos, ev, pl, t, &s);
     }
+    if (view == pos->side)
+        add(&s, view, W_TEMPO, 1);
     int phase = pos->phase_material * 256 / ev->start_phase;
-    tr->phase = phase > 256 ? 256 : phase;
-    int early = eval_blend(pos, w, view, tr), margin = w->lazy_margin;
-    if (tr->material_only || early - margin >= beta || early + margin <= alpha)
+    phase = phase > 256 ? 256 : phase;
+    int early = eval_blend(pos, &s, view, phase), margin = settings->lazy_margin;
+    if (!tr && (early - margin >= beta || early + margin <= alpha))
         return early;
+    int units[MAX_PLAYERS] = { 0 };
     for (int pl = 0; pl < v->nplayers; pl++)
-        eval_pieces(pos, ev, w, pl, tr, units);
-    for (int pl = 0; pl < v->nplayers; pl++)
-        eval_royal(pos, ev, w, pl, units[pl], tr);
-    return eval_blend(pos, w, view, tr);
+        eval_pieces(pos, ev, pl, &s, units);
+    for (int pl = 0; pl < v->nplayers; pl++) {
+        eval_royal(pos, ev, pl, units[pl], &s);
+        if (ev->triad || tr)
+            eval_triad(pos, ev, pl, &s);
+    }
+    if (ev->threats || tr)
+        eval_threats(pos, ev, &s);
+    int total = eval_blend(pos, &s, view, phase);
+    if (tr) {
+        tr->phase = phase;
+        tr->view = view;
+        tr->total = total;
+        for (int pl = 0; pl < v->nplayers; pl++)
+            tr->counted[pl] = pl != view && pos_royal_cell(pos, pl) != CELL_NONE;
+    }
+    return total;
 }
 
-static int evaluate_full(const struct position *pos, const struct eval_weights *w, struct eval_trace *tr)
+/* The full evaluation for the side to move; with a trace (the eval command, the tuner) every weight's
+ * count. */
+static int evaluate_full(const struct position *pos, const struct eval_weights *settings, struct eval_trace *tr)
 {
-    return evaluate_lazy(pos, w, pos->side, tr, -SCORE_INF, SCORE_INF);
+    return evaluate_lazy(pos, settings, pos->side, tr, -SCORE_INF, SCORE_INF);
 }
 
-static int evaluate_as(const struct position *pos, const struct eval_weights *w, int view, int alpha, int beta)
+static int evaluate_as(const struct position *pos, const struct eval_weights *settings, int view, int alpha, int beta)
 {
-    struct eval_trace tr;
-    return evaluate_lazy(pos, w, view, &tr, alpha, beta);
+    return evaluate_lazy(pos, settings, view, NULL, alpha, beta);
 }
 
-static int evaluate(const struct position *pos, const struct eval_weights *w, int alpha, int beta)
+static int evaluate(const struct position *pos, const struct eval_weights *settings, int alpha, int beta)
 {
-    return evaluate_as(pos, w, pos->side, alpha, beta);
+    return evaluate_as(pos, settings, pos->side, alpha, beta);
 }

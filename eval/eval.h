@@ -8,11 +8,17 @@
 
 /* Tables the evaluation derives once per variant from geometry and piece movement. */
 struct eval_data {
-    int value[MAX_TYPES];                          /* centipawns */
+    struct eval_params p;                          /* the weights these tables were built from */
+    int value[MAX_TYPES];                          /* centipawns: the values' middlegame part */
     int by_value[MAX_TYPES];                       /* types from least to most valuable, royal last */
-    int mobility16[MAX_TYPES];                     /* expected reachable cells, x16 */
     int start_phase;                               /* non-pawn material of the start position */
-    int16_t pst[MAX_PLAYERS][MAX_TYPES][MAX_CELLS][2]; /* piece-cell bonuses, [mg, eg] side by side */
+    bool mobile[MAX_TYPES], any_mobile;            /* a type's mobility weighs something */
+    bool threats, triad;                           /* some threat, some triad weight is not 0 */
+    bool colour_bound[MAX_TYPES];                  /* the type never leaves its cell colour */
+    cellset colour[3];                             /* cells by colour */
+    int16_t pst[MAX_PLAYERS][MAX_TYPES][MAX_CELLS][2]; /* piece-cell bonuses, [mg, eg] side by side;
+                                                      eg includes the value's eg - mg */
+    uint16_t pst_weight[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* the weight id of each piece-cell entry */
     int8_t advance[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* pawns: steps made toward promotion */
     cellset front[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];  /* pawns: cells still ahead */
     cellset passed[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* pawns: cells where an enemy pawn can stop it */

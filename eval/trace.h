@@ -1,19 +1,25 @@
-/* The evaluation's terms for one position, as the `eval` command prints them. */
+/* A position's evaluation as counts of every weight per army (docs/eval.md): the evaluation is
+ * sum(count * weight) per army, blended by phase, against the mean of the opponents. The `eval`
+ * command prints it by term; the tuner fits the weights to it. */
 #ifndef TRACE_H
 #define TRACE_H
 
-#include "../rules/variant.h"
+#include <stdint.h>
 
-enum { TERM_MATERIAL, TERM_PST, TERM_MOBILITY, TERM_ROYAL, TERM_PAWNS, NUM_TERMS };
+#include "weights.h"
 
-/* Per player and term, middlegame and endgame parts. */
 struct eval_trace {
-    int term[MAX_PLAYERS][NUM_TERMS][2];
+    int16_t coef[MAX_PLAYERS][NUM_WEIGHTS];
+    bool counted[MAX_PLAYERS]; /* the opponents whose mean is subtracted (still on the board) */
     int phase;          /* 0 (endgame) .. 256 (middlegame) */
-    int total;          /* from the side to move's view, tempo included */
-    bool material_only; /* the Evaluation option is "material" */
+    int view;           /* whose score total is */
+    int total;          /* the evaluation */
+    bool material_only; /* the Evaluation option is "material": only total is set */
 };
 
-extern const char *const eval_term_names[NUM_TERMS];
+/* The evaluation the counts give with the weights, computed as the evaluation does. */
+int trace_evaluate(const struct eval_trace *tr, const struct eval_params *p, int nplayers);
+/* Per army and term, the middlegame and endgame sums. */
+void trace_terms(const struct eval_trace *tr, const struct eval_params *p, int nplayers, int term[][NUM_TERMS][2]);
 
 #endif

@@ -49,7 +49,11 @@ void values_mobility(const struct variant *v, int type, double *leaps, double *l
     *lines = (double)line / g->ncells;
 }
 
-void values_of(const struct variant *v, const struct eval_weights *w, int *value)
+/* value_scale * (leap_mobility + line_weight * line_mobility) ^ value_exponent pawns, fitted to Pacey's
+ * Full House table (seed 001). */
+static const double value_scale = 0.606, value_exponent = 0.894, line_weight = 0.56;
+
+void values_of(const struct variant *v, int *value)
 {
     for (int t = 0; t < v->ntypes; t++) {
         const struct piece_def *pd = &v->piece[t];
@@ -61,8 +65,8 @@ void values_of(const struct variant *v, const struct eval_weights *w, int *value
         } else if (pawns <= 0) {
             double leaps, lines;
             values_mobility(v, t, &leaps, &lines);
-            pawns = w->value_scale * pow(leaps + w->line_weight * lines, w->value_exponent);
+            pawns = value_scale * pow(leaps + line_weight * lines, value_exponent);
         }
-        value[t] = (int)lround(pawns * w->pawn_value);
+        value[t] = (int)lround(pawns * 100);
     }
 }

@@ -3,10 +3,9 @@
 #define VALUES_H
 
 #include "../rules/variant.h"
-#include "weights.h"
 
-/* Value of every piece type in centipawns (the royal gets 0), derived with the weights. */
-void values_of(const struct variant *v, const struct eval_weights *w, int *value);
+/* Value of every piece type in centipawns (the royal gets 0): the built-in weights' starting values. */
+void values_of(const struct variant *v, int *value);
 /* Average number of cells a piece reaches on the empty board: by leaps and along lines. */
 void values_mobility(const struct variant *v, int type, double *leaps, double *lines);
 

@@ -1,27 +1,238 @@
-/* The shipped evaluation weights, and the names of the evaluation's terms. */
+/* The evaluation's weights as data: names, the built-in files, reading and writing them. */
 #include "weights.h"
 
-#include "trace.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-const char *const eval_term_names[NUM_TERMS] = { "material", "piece-cell", "mobility", "royal safety", "pawns" };
+#include "values.h"
 
-/* Hand-set starting values; value_* were fitted to Pacey's Full House table (seed 001). */
+enum { WEIGHT_LIMIT = 10000, WEIGHTS_FILE_MAX = 1 << 20 };
+
+const char *const eval_term_names[NUM_TERMS] = { "material", "piece-cell", "mobility", "royal safety",
+                                                 "pawns",    "threats",    "triad",    "tempo" };
+
+const struct weight_family weight_families[] = {
+    { "value", W_VALUE, MAX_TYPES, BY_TYPE, TERM_MATERIAL },
+    { "mobility", W_MOBILITY, MAX_TYPES, BY_PIECE, TERM_MOBILITY },
+    { "threat", W_THREAT, MAX_TYPES, BY_TYPE, TERM_THREATS },
+    { "hanging", W_HANGING, MAX_TYPES, BY_TYPE, TERM_THREATS },
+    { "passed", W_PASSED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
+    { "protected", W_PROTECTED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
+    { "isolated", W_ISOLATED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
+    { "blocked", W_BLOCKED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
+    { "doubled", W_DOUBLED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
+    { "centre", W_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST },
+    { "royal-centre", W_ROYAL_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST },
+    { "advance", W_ADVANCE, ADVANCE_MAX, BY_NUMBER, TERM_PST },
+    { "safety", W_SAFETY, SAFETY_MAX, BY_NUMBER, TERM_ROYAL },
+    { "shield", W_SHIELD, 1, BY_NONE, TERM_ROYAL },
+    { "shelter", W_SHELTER, 1, BY_NONE, TERM_ROYAL },
+    { "triad", W_TRIAD, TRIAD_MAX, BY_NUMBER, TERM_TRIAD },
+    { "tempo", W_TEMPO, 1, BY_NONE, TERM_TEMPO },
+    { NULL, 0, 0, BY_NONE, 0 },
+};
+
 const struct eval_weights eval_weights_default = {
-    .value_scale = 0.606,
-    .value_exponent = 0.894,
-    .line_weight = 0.56,
-    .pawn_value = 100,
-    .centre = { 4, 2 },
-    .royal_centre = { -6, 8 },
-    .advance = { 2, 5 },
-    .mobility = { 0, 0 },
-    .passed = { 0, 0 },
-    .doubled = { 0, 0 },
-    .isolated = { 0, 0 },
-    .protected_pawn = { 0, 0 },
-    .shield = 8,
-    .attack_unit = 8,
-    .tempo = 12,
     .lazy_margin = 400,
     .stalemate_scale = 2000,
 };
+
+const struct weight_family *weights_family(int id, int *index)
+{
+    const struct weight_family *f = weight_families;
+    while (f->name && !(id >= f->first && id < f->first + f->count))
+        f++;
+    *index = id - f->first;
+    return f;
+}
+
+static bool type_fits(const struct variant *v, enum weight_index by, int t)
+{
+    const struct piece_def *pd = &v->piece[t];
+    return t < v->ntypes && !pd->royal && (by == BY_TYPE || (by == BY_PAWN) == pd->pawn);
+}
+
+bool weights_applies(const struct variant *v, int id)
+{
+    int k;
+    const struct weight_family *f = weights_family(id, &k);
+    return f->by == BY_NONE || f->by == BY_NUMBER || type_fits(v, f->by, k);
+}
+
+void weights_name(const struct variant *v, int id, char *name, size_t len)
+{
+    int k;
+    const struct weight_family *f = weights_family(id, &k);
+    if (f->by == BY_NONE)
+        snprintf(name, len, "%s", f->name);
+    else if (f->by == BY_NUMBER)
+        snprintf(name, len, "%s.%d", f->name, k);
+    else
+        snprintf(name, len, "%s.%s", f->name, v->piece[k].name);
+}
+
+static bool parse_int(const char *s, int *x)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(s, &end, 10);
+    if (errno || end == s || *end || n < -WEIGHT_LIMIT || n > WEIGHT_LIMIT)
+        return false;
+    *x = (int)n;
+    return true;
+}
+
+/* The weight ids a name sets: one, or with a bare per-type family name every type it applies to (maybe
+ * none: a family default names no type). An error leaves why set. */
+static int name_ids(const struct variant *v, const char *name, int *ids, char *why, size_t len)
+{
+    const char *dot = strchr(name, '.');
+    size_t stem = dot ? (size_t)(dot - name) : strlen(name);
+    const struct weight_family *f = weight_families;
+    while (f->name && !(strlen(f->name) == stem && !strncmp(f->name, name, stem)))
+        f++;
+    if (!f->name) {
+        snprintf(why, len, "unknown weight \"%.*s\"", (int)stem, name);
+        return 0;
+    }
+    int n = 0;
+    if (f->by == BY_NONE || f->by == BY_NUMBER) {
+        int k = 0;
+        if ((f->by == BY_NONE) != !dot || (dot && (!parse_int(dot + 1, &k) || k < 0 || k >= f->count))) {
+            snprintf(why, len, f->by == BY_NONE ? "\"%s\" takes no index" : "\"%s\" needs an index 0..%d", f->name,
+                     f->count - 1);
+            return 0;
+        }
+        ids[n++] = f->first + k;
+        return n;
+    }
+    for (int t = 0; t < v->ntypes; t++)
+        if (type_fits(v, f->by, t) && (!dot || !strcmp(v->piece[t].name, dot + 1)))
+            ids[n++] = f->first + t;
+    if (dot && !n)
+        snprintf(why, len, "\"%s\": %s has no such %s", name, v->name, f->by == BY_PAWN ? "pawn" : "piece");
+    return n;
+}
+
+bool weights_parse(const struct variant *v, const char *text, const char *source, struct eval_params *p, char *err,
+                   size_t errlen)
+{
+    struct eval_params next = *p;
+    int lineno = 0;
+    size_t len = strlen(text);
+    if (len && text[len - 1] != '\n') {
+        int lines = 1;
+        for (const char *c = text; *c; c++)
+            lines += *c == '\n';
+        snprintf(err, errlen, "%s:%d: the last line has no newline: the file was cut short?", source, lines);
+        return false;
+    }
+    for (const char *line = text; *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t n = eol ? (size_t)(eol - line) : strlen(line);
+        char buf[256], *tok[4], *save = NULL, why[160] = "";
+        lineno++;
+        if (n >= sizeof buf) {
+            snprintf(err, errlen, "%s:%d: line too long", source, lineno);
+            return false;
+        }
+        memcpy(buf, line, n);
+        buf[n] = 0;
+        line += n + (eol != NULL);
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = 0;
+        int ntok = 0;
+        for (char *t = strtok_r(buf, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save))
+            if (ntok < 4)
+                tok[ntok++] = t;
+            else
+                ntok = 5;
+        if (!ntok)
+            continue;
+        int ids[MAX_TYPES + 1], mg, eg, nids = 0;
+        if (ntok != 3)
+            snprintf(why, sizeof why, "expected \"<weight> <mg> <eg>\"");
+        else if (!parse_int(tok[1], &mg) || !parse_int(tok[2], &eg))
+            snprintf(why, sizeof why, "weights are integers from %d to %d", -WEIGHT_LIMIT, WEIGHT_LIMIT);
+        else
+            nids = name_ids(v, tok[0], ids, why, sizeof why);
+        if (why[0]) {
+            snprintf(err, errlen, "%s:%d: %s", source, lineno, why);
+            return false;
+        }
+        for (int i = 0; i < nids; i++)
+            if (weights_applies(v, ids[i]))
+                next.w[ids[i]] = (struct phased){ mg, eg };
+    }
+    snprintf(next.source, sizeof next.source, "%s", source);
+    *p = next;
+    return true;
+}
+
+static const char *builtin_text(const char *name)
+{
+    for (const struct weights_file *f = weights_builtin; f->name; f++)
+        if (!strcmp(f->name, name))
+            return f->text;
+    return NULL;
+}
+
+bool weights_for_variant(const struct variant *v, struct eval_params *p, char *err, size_t errlen)
+{
+    int value[MAX_TYPES];
+    memset(p, 0, sizeof *p);
+    values_of(v, value);
+    for (int t = 0; t < v->ntypes; t++)
+        p->w[W_VALUE + t] = (struct phased){ value[t], value[t] };
+    const char *family = builtin_text("default"), *own = builtin_text(v->name);
+    char source[NAME_LEN + 16];
+    snprintf(source, sizeof source, "built-in %s", own ? v->name : "default");
+    if (!family || !weights_parse(v, family, "built-in default", p, err, errlen))
+        return false;
+    if (own && !weights_parse(v, own, source, p, err, errlen))
+        return false;
+    snprintf(p->source, sizeof p->source, "%s", source);
+    return true;
+}
+
+bool weights_load_file(const struct variant *v, const char *path, struct eval_params *p, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return false;
+    }
+    char *text = malloc(WEIGHTS_FILE_MAX + 1);
+    size_t n = text ? fread(text, 1, WEIGHTS_FILE_MAX + 1, f) : 0;
+    bool read_ok = text && !ferror(f) && n <= WEIGHTS_FILE_MAX;
+    fclose(f);
+    if (read_ok)
+        text[n] = 0;
+    struct eval_params next;
+    bool ok = false;
+    if (!read_ok)
+        snprintf(err, errlen, "%s: cannot read: %s", path, text ? "larger than 1 MB or unreadable" : "out of memory");
+    else if (strlen(text) != n)
+        snprintf(err, errlen, "%s: not a text file", path);
+    else
+        ok = weights_for_variant(v, &next, err, errlen) && weights_parse(v, text, path, &next, err, errlen);
+    free(text);
+    if (ok)
+        *p = next;
+    return ok;
+}
+
+void weights_write(const struct variant *v, const struct eval_params *p, struct text *out)
+{
+    text_printf(out, "# Sennight evaluation weights for %s: <weight> <middlegame> <endgame> (docs/eval.md)\n", v->name);
+    for (int id = 0; id < NUM_WEIGHTS; id++) {
+        char name[NAME_LEN + 32];
+        if (!weights_applies(v, id))
+            continue;
+        weights_name(v, id, name, sizeof name);
+        text_printf(out, "%-24s %6d %6d\n", name, p->w[id].mg, p->w[id].eg);
+    }
+}

@@ -1230,7 +1230,7 @@ static void pgn_get(struct session *s, struct reply *r)
     for (int c = 0; c < rec.narmies; c++)
         rec.left[c] = game_armies(&g) >> c & 1 ? -1 : 0;
     for (int i = 0; i < s->rec.nmoves; i++)
-        game_record_move(s->rec.v, &g, &rec, s->rec.moves[i].m, &fullmove);
+        game_record_move(s->rec.v, &g, &rec, s->rec.moves[i].m, &fullmove, NULL);
     struct game_status st = game_status(&g);
     if (s->forfeit >= 0) {
         game_record_fault(&rec, TERM_TIME, s->forfeit, game_armies(&g));

@@ -2,16 +2,21 @@
  * engine); results are gathered under one lock, written to the record file and reported. */
 #include "match.h"
 
-#include <limits.h>
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <xxhash.h>
+
+#include "../util/clock.h"
+#include "../util/shard.h"
 #include "openings.h"
 #include "pgn.h"
+#include "report.h"
+#include "results.h"
+#include "schedule.h"
 
 struct match {
     const struct match_conf *c;
@@ -21,8 +26,16 @@ struct match {
     struct text time_control;
     char date[16];
     pthread_mutex_t lock;
-    int next;                   /* the next game to hand out */
+    int next, end;              /* the next game to hand out, and the end of the shard's games */
+    int planned;                /* the shard's games */
+    int64_t start_ms;
     atomic_bool stop;           /* the SPRT concluded, an engine cannot play, or a signal came */
+    /* Each scored game's start and moves hashed, to find games that repeat another one. */
+    struct played {
+        uint64_t key;
+        int game;
+    } *played;
+    int nplayed, played_cap;
 };
 
 /* What the signal handler needs: it may not take locks. */
@@ -67,7 +80,7 @@ static void signals_restore(const struct sigaction old[NCAUGHT + 1])
 }
 
 /* ------------------------------------------------------------------------------------------- */
-/* Reports. */
+/* Playing. */
 
 static const char *engine_name(const struct match *m, int e)
 {
@@ -75,186 +88,47 @@ static const char *engine_name(const struct match *m, int e)
 }
 
 /* "a vs b vs c": the engines by colour. */
-static void names_by_colour(const struct match *m, const int engine_of[], struct text *out)
+static void names_by_colour(const struct match *m, const int engine_of[], int n, struct text *out)
 {
-    for (int colour = 0; colour < m->c->nengines; colour++)
+    for (int colour = 0; colour < n; colour++)
         text_printf(out, "%s%s", colour ? " vs " : "", engine_name(m, engine_of[colour]));
 }
 
-/* "inf" rather than an arithmetic on infinities. */
-static double elo_margin(struct elo_interval iv)
+/* Every -ratinginterval games: how far the match is and when it should end, at the pace so far. */
+static void report_progress(const struct match *m)
 {
-    return isfinite(iv.low) && isfinite(iv.high) ? (iv.high - iv.low) / 2 : INFINITY;
+    int done = m->r->games;
+    long long ms = clock_ms() - m->start_ms, eta = (long long)((double)ms * (m->planned - done) / done / 1000);
+    fprintf(m->out, "Progress: %d of %d games, %lld:%02lld elapsed, ETA %lld:%02lld\n", done, m->planned,
+            ms / 60000, ms / 1000 % 60, eta / 60, eta % 60);
 }
 
-static void report_score(const struct match *m)
+/* Two deterministic engines alike (same program, same options) play the same game from an opening in
+ * both colours: half the games tell nothing. Warns once, naming the first two games found alike. */
+static void check_repeated(struct match *m, int index, const struct game_record *rec)
 {
-    const struct tally *t = m->r->tally;
-    if (m->c->nengines == 2) {
-        fprintf(m->out, "Score of %s vs %s: %d - %d - %d, stalemates %d - %d [%.3f] %d\n", engine_name(m, 0),
-                engine_name(m, 1), t->wins, t->losses, t->draws, t->stalemates_given, t->stalemates_received,
-                tally_mean(t), t->games);
+    const char *moves = text_str(&rec->moves);
+    uint64_t key = XXH3_64bits_withSeed(moves, strlen(moves), XXH3_64bits(rec->fen, strlen(rec->fen)));
+    if (m->r->repeated[0])
         return;
-    }
-    fprintf(m->out, "Score of %s, %s, %s: %.2f - %.2f - %.2f [%.3f %.3f %.3f] %d\n", engine_name(m, 0),
-            engine_name(m, 1), engine_name(m, 2), t[0].sum, t[1].sum, t[2].sum, tally_mean(&t[0]), tally_mean(&t[1]),
-            tally_mean(&t[2]), m->r->games);
-}
-
-static void report_elo(const struct match *m)
-{
-    const struct match_conf *c = m->c;
-    const struct tally *t = &m->r->tally[0];
-    struct elo_interval iv = stats_elo(t);
-    fprintf(m->out, "Elo difference: %.1f +/- %.1f, LOS: %.1f %%, DrawRatio: %.1f %%, StalemateRatio: %.1f %%\n",
-            iv.elo, elo_margin(iv), 100 * stats_los(t), t->games ? 100.0 * t->draws / t->games : 0,
-            t->games ? 100.0 * (t->stalemates_given + t->stalemates_received) / t->games : 0);
-    if (c->use_sprt) {
-        static const char *const verdict[] = { "", " - H0 was accepted", " - H1 was accepted" };
-        double lower, upper;
-        sprt_bounds(&c->sprt, &lower, &upper);
-        fprintf(m->out, "SPRT: llr %.3f, lbound %.3f, ubound %.3f, elo0 %g, elo1 %g%s\n", m->r->llr, lower, upper,
-                c->sprt.elo0, c->sprt.elo1, verdict[m->r->verdict]);
-    }
-}
-
-/* Three engines: for each pair, how often the first finished ahead of the second, and the Elo of that. */
-static void report_pairs(const struct match *m)
-{
-    int n = m->c->nengines;
-    for (int e = 0; e < n; e++)
-        for (int f = e + 1; f < n; f++) {
-            const struct tally *t = &m->r->pair[e][f];
-            struct elo_interval iv = stats_elo(t);
-            fprintf(m->out, "%s ahead of %s: %d - %d - %d [%.3f] %d, Elo %.1f +/- %.1f, LOS %.1f %%\n",
-                    engine_name(m, e), engine_name(m, f), t->wins, t->losses, t->draws, tally_mean(t), t->games,
-                    iv.elo, elo_margin(iv), 100 * stats_los(t));
+    for (int i = 0; i < m->nplayed; i++)
+        if (m->played[i].key == key) {
+            m->r->repeated[0] = m->played[i].game;
+            m->r->repeated[1] = index + 1;
+            fprintf(stderr, "Warning: games %d and %d have the same moves from the same start: the engines play "
+                            "alike and deterministically; give them random plies or more openings (-openings), "
+                            "or different options\n", m->r->repeated[0], m->r->repeated[1]);
+            return;
         }
-}
-
-/* Every engine, best score first; two engines with Elo, three with the points won in each seat. */
-static void report_table(const struct match *m)
-{
-    const struct match_result *r = m->r;
-    int n = m->c->nengines, order[MAX_PLAYERS];
-    for (int e = 0; e < n; e++) {
-        int i = e;
-        for (; i > 0 && tally_mean(&r->tally[order[i - 1]]) < tally_mean(&r->tally[e]); i--)
-            order[i] = order[i - 1];
-        order[i] = e;
+    if (m->nplayed == m->played_cap) {
+        int cap = m->played_cap ? 2 * m->played_cap : 64;
+        struct played *grown = realloc(m->played, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return;
+        m->played = grown;
+        m->played_cap = cap;
     }
-    if (n == 2)
-        fprintf(m->out, "\n%-4s %-20s %8s %8s %6s %7s %5s %5s %5s %11s\n", "Rank", "Name", "Elo", "+/-", "Games",
-                "Score", "W", "L", "D", "Stalemates");
-    else
-        fprintf(m->out, "\n%-4s %-20s %8s %6s %7s %5s %5s %5s %8s %8s %8s\n", "Rank", "Name", "Points", "Games",
-                "Score", "W", "L", "D", play_colour_name(m->c->v, 0), play_colour_name(m->c->v, 1),
-                play_colour_name(m->c->v, 2));
-    for (int rank = 0; rank < n; rank++) {
-        int e = order[rank];
-        const struct tally *t = &r->tally[e];
-        struct elo_interval iv = stats_elo(t);
-        if (n == 2) {
-            fprintf(m->out, "%4d %-20s %8.1f %8.1f %6d %6.1f%% %5d %5d %5d %5d - %d\n", rank + 1, engine_name(m, e),
-                    iv.elo, elo_margin(iv), t->games, 100 * tally_mean(t), t->wins, t->losses, t->draws,
-                    t->stalemates_given, t->stalemates_received);
-            continue;
-        }
-        fprintf(m->out, "%4d %-20s %8.2f %6d %6.1f%% %5d %5d %5d", rank + 1, engine_name(m, e), t->sum, t->games,
-                100 * tally_mean(t), t->wins, t->losses, t->draws);
-        for (int colour = 0; colour < n; colour++)
-            fprintf(m->out, " %8.2f", r->engine_seat[e][colour].sum);
-        fprintf(m->out, "\n");
-    }
-    if (n == 2)
-        return;
-    fprintf(m->out, "\n%-9s %8s %6s %7s %5s %5s %5s\n", "Seat", "Points", "Games", "Score", "W", "L", "D");
-    for (int colour = 0; colour < n; colour++) {
-        const struct tally *t = &r->seat[colour];
-        fprintf(m->out, "%-9s %8.2f %6d %6.1f%% %5d %5d %5d\n", play_colour_name(m->c->v, colour), t->sum, t->games,
-                100 * tally_mean(t), t->wins, t->losses, t->draws);
-    }
-    fprintf(m->out, "\nPairs (finished ahead - behind - level):\n");
-    report_pairs(m);
-}
-
-static void report_final(const struct match *m)
-{
-    const struct match_result *r = m->r;
-    if (m->c->nengines == 2)
-        report_elo(m);
-    report_table(m);
-    const char *sep = " ";
-    fprintf(m->out, "\nTerminations:");
-    for (int term = 0; term < TERM_COUNT; term++)
-        if (r->terminations[term]) {
-            fprintf(m->out, "%s%s %d", sep, pgn_termination(term), r->terminations[term]);
-            sep = ", ";
-        }
-    fprintf(m->out, "%s\nEngine failures:", r->games ? "" : " none");
-    sep = " ";
-    for (int e = 0; e < m->c->nengines; e++)
-        for (int term = TERM_TIME; term < TERM_ABANDONED; term++)
-            if (r->faults[e][term]) {
-                fprintf(m->out, "%s%s: %s %d", sep, engine_name(m, e), pgn_termination(term), r->faults[e][term]);
-                sep = ", ";
-            }
-    fprintf(m->out, "%s\n", sep[0] == ',' ? "" : " none");
-}
-
-/* The statistics every so many games and at the end: Elo and SPRT, or with three engines the pairs. */
-static void report_rating(const struct match *m)
-{
-    if (m->c->nengines == 2)
-        report_elo(m);
-    else
-        report_pairs(m);
-}
-
-/* ------------------------------------------------------------------------------------------- */
-/* Playing. */
-
-/* Whether colour a finished ahead of colour b (1), level with it (1/2) or behind (0): the better
- * score, else the later to leave the board. */
-static double finished_ahead(const struct game_record *rec, int a, int b)
-{
-    if (rec->num[a] != rec->num[b])
-        return rec->num[a] > rec->num[b];
-    /* Armies still on the board at the end left after every other. */
-    long long left_a = rec->left[a] < 0 ? LLONG_MAX : rec->left[a], left_b = rec->left[b] < 0 ? LLONG_MAX : rec->left[b];
-    return left_a > left_b ? 1 : left_a < left_b ? 0 : 0.5;
-}
-
-/* Scores a finished game for every engine; engine_of[colour] says who played which colour. */
-static void score_game(struct match *m, const struct game_record *rec, const int engine_of[])
-{
-    struct match_result *r = m->r;
-    int n = rec->narmies;
-    r->games++;
-    r->terminations[rec->term]++;
-    for (int colour = 0; colour < n; colour++) {
-        int e = engine_of[colour];
-        double x = (double)rec->num[colour] / rec->den;
-        enum tally_kind kind = TALLY_PLAYED;
-        /* Three players: a stalemate is a draw shared like any other. */
-        if (rec->term == TERM_STALEMATE && n == 2)
-            kind = rec->stalemated == colour ? TALLY_STALEMATE_RECEIVED : TALLY_STALEMATE_GIVEN;
-        tally_add(&r->tally[e], x, kind);
-        tally_add(&r->seat[colour], x, kind);
-        tally_add(&r->engine_seat[e][colour], x, kind);
-        for (int other = 0; other < n; other++)
-            if (engine_of[other] > e)
-                tally_add(&r->pair[e][engine_of[other]], finished_ahead(rec, colour, other), TALLY_PLAYED);
-    }
-    if (rec->culprit >= 0)
-        r->faults[engine_of[rec->culprit]][rec->term]++;
-    /* Games still finishing after the verdict are scored, but do not reopen the test. */
-    if (m->c->use_sprt && r->verdict == SPRT_CONTINUE) {
-        r->llr = sprt_llr(&m->c->sprt, &r->tally[0]);
-        r->verdict = sprt_verdict(&m->c->sprt, r->llr);
-        if (r->verdict != SPRT_CONTINUE)
-            atomic_store(&m->stop, true);
-    }
+    m->played[m->nplayed++] = (struct played){ key, index + 1 };
 }
 
 static void record_game(struct match *m, int index, const struct game_record *rec, const int engine_of[])
@@ -267,15 +141,21 @@ static void record_game(struct match *m, int index, const struct game_record *re
     }
     if (game_record_scored(rec)) {
         struct text names = { 0 };
-        score_game(m, rec, engine_of);
+        /* A shard plays all its games: the test is decided on the records of every shard. */
+        if (results_add(m->c, m->r, rec, engine_of) && m->c->nshards == 1)
+            atomic_store(&m->stop, true);
         pgn_result(rec, result, sizeof result);
-        names_by_colour(m, engine_of, &names);
+        names_by_colour(m, engine_of, rec->narmies, &names);
         fprintf(m->out, "Finished game %d (%s): %s {%s}\n", index + 1, text_str(&names), result, rec->reason);
         text_free(&names);
-        report_score(m);
+        report_score(m->c, m->r, engine_of, m->out);
+        check_repeated(m, index, rec);
         int interval = m->c->rating_interval;
-        if (interval && m->r->games % interval == 0)
-            report_rating(m);
+        /* The final report follows the last game: the rating is not printed twice. */
+        if (interval && m->r->games % interval == 0 && m->r->games < m->planned && !atomic_load(&m->stop)) {
+            report_rating(m->c, m->r, m->out);
+            report_progress(m);
+        }
         fflush(m->out);
         if (m->pgn) {
             struct pgn_tags tags = { .v = m->c->v, .event = m->c->event, .date = m->date,
@@ -289,55 +169,24 @@ static void record_game(struct match *m, int index, const struct game_record *re
     pthread_mutex_unlock(&m->lock);
 }
 
-/* How many orders of n engines over the colours there are: n!. */
-static int seatings(int n)
-{
-    return n < 2 ? 1 : n * seatings(n - 1);
-}
-
-/* The k-th order (lexicographic) of the n engines over the colours: for two 0 1, then 1 0; for three
- * 0 1 2, 0 2 1, 1 0 2, 1 2 0, 2 0 1, 2 1 0. Over n! games every engine plays every colour equally often,
- * and with three engines each one follows each other one in the turn order equally often. */
-static void seat_engines(int n, int k, int engine_of[])
-{
-    int unseated[MAX_PLAYERS];
-    for (int e = 0; e < n; e++)
-        unseated[e] = e;
-    for (int colour = 0; colour < n; colour++) {
-        int rest = seatings(n - 1 - colour), pick = k / rest;
-        k %= rest;
-        engine_of[colour] = unseated[pick];
-        for (int i = pick; i + 1 < n - colour; i++)
-            unseated[i] = unseated[i + 1];
-    }
-}
-
-/* Game i: with -repeat the n! games of a group share an opening and take the seatings in turn. */
-static const char *opening_of(const struct match *m, int i)
-{
-    if (!m->openings.n)
-        return NULL;
-    int group = m->c->repeat ? i / seatings(m->c->nengines) : i;
-    return m->openings.fen[group % m->openings.n];
-}
-
 static void *worker(void *arg)
 {
     struct match *m = arg;
     const struct match_conf *c = m->c;
-    int n = c->nengines;
-    struct player players[MAX_PLAYERS];
-    for (int e = 0; e < n; e++)
+    int n = c->v->nplayers;
+    struct player players[MAX_ENGINES];
+    for (int e = 0; e < c->nengines; e++)
         players[e] = (struct player){ .conf = &c->engine[e], .uci.timeout = c->engine[e].timeout };
     for (;;) {
         pthread_mutex_lock(&m->lock);
-        int i = atomic_load(&m->stop) || m->next >= c->games ? -1 : m->next++;
+        int i = atomic_load(&m->stop) || m->next >= m->end ? -1 : m->next++;
         pthread_mutex_unlock(&m->lock);
         if (i < 0)
             break;
-        int engine_of[MAX_PLAYERS];
-        seat_engines(n, i % seatings(n), engine_of);
-        struct play p = { .v = c->v, .fen = opening_of(m, i), .adj = &c->adj, .cancel = &m->stop };
+        int engine_of[MAX_PLAYERS], opening;
+        schedule_game(c, i, engine_of, &opening);
+        struct play p = { .v = c->v, .fen = m->openings.n ? m->openings.fen[opening % m->openings.n] : NULL,
+                          .adj = &c->adj, .cancel = &m->stop };
         for (int colour = 0; colour < n; colour++)
             p.player[colour] = &players[engine_of[colour]];
         struct game_record rec;
@@ -345,7 +194,7 @@ static void *worker(void *arg)
         record_game(m, i, &rec, engine_of);
         game_record_free(&rec);
     }
-    for (int e = 0; e < n; e++)
+    for (int e = 0; e < c->nengines; e++)
         uci_client_end(&players[e].uci, true);
     return NULL;
 }
@@ -353,7 +202,7 @@ static void *worker(void *arg)
 /* The time control tag: one for all engines, or "first / second [/ third]" when they differ. */
 static void describe_time_control(const struct match_conf *c, struct text *out)
 {
-    struct text each[MAX_PLAYERS] = { { 0 } };
+    struct text each[MAX_ENGINES] = { { 0 } };
     bool same = true;
     for (int e = 0; e < c->nengines; e++) {
         tc_format(&c->engine[e].limits, &each[e]);
@@ -365,15 +214,52 @@ static void describe_time_control(const struct match_conf *c, struct text *out)
         text_free(&each[e]);
 }
 
-static bool match_open(struct match *m, char *err, size_t errlen)
+/* The header line: engines, variant, games, limits, openings and how the engines meet. */
+static void print_header(const struct match *m)
 {
+    static const char *const kind[] = { "", "gauntlet", "round-robin" };
     const struct match_conf *c = m->c;
     static const int identity[MAX_PLAYERS] = { 0, 1, 2 };
     struct text names = { 0 };
+    bool three = c->v->nplayers > 2;
+    if (c->tournament == TOURNAMENT_MATCH)
+        names_by_colour(m, identity, c->nengines, &names);
+    else
+        for (int e = 0; e < c->nengines; e++)
+            text_printf(&names, "%s%s", e ? ", " : "", engine_name(m, e));
+    if (c->no_suite)
+        fprintf(m->out, "No opening suite books/openings/%s.epd next to the executable or in the current directory: "
+                "every game starts from the variant's array\n", c->v->name);
+    fprintf(m->out, "%s%s%s %s: %s, %d games, %s, concurrency %d", c->tournament ? "Tournament (" : "Match",
+            kind[c->tournament], c->tournament ? ")" : "", text_str(&names), c->v->name, c->games,
+            text_str(&m->time_control), c->concurrency);
+    text_free(&names);
+    if (c->tournament)
+        fprintf(m->out, ", %d pairings of %d games", schedule_pairings(c), c->games / schedule_pairings(c));
+    if (c->openings[0])
+        fprintf(m->out, ", %d openings from %s (%s, seed %llu)%s", m->openings.n, c->openings,
+                c->random_order ? "random" : "sequential", c->seed,
+                !c->repeat ? "" : three ? ", each in every seating" : ", colours reversed in pairs");
+    if (three)
+        fprintf(m->out, ", the engines take the %d seatings in turn", schedule_seatings(c->nengines));
+    if (c->nshards > 1)
+        fprintf(m->out, ", shard %d/%d: games %d to %d", c->shard, c->nshards, m->next + 1, m->end);
+    fprintf(m->out, "\n");
+}
+
+static bool match_open(struct match *m, char *err, size_t errlen)
+{
+    const struct match_conf *c = m->c;
     time_t now = time(NULL);
     struct tm tm;
+    uint64_t begin, end;
     strftime(m->date, sizeof m->date, "%Y.%m.%d", localtime_r(&now, &tm));
     describe_time_control(c, &m->time_control);
+    shard_range((uint64_t)c->games, c->shard, c->nshards, &begin, &end);
+    m->next = (int)begin;
+    m->end = (int)end;
+    m->planned = m->end - m->next;
+    m->start_ms = clock_ms();
     if (c->openings[0] && !openings_load(&m->openings, c->openings, c->v, err, errlen))
         return false;
     if (c->random_order)
@@ -382,21 +268,7 @@ static bool match_open(struct match *m, char *err, size_t errlen)
         snprintf(err, errlen, "cannot open the record file '%.300s'", c->pgn);
         return false;
     }
-    names_by_colour(m, identity, &names);
-    if (c->no_suite)
-        fprintf(m->out, "No opening suite books/openings/%s.epd next to the executable or in the current directory: "
-                "every game starts from the variant's array\n", c->v->name);
-    fprintf(m->out, "Match %s: %s, %d games, %s, concurrency %d", text_str(&names), c->v->name, c->games,
-            text_str(&m->time_control), c->concurrency);
-    text_free(&names);
-    bool three = c->nengines > 2;
-    if (c->openings[0])
-        fprintf(m->out, ", %d openings from %s (%s, seed %llu)%s", m->openings.n, c->openings,
-                c->random_order ? "random" : "sequential", c->seed,
-                !c->repeat ? "" : three ? ", each in every seating" : ", colours reversed in pairs");
-    if (three)
-        fprintf(m->out, ", the engines take the %d seatings in turn", seatings(c->nengines));
-    fprintf(m->out, "\n");
+    print_header(m);
     return true;
 }
 
@@ -420,7 +292,7 @@ int match_run(const struct match_conf *c, struct match_result *r, FILE *out)
         r->interrupted = signalled;
         if (r->interrupted)
             fprintf(out, "Interrupted: the engines were stopped\n");
-        report_final(&m);
+        report_final(c, r, out);
     }
     signals_restore(old);
     if (r->error[0])
@@ -430,20 +302,23 @@ int match_run(const struct match_conf *c, struct match_result *r, FILE *out)
         fclose(m.pgn);
     openings_free(&m.openings);
     text_free(&m.time_control);
+    free(m.played);
     pthread_mutex_destroy(&m.lock);
     return r->interrupted ? 130 : r->error[0] ? 1 : 0;
 }
 
 static const char usage[] =
     "usage: sennight match -engine cmd=<command> [name=<name>] [option.<Name>=<value>...] [<limits>]\n"
-    "                      -engine cmd=<command> ... [-engine ... (three-player variants)]\n"
+    "                      -engine cmd=<command> ... [-engine ... (three-player variants, tournaments)]\n"
+    "                      [-tournament gauntlet|round-robin (3 or more engines, two-player variants)]\n"
     "                      [-each <settings>] [-variant glinski] [-games 2 (a multiple of 6 for three)]\n"
     "                      [-rounds 1] [-concurrency 1]\n"
     "                      [-openings file=<fen/epd> [order=sequential|random] | -noopenings]\n"
     "                      [-repeat | -norepeat] [-draw movenumber=<n> movecount=<n> score=<cp>]\n"
     "                      [-resign movecount=<n> score=<cp>] [-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05]\n"
     "                      [-pgnout <file>] [-event <name>] [-seed <n>] [-ratinginterval 10]\n"
-    "                      [-variantfile <file>]\n"
+    "                      [-variantfile <file>] [--shard K/N]\n"
+    "       sennight match --results <pgn>... [-sprt ...] [-variantfile <file>]\n"
     "limits: tc=[moves/]seconds[+increment] | st=<seconds>, nodes=<n>, depth=<n>, timemargin=<ms>,\n"
     "        timeout=<seconds> (uciok, readyok, searches without a clock; default 60)\n";
 
@@ -456,5 +331,5 @@ int match_main(int argc, char **argv)
         fprintf(stderr, "sennight match: %s\n%s", err, usage);
         return 2;
     }
-    return match_run(&c, &r, stdout);
+    return c.nresults ? results_main(&c, &r, stdout) : match_run(&c, &r, stdout);
 }

@@ -8,8 +8,10 @@
 
 #include "../engine/game.h"
 #include "../rules/registry.h"
+#include "../util/shard.h"
 #include "match.h"
 #include "openings.h"
+#include "schedule.h"
 
 enum { MAX_ARGS = 256, DEFAULT_TIMEOUT = 60 };
 
@@ -92,7 +94,8 @@ static bool engine_setting(struct engine_conf *e, const char *key, const char *v
     }
     if (!strcmp(key, "timeout"))
         return tc_parse_seconds(value, &e->timeout) && e->timeout > 0;
-    return false;
+    /* cutechess-cli's protocol setting: UCI is the one protocol spoken here. */
+    return !strcmp(key, "proto") && !strcmp(value, "uci");
 }
 
 /* -each first, then the engine's own settings, so that these win. */
@@ -105,7 +108,13 @@ static bool engine_conf(struct engine_conf *e, int number, struct pairs *each, s
         for (int i = 0; i < p->n; i++) {
             char buf[2048];
             const char *key, *value;
-            if (!split_pair(p->arg[i], buf, sizeof buf, &key, &value) || !engine_setting(e, key, value)) {
+            bool split = split_pair(p->arg[i], buf, sizeof buf, &key, &value);
+            if (split && !strcmp(key, "proto") && strcmp(value, "uci")) {
+                snprintf(err, errlen, "engine %d: proto=%s is not spoken here: only UCI engines play (proto=uci)",
+                         number, value);
+                return false;
+            }
+            if (!split || !engine_setting(e, key, value)) {
                 snprintf(err, errlen, "bad engine setting '%s'", p->arg[i]);
                 return false;
             }
@@ -185,7 +194,7 @@ static int collect(int argc, char **argv, int i, struct pairs *p)
 }
 
 struct single_values {
-    const char *variant;
+    const char *variant, *tournament;
     int games, rounds;
 };
 
@@ -212,6 +221,12 @@ static bool single(struct match_conf *c, const char *flag, const char *value, st
     } else if (!strcmp(flag, "-seed")) {
         ok = parse_long(value, 0, LLONG_MAX, &seed);
         c->seed = (unsigned long long)seed;
+        c->seeded = true;
+    } else if (!strcmp(flag, "-tournament")) {
+        sv->tournament = value;
+        ok = !strcmp(value, "gauntlet") || !strcmp(value, "round-robin");
+    } else if (!strcmp(flag, "--shard") || !strcmp(flag, "-shard")) {
+        return shard_parse(value, flag, &c->shard, &c->nshards, err, errlen);
     } else if (!strcmp(flag, "-variantfile")) {
         return registry_add_file(value, false, err, errlen) >= 0;
     } else {
@@ -236,11 +251,32 @@ static void find_suite(struct match_conf *c)
     }
 }
 
+/* Whether the engines fit the variant: one per army, or 3 or more in pairs in a tournament. */
+static bool check_engines(struct match_conf *c, const struct single_values *sv, char *err, size_t errlen)
+{
+    int players = c->v->nplayers;
+    c->tournament = !sv->tournament || c->nengines == 2 ? TOURNAMENT_MATCH
+                    : !strcmp(sv->tournament, "gauntlet") ? TOURNAMENT_GAUNTLET : TOURNAMENT_ROUND_ROBIN;
+    if (players > 2 && c->nengines != players)
+        snprintf(err, errlen, "variant '%s' has %d players: give three -engine arguments, not %d", c->v->name, players,
+                 c->nengines);
+    else if (players > 2 && sv->tournament)
+        snprintf(err, errlen, "-tournament is for two-player variants: a three-player match plays its three engines "
+                              "in every seating");
+    else if (players == 2 && c->nengines > 2 && !sv->tournament)
+        snprintf(err, errlen, "variant '%s' has 2 players: give two -engine arguments, or -tournament gauntlet or "
+                              "round-robin for %d", c->v->name, c->nengines);
+    else if (c->tournament && c->use_sprt)
+        snprintf(err, errlen, "-sprt is for a match of two engines, not a tournament");
+    else
+        return true;
+    return false;
+}
+
 static bool check_conf(struct match_conf *c, const struct pairs *group, const struct single_values *sv, char *err,
                        size_t errlen)
 {
     const struct sprt *s = &c->sprt;
-    c->games = sv->games * sv->rounds;
     c->v = registry_find(sv->variant);
     if (group[GROUP_OPENINGS].n && !c->openings[0])
         snprintf(err, errlen, "-openings needs file=");
@@ -250,18 +286,28 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
         snprintf(err, errlen, "-draw and -resign need movecount=");
     else if (c->use_sprt && !(s->alpha > 0 && s->beta > 0 && s->alpha + s->beta < 1 && s->elo0 < s->elo1))
         snprintf(err, errlen, "-sprt needs elo0 < elo1, and alpha, beta > 0 with alpha + beta < 1");
+    else if (c->nresults)
+        return true;
     else if (!c->v)
         snprintf(err, errlen, "unknown variant '%s'", sv->variant);
-    else if (c->nengines != c->v->nplayers)
-        snprintf(err, errlen, "variant '%s' has %d players: give %s -engine arguments, not %s", sv->variant,
-                 c->v->nplayers, c->v->nplayers == 2 ? "two" : "three", c->nengines == 2 ? "two" : "three");
-    else if (c->nengines > 2 && (c->use_sprt || c->adj.draw_movecount || c->adj.resign_movecount))
+    else if (!check_engines(c, sv, err, errlen))
+        return false;
+    else if (c->nengines > 2 && !c->tournament && (c->use_sprt || c->adj.draw_movecount || c->adj.resign_movecount))
         snprintf(err, errlen, "-draw, -resign and -sprt are for two-player matches");
-    else if (c->nengines > 2 && c->games % 6)
+    else if (c->v->nplayers > 2 && sv->games * sv->rounds % 6)
         snprintf(err, errlen, "a three-player match plays the engines in their 6 seatings in turn: -games (times "
-                              "-rounds) must be a multiple of 6, not %d", c->games);
+                              "-rounds) must be a multiple of 6, not %d", sv->games * sv->rounds);
+    else if ((long long)sv->games * sv->rounds * schedule_pairings(c) > 100000000)
+        snprintf(err, errlen, "more than 100000000 games");
     else {
+        c->games = sv->games * sv->rounds * schedule_pairings(c);
         find_suite(c);
+        /* Every shard must draw the same order of openings to play the same game g. */
+        if (c->nshards > 1 && c->random_order && !c->seeded) {
+            snprintf(err, errlen, "--shard with openings in random order (order=random, or the shipped suite) needs "
+                                  "-seed, the same for every shard");
+            return false;
+        }
         return true;
     }
     return false;
@@ -269,9 +315,9 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
 
 bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t errlen)
 {
-    struct pairs each = { 0 }, own[MAX_PLAYERS] = { 0 }, group[NGROUPS] = { 0 };
+    struct pairs each = { 0 }, own[MAX_ENGINES] = { 0 }, group[NGROUPS] = { 0 };
     struct single_values sv = { .variant = "glinski", .games = 2, .rounds = 1 };
-    *c = (struct match_conf){ .concurrency = 1, .repeat = true, .rating_interval = 10,
+    *c = (struct match_conf){ .concurrency = 1, .repeat = true, .rating_interval = 10, .shard = 1, .nshards = 1,
                               .seed = (unsigned long long)time(NULL) };
     snprintf(c->event, sizeof c->event, "Sennight match");
     registry_set_validator(game_validate_variant);
@@ -285,9 +331,16 @@ bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t 
         if (g < NGROUPS) {
             c->use_sprt |= g == GROUP_SPRT;
             i = collect(argc, argv, i, &group[g]);
+        } else if (!strcmp(flag, "--results")) {
+            while (i + 1 < argc && argv[i + 1][0] != '-' && c->nresults < MAX_RESULT_FILES)
+                c->results[c->nresults++] = argv[++i];
+            if (!c->nresults) {
+                snprintf(err, errlen, "--results needs record files");
+                return false;
+            }
         } else if (!strcmp(flag, "-engine")) {
-            if (c->nengines == MAX_PLAYERS) {
-                snprintf(err, errlen, "at most three -engine arguments");
+            if (c->nengines == MAX_ENGINES) {
+                snprintf(err, errlen, "at most %d -engine arguments", MAX_ENGINES);
                 return false;
             }
             i = collect(argc, argv, i, &own[c->nengines++]);
@@ -305,7 +358,11 @@ bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t 
             i++;
         }
     }
-    if (c->nengines < 2) {
+    if (c->nresults && c->nengines) {
+        snprintf(err, errlen, "--results scores record files: it takes no -engine");
+        return false;
+    }
+    if (c->nengines < 2 && !c->nresults) {
         snprintf(err, errlen, "a match needs two -engine arguments (three in a three-player variant)");
         return false;
     }
@@ -322,7 +379,7 @@ bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t 
             taken |= !strcmp(c->engine[before].name, c->engine[e].name);
         if (taken) {
             char name[sizeof c->engine[e].name];
-            snprintf(name, sizeof name, "%.*s-%c", (int)sizeof name - 3, c->engine[e].name, (char)('1' + e));
+            snprintf(name, sizeof name, "%.*s-%d", (int)sizeof name - 4, c->engine[e].name, (e + 1) % 100);
             copy(c->engine[e].name, sizeof name, name);
         }
     }

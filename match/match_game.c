@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pgn.h"
+
 /* How long past its time a clocked engine may take to answer before it is taken for hung. */
 enum { STALL_GRACE = 1000000 };
 
@@ -113,7 +115,8 @@ static void position_command(const struct play *p, const struct game_record *r, 
         text_printf(out, " moves %s", text_str(&r->moves));
 }
 
-unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove)
+unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove,
+                          const char *comment)
 {
     struct setup s;
     char text[16];
@@ -130,6 +133,8 @@ unsigned game_record_move(const struct variant *v, struct game *g, struct game_r
     else
         text_printf(&r->movetext, "%s", text);
     *fullmove = s.fullmove;
+    if (comment)
+        text_printf(&r->movetext, "\n{%s}", comment);
     unsigned left = game_play(g, m, &mated);
     r->nmoves++;
     for (int c = 0; c < r->narmies; c++)
@@ -202,7 +207,9 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
             uci_client_end(&pl->uci, true);
             break;
         }
-        game_record_move(p->v, g, r, m, &fullmove);
+        char evaluation[64];
+        pgn_evaluation(&reply, evaluation, sizeof evaluation);
+        game_record_move(p->v, g, r, m, &fullmove, evaluation);
         adjudicator_move(&judge, adj, side, reply.has_score, reply.score);
     }
     text_free(&position);

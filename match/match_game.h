@@ -77,10 +77,11 @@ struct play {
 void play_game(const struct play *p, struct game_record *r);
 void game_record_free(struct game_record *r);
 /* Plays the move and writes it down: in the movetext with its number where the fullmove number
- * changed (or "N..." for a first move by another army than the first), then a comment for each army
- * that left. *fullmove is the fullmove number of the previous move (0 before the first). Returns the
- * armies that left (game_play). */
-unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove);
+ * changed (or "N..." for a first move by another army than the first), then its comment if not NULL
+ * (the engine's evaluation), then a comment for each army that left. *fullmove is the fullmove number
+ * of the previous move (0 before the first). Returns the armies that left (game_play). */
+unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove,
+                          const char *comment);
 /* The game ended by the rules (game_status) with `side` to move and `armies` on the board: the
  * termination, scores and reason. */
 void game_record_end(const struct variant *v, struct game_record *r, struct game_status st, int side,

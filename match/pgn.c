@@ -1,6 +1,7 @@
 /* Writing the match runner's game records: PGN-like, with the variant and the starting FEN. */
 #include "pgn.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum { LINE_WIDTH = 79 };
@@ -47,6 +48,22 @@ const char *pgn_termination(enum termination term)
         [TERM_ABANDONED] = "abandoned",         [TERM_FATAL] = "abandoned",
     };
     return names[term];
+}
+
+void pgn_evaluation(const struct uci_reply *reply, char *out, size_t len)
+{
+    int n = 0, ms = (int)(reply->elapsed / 1000), score = reply->score, distance = UCI_MATE_SCORE - abs(score);
+    if (reply->has_score && reply->depth > 0) {
+        /* UCI gives mates in moves; cutechess writes them in plies. */
+        if (distance < 1000)
+            n = snprintf(out, len, "%sM%d/%d ", score > 0 ? "+" : "-", score > 0 ? 2 * distance - 1 : 2 * distance,
+                         reply->depth);
+        else
+            n = snprintf(out, len, "%s%.2f/%d ", score > 0 ? "+" : "", score / 100.0, reply->depth);
+    }
+    int precision = ms < 100 ? 3 : ms < 1000 ? 2 : ms < 10000 ? 1 : 0;
+    if (n >= 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, "%.*fs", ms ? precision : 0, ms / 1000.0);
 }
 
 /* Appends one movetext token, wrapping lines at LINE_WIDTH. */

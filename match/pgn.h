@@ -19,6 +19,9 @@ struct pgn_tags {
 void pgn_result(const struct game_record *r, char *out, size_t len);
 /* The termination as the Termination tag writes it ("checkmate", "time forfeit", ...). */
 const char *pgn_termination(enum termination term);
+/* A move's comment as cutechess writes it, "+0.35/12 0.52s": the score in pawns for the mover ("+M5":
+ * it mates in 5 plies, "-M4": it is mated in 4) and depth when the engine gave them, then the time. */
+void pgn_evaluation(const struct uci_reply *reply, char *out, size_t len);
 void pgn_write(FILE *f, const struct pgn_tags *tags, const struct game_record *r);
 
 #endif

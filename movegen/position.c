@@ -19,6 +19,17 @@ static inline void pos_score(struct position *pos, int cell, int piece, int sign
         pos->phase_material += value;
 }
 
+/* Recounts the psq sums from the board, after the tables' scores changed (eval_load). */
+static void position_rescore(struct position *pos)
+{
+    memset(pos->material, 0, sizeof pos->material);
+    memset(pos->pst, 0, sizeof pos->pst);
+    pos->phase_material = 0;
+    for (int c = 0; c < pos->tb->ncells; c++)
+        if (pos->board[c])
+            pos_score(pos, c, pos->board[c], 1);
+}
+
 static inline void pos_put(struct position *pos, int cell, int piece)
 {
     pos_score(pos, cell, piece, 1);

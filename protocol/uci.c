@@ -45,6 +45,7 @@ struct uci {
     struct search_pool bench_pool;  /* bench's own, so that it leaves the game's hash alone */
     bool searching;      /* a search runs in the pool */
     struct eval_weights weights; /* what the next search and eval use (option Evaluation) */
+    char weights_path[4096];     /* EvalWeights: "" for the variant's built-in weights */
     /* The input thread answers stop, ponderhit and isready while the loop waits, so these are
      * shared with it under input's lock. Each refers to the go (or bench) commands read before it:
      * a stop read after the n-th go stops that job even if the loop has not started it yet. */
@@ -254,6 +255,21 @@ static void load_book(struct uci *u)
         say_error(err);
 }
 
+/* The variant's built-in weights with the file's on top ("": none) into the game; one error line
+ * and the game's weights kept on failure. */
+static bool apply_weights(struct uci *u, const char *path)
+{
+    char err[ERR_LEN];
+    struct eval_params p;
+    bool ok = path[0] ? weights_load_file(u->game.v, path, &p, err, sizeof err)
+                      : weights_for_variant(u->game.v, &p, err, sizeof err);
+    if (!ok || !game_load_weights(&u->game, &p, err, sizeof err)) {
+        say_error(err);
+        return false;
+    }
+    return true;
+}
+
 static void select_variant(struct uci *u, const char *name)
 {
     char err[ERR_LEN];
@@ -263,8 +279,12 @@ static void select_variant(struct uci *u, const char *name)
         say_error(err);
     } else if (!game_init(&u->game, v, false, err, sizeof err)) {
         say_error(err);
-    } else if (old != v) {
-        load_book(u);
+    } else {
+        /* A new game has the variant's built-in weights: the EvalWeights file goes on top again. */
+        if (u->weights_path[0])
+            apply_weights(u, u->weights_path);
+        if (old != v)
+            load_book(u);
     }
 }
 
@@ -340,6 +360,15 @@ static void set_book_file(struct uci *u, long x, const char *value)
     load_book(u);
 }
 
+/* EvalWeights: a weights file on top of the variant's built-in weights; "<empty>" the built-in ones. */
+static void set_eval_weights(struct uci *u, long x, const char *value)
+{
+    (void)x;
+    const char *path = strcmp(value, "<empty>") ? value : "";
+    if (apply_weights(u, path))
+        snprintf(u->weights_path, sizeof u->weights_path, "%s", path);
+}
+
 static void set_clear_hash(struct uci *u, long x, const char *v) { (void)x, (void)v; pool_clear(&u->pool); }
 static void set_multipv(struct uci *u, long x, const char *v) { (void)v; u->multipv = (int)x; }
 static void set_ponder(struct uci *u, long x, const char *v) { (void)v; u->ponder = x; }
@@ -371,6 +400,7 @@ static const struct uci_option options[] = {
     { "Ponder",            OPTION_CHECK(false),                                                 set_ponder },
     { "Move Overhead",     OPTION_SPIN(DEFAULT_OVERHEAD, 0, MAX_OVERHEAD),                      set_move_overhead },
     { "Evaluation",        OPTION_COMBO("full", "material"),                                    set_evaluation },
+    { "EvalWeights",       OPTION_STRING,                                                       set_eval_weights },
     { "ThreePlayerSearch", OPTION_COMBO([SEARCH3_BRS] = "brs", [SEARCH3_PARANOID] = "paranoid"), set_search3 },
     { "OwnBook",           OPTION_CHECK(false),                                                 set_own_book },
     { "UCI_AnalyseMode",   OPTION_CHECK(false),                                                 set_analyse },
@@ -733,29 +763,38 @@ static void cmd_d(struct uci *u, char **tok, int n)
         say("Result: %s", result);
 }
 
-/* eval: every term for every army, middlegame and endgame parts, then the blend. */
+/* eval: the weights in use, every term for every army (middlegame and endgame parts), the blend. */
 static void cmd_eval(struct uci *u, char **tok, int n)
 {
     (void)tok, (void)n;
     const struct variant *v = u->game.v;
+    const struct eval_params *p = u->game.ops->eval_params(u->game.tb);
     struct eval_trace tr;
+    int term[MAX_PLAYERS][NUM_TERMS][2];
     if (u->game.ops->position_in_check(u->game.pos)) {
         say("info string eval: the side to move is in check; the search does not evaluate such positions");
         return;
     }
     u->game.ops->evaluate(u->game.pos, &u->weights, &tr);
+    say("weights %s", p->source);
+    if (tr.material_only) {
+        say("Final evaluation: %d cp (side to move %c), Evaluation is material only", tr.total,
+            v->colour_letter[u->game.ops->position_side(u->game.pos)]);
+        return;
+    }
+    trace_terms(&tr, p, v->nplayers, term);
     char head[128] = "term         ";
-    for (int p = 0; p < v->nplayers; p++)
-        snprintf(head + strlen(head), sizeof head - strlen(head), " |   %c mg    %c eg", v->colour_letter[p], v->colour_letter[p]);
+    for (int pl = 0; pl < v->nplayers; pl++)
+        snprintf(head + strlen(head), sizeof head - strlen(head), " |   %c mg    %c eg", v->colour_letter[pl], v->colour_letter[pl]);
     say("%s", head);
     for (int t = 0; t < NUM_TERMS; t++) {
         char line[128];
         int len = snprintf(line, sizeof line, "%-13s", eval_term_names[t]);
-        for (int p = 0; p < v->nplayers; p++)
-            len += snprintf(line + len, sizeof line - (size_t)len, " | %6d %6d", tr.term[p][t][0], tr.term[p][t][1]);
+        for (int pl = 0; pl < v->nplayers; pl++)
+            len += snprintf(line + len, sizeof line - (size_t)len, " | %6d %6d", term[pl][t][0], term[pl][t][1]);
         say("%s", line);
     }
-    say("phase %d/256 (256: middlegame)%s", tr.phase, tr.material_only ? ", Evaluation is material only" : "");
+    say("phase %d/256 (256: middlegame)", tr.phase);
     say("Final evaluation: %d cp (side to move %c)", tr.total, v->colour_letter[u->game.ops->position_side(u->game.pos)]);
 }
 

@@ -182,7 +182,7 @@ static long clamp(long n, long limit)
     return n < -limit ? -limit : n > limit ? limit : n;
 }
 
-/* 'info ... score cp <n>' or 'score mate <n>' into r. */
+/* 'info ... [depth <d>] ... score cp <n>' or 'score mate <n>' into r. */
 static void read_score(const char *line, struct uci_reply *r)
 {
     const char *p = strstr(line, " score "), *string = strstr(line, " string ");
@@ -198,6 +198,8 @@ static void read_score(const char *line, struct uci_reply *r)
     if (end == number)
         return;
     r->has_score = true;
+    const char *depth = strstr(line, " depth ");
+    r->depth = depth && (!string || depth < string) ? atoi(depth + 7) : 0;
     if (!mate)
         r->score = (int)clamp(n, UCI_MATE_SCORE);
     else

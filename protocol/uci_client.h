@@ -41,7 +41,8 @@ struct uci_reply {
     char move[32];      /* the text after 'bestmove' (empty if none) */
     long long elapsed;  /* from sending 'go' to reading 'bestmove' */
     bool has_score;
-    int score;          /* the last 'info score', centipawns for the mover; mates as ±(UCI_MATE_SCORE - plies) */
+    int score;          /* the last 'info score', centipawns for the mover; 'mate n' as ±(UCI_MATE_SCORE - |n|) */
+    int depth;          /* the depth of that info line, 0 if it gave none */
 };
 
 /* Unless it is ready: runs `cmd` (the program and its arguments, split at spaces), then uci, the

@@ -53,7 +53,7 @@ static void print_files(FILE *out, const struct variant *v)
     char files[MAX_LINE];
     memset(files, ' ', sizeof files);
     for (int f = 0; f < g->nfiles; f++)
-        files[MARGIN + f * CELL_WIDTH + 1] = geo_file_letter(f);
+        files[MARGIN + f * CELL_WIDTH + 1] = g->name[g->file_first[f]][0];
     files[MARGIN + (g->nfiles - 1) * CELL_WIDTH + 2] = 0;
     fprintf(out, "%s\n", files);
 }

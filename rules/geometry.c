@@ -14,6 +14,11 @@ const struct vec geo_root7[12] = {
 /* Glinski's file letters: j is skipped. */
 static const char file_letters[] = "abcdefghiklmnopqr";
 
+enum { SPAN = 2 * MAX_COORD + 1 };
+
+/* A board being laid out: each cell's name by coordinates [q + 9][r + 9], "" off the board. */
+typedef char board_names[SPAN][SPAN][CELL_NAME_LEN];
+
 static bool on_shape(enum board_shape shape, int radius, int q, int r)
 {
     int s = -q - r;
@@ -21,6 +26,58 @@ static bool on_shape(enum board_shape shape, int radius, int q, int r)
         return abs(q) <= radius && abs(r) <= radius && abs(s) <= radius;
     /* Star of David: the union of two big triangles. */
     return (q >= -3 && r >= -3 && s >= -3) || (q <= 3 && r <= 3 && s <= 3);
+}
+
+static void name_cell(char *name, char letter, int rank)
+{
+    name[0] = letter;
+    if (rank < 10) {
+        name[1] = (char)('0' + rank);
+    } else {
+        name[1] = (char)('0' + rank / 10);
+        name[2] = (char)('0' + rank % 10);
+    }
+}
+
+/* Numbers the named cells in (q, r) order and fills every table of g from them; false when they take
+ * more than MAX_FILES columns. */
+static bool lay_out(struct geometry *g, enum board_shape shape, int size, board_names names)
+{
+    struct geometry t;
+    memset(&t, 0, sizeof t);
+    memset(t.index_of, CELL_NONE, sizeof t.index_of);
+    memset(t.by_name, CELL_NONE, sizeof t.by_name);
+    t.shape = shape;
+    t.size = size;
+    int n = 0, qmax = -SPAN, rmin = SPAN, rmax = -SPAN;
+    t.qmin = SPAN;
+    for (int q = -MAX_COORD; q <= MAX_COORD; q++)
+        for (int r = -MAX_COORD; r <= MAX_COORD; r++) {
+            const char *name = names[q + MAX_COORD][r + MAX_COORD];
+            if (!name[0])
+                continue;
+            if (t.qmin == SPAN)
+                t.qmin = q;
+            int column = q - t.qmin;
+            if (column >= MAX_FILES)
+                return false;
+            if (!t.file_len[column]++)
+                t.file_first[column] = n;
+            t.nfiles = column + 1;
+            t.q[n] = q;
+            t.r[n] = r;
+            memcpy(t.name[n], name, CELL_NAME_LEN);
+            t.index_of[q + MAX_COORD][r + MAX_COORD] = (unsigned char)n;
+            t.by_name[name[0] - 'a'][atoi(name + 1)] = (unsigned char)n;
+            int d = geo_distance((struct vec){ q, r }, (struct vec){ 0, 0 });
+            t.radius = d > t.radius ? d : t.radius;
+            qmax = q, rmin = r < rmin ? r : rmin, rmax = r > rmax ? r : rmax;
+            n++;
+        }
+    t.ncells = n;
+    t.twice_centre = (struct vec){ t.qmin + qmax, rmin + rmax };
+    *g = t;
+    return true;
 }
 
 bool geo_init(struct geometry *g, enum board_shape shape, int size)
@@ -35,65 +92,92 @@ bool geo_init(struct geometry *g, enum board_shape shape, int size)
     } else {
         return false;
     }
-    memset(g, 0, sizeof *g);
-    memset(g->index_of, CELL_NONE, sizeof g->index_of);
-    g->shape = shape;
-    g->size = shape == SHAPE_HEXAGON ? size : 0;
-    g->radius = radius;
-    g->qmin = -radius;
-    g->nfiles = 2 * radius + 1;
-    int n = 0;
-    for (int q = -radius; q <= radius; q++) {
-        int file = q + radius, rank = 0;
-        g->file_first[file] = n;
-        for (int r = -radius; r <= radius; r++) {
-            if (!on_shape(shape, radius, q, r))
-                continue;
-            g->q[n] = q;
-            g->r[n] = r;
-            g->index_of[q + 9][r + 9] = (unsigned char)n;
-            g->name[n][0] = file_letters[file];
-            rank++;
-            if (rank < 10) {
-                g->name[n][1] = (char)('0' + rank);
-            } else {
-                g->name[n][1] = (char)('0' + rank / 10);
-                g->name[n][2] = (char)('0' + rank % 10);
-            }
-            n++;
+    /* Glinski's names: files lettered from the smallest q, ranks counted up each file from 1. */
+    board_names names = { 0 };
+    for (int q = -radius; q <= radius; q++)
+        for (int r = -radius, rank = 0; r <= radius; r++)
+            if (on_shape(shape, radius, q, r))
+                name_cell(names[q + MAX_COORD][r + MAX_COORD], file_letters[q + radius], ++rank);
+    return lay_out(g, shape, shape == SHAPE_HEXAGON ? size : 0, names);
+}
+
+static int floor_half(int x)
+{
+    return x >= 0 ? x / 2 : -((1 - x) / 2);
+}
+
+bool geo_init_files(struct geometry *g, struct vec file_step, struct vec rank_step, const struct board_file *files,
+                    int nfiles)
+{
+    struct vec at[MAX_CELLS];
+    char letter[MAX_CELLS];
+    int rank[MAX_CELLS], n = 0;
+    for (int i = 0; i < nfiles; i++) {
+        const struct board_file *f = &files[i];
+        if (f->letter < 'a' || f->letter > 'z' || f->first < 1 || f->first > f->last || f->last > MAX_RANK)
+            return false;
+        for (int j = 0; j < i; j++)
+            if (files[j].letter == f->letter)
+                return false;
+        for (int k = f->first; k <= f->last; k++) {
+            if (n == MAX_CELLS)
+                return false;
+            at[n] = (struct vec){ i * file_step.q + k * rank_step.q, i * file_step.r + k * rank_step.r };
+            letter[n] = f->letter, rank[n++] = k;
         }
-        g->file_len[file] = rank;
     }
-    g->ncells = n;
-    return true;
+    if (!n)
+        return false;
+    /* Centre the cells' span on (0, 0). */
+    struct vec lo = at[0], hi = at[0];
+    for (int c = 1; c < n; c++) {
+        lo = (struct vec){ at[c].q < lo.q ? at[c].q : lo.q, at[c].r < lo.r ? at[c].r : lo.r };
+        hi = (struct vec){ at[c].q > hi.q ? at[c].q : hi.q, at[c].r > hi.r ? at[c].r : hi.r };
+    }
+    struct vec shift = { floor_half(lo.q + hi.q), floor_half(lo.r + hi.r) };
+    board_names names = { 0 };
+    for (int c = 0; c < n; c++) {
+        int q = at[c].q - shift.q, r = at[c].r - shift.r;
+        if (abs(q) > MAX_COORD || abs(r) > MAX_COORD)
+            return false;
+        char *name = names[q + MAX_COORD][r + MAX_COORD];
+        if (name[0])
+            return false;  /* two files over one cell */
+        name_cell(name, letter[c], rank[c]);
+    }
+    return lay_out(g, SHAPE_FILES, 0, names);
 }
 
 int geo_cell(const struct geometry *g, int q, int r)
 {
-    if (q < -9 || q > 9 || r < -9 || r > 9)
+    if (q < -MAX_COORD || q > MAX_COORD || r < -MAX_COORD || r > MAX_COORD)
         return CELL_NONE;
-    return g->index_of[q + 9][r + 9];
+    return g->index_of[q + MAX_COORD][r + MAX_COORD];
 }
 
-/* Reads a cell name at s; stores the characters used in *len. */
+/* Reads a cell name at s (a letter, then a rank of one or two digits); stores the characters used in *len. */
 int geo_parse_cell(const struct geometry *g, const char *s, int *len)
 {
-    const char *p = strchr(file_letters, s[0]);
-    if (!s[0] || !p)
-        return CELL_NONE;
-    int file = (int)(p - file_letters);
-    if (file >= g->nfiles || s[1] < '1' || s[1] > '9')
+    if (s[0] < 'a' || s[0] > 'z' || s[1] < '1' || s[1] > '9')
         return CELL_NONE;
     int rank = s[1] - '0', used = 2;
     if (s[2] >= '0' && s[2] <= '9') {
         rank = rank * 10 + (s[2] - '0');
         used = 3;
     }
-    if (rank > g->file_len[file])
+    /* A geometry never laid out (all zero) has no cells. */
+    int cell = g->by_name[s[0] - 'a'][rank];
+    if (cell >= g->ncells)
         return CELL_NONE;
     if (len)
         *len = used;
-    return g->file_first[file] + rank - 1;
+    return cell;
+}
+
+bool geo_same(const struct geometry *a, const struct geometry *b)
+{
+    return a->ncells == b->ncells && !memcmp(a->q, b->q, sizeof a->q) && !memcmp(a->r, b->r, sizeof a->r)
+           && !memcmp(a->name, b->name, sizeof a->name);
 }
 
 int geo_distance(struct vec a, struct vec b)
@@ -132,22 +216,7 @@ int geo_curved_path(const struct geometry *g, int cell, int dir, int sense, int 
     return n;
 }
 
-int geo_file_of(const struct geometry *g, int cell)
-{
-    return g->q[cell] - g->qmin;
-}
-
-int geo_rank_of(const struct geometry *g, int cell)
-{
-    return cell - g->file_first[geo_file_of(g, cell)] + 1;
-}
-
 int geo_colour_of(const struct geometry *g, int cell)
 {
     return (((g->q[cell] - g->r[cell]) % 3) + 3) % 3;
-}
-
-char geo_file_letter(int file)
-{
-    return file_letters[file];
 }

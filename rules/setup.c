@@ -86,11 +86,16 @@ static bool parse_board(struct setup *s, const struct variant *v, const char *b,
 {
     const struct geometry *g = &v->geo;
     int file = 0, rank = 0;
-    char where[8];
+    char where[12];
     for (const char *p = b; *p;) {
         if (file >= g->nfiles)
             return fail(err, errlen, "too many files", NULL);
-        snprintf(where, sizeof where, "%c", geo_file_letter(file));
+        /* A column of a board given by files need not be one of its lettered files: name a cell of it. */
+        const char *lowest = g->name[g->file_first[file]];
+        if (g->shape == SHAPE_FILES)
+            snprintf(where, sizeof where, "with %s", lowest);
+        else
+            snprintf(where, sizeof where, "%c", lowest[0]);
         if (*p == '/') {
             if (rank != g->file_len[file])
                 return fail(err, errlen, "wrong number of cells in file", where);

@@ -86,6 +86,8 @@ int variant_map_cell(const struct variant *v, int cell, int player)
         return cell;
     if (v->nplayers == 3) {
         c = geo_rotate(c, v->rotation[player]);
+    } else if (g->shape == SHAPE_FILES) {
+        c = (struct vec){ g->twice_centre.q - c.q, g->twice_centre.r - c.r };  /* their arrays turn half a turn */
     } else if (v->orientation == ORIENT_GLINSKI) {
         c = (struct vec){ c.q, -c.q - c.r };  /* mirror across the centre line, kings stay on a file */
     } else {
@@ -530,17 +532,51 @@ static void parse_description(struct parser *p, struct variant *v, char *val)
     snprintf(v->description, sizeof v->description, "%s", val);
 }
 
+/* One file of a board given by files: "a1-a6", a letter's first and last rank. */
+static bool read_board_file(const char *tok, struct board_file *f)
+{
+    char *end;
+    f->letter = tok[0];
+    return tok[0] >= 'a' && tok[0] <= 'z' && read_int(tok + 1, 1, MAX_RANK, &end, &f->first) && end[0] == '-'
+           && end[1] == tok[0] && read_int(end + 2, 1, MAX_RANK, &end, &f->last) && !*end;
+}
+
+/* board = files <file-step angle> <rank-step angle> <file>...: the angles are orthogonal directions
+ * relative to the first player's forward, so they read with the orientation set before. */
+static bool read_files_board(const struct variant *v, char *val, struct geometry *g)
+{
+    char *save, *tok = strtok_r(val, " \t", &save), *end;
+    int angle, dir[2];
+    if (!tok || strcmp(tok, "files"))
+        return false;
+    for (int i = 0; i < 2; i++) {
+        tok = strtok_r(NULL, " \t", &save);
+        if (!tok || !read_int(tok, -360, 360, &end, &angle) || *end || (dir[i] = angle_dir(v->orientation, false, angle)) < 0)
+            return false;
+    }
+    if (dir[0] % 3 == dir[1] % 3)
+        return false;  /* parallel steps lay no board out */
+    struct board_file files[26];
+    int n = 0;
+    while ((tok = strtok_r(NULL, " \t", &save)))
+        if (n == 26 || !read_board_file(tok, &files[n++]))
+            return false;
+    return geo_init_files(g, geo_orth[dir[0]], geo_orth[dir[1]], files, n);
+}
+
 static void parse_board(struct parser *p, struct variant *v, char *val)
 {
     int size = 0;
     char *end;
     struct geometry g;
     bool ok = !strcmp(val, "star") ? geo_init(&g, SHAPE_STAR, 0)
-              : !strncmp(val, "hexagon", 7) && read_int(val + 7, INT_MIN, INT_MAX, &end, &size) && !*end
-                    && geo_init(&g, SHAPE_HEXAGON, size);
+              : !strncmp(val, "hexagon", 7) ? read_int(val + 7, INT_MIN, INT_MAX, &end, &size) && !*end
+                                                  && geo_init(&g, SHAPE_HEXAGON, size)
+                                            : read_files_board(v, val, &g);
     if (!ok) {
-        parse_error(p, "board must be 'hexagon N' (N = 2..9) or 'star'");
-    } else if (g.ncells != v->geo.ncells || g.shape != v->geo.shape) {
+        parse_error(p, "board must be 'hexagon N' (N = 2..9), 'star' or 'files <angle> <angle> <file>...' "
+                       "(docs/variant-format.md)");
+    } else if (!geo_same(&g, &v->geo)) {
         /* Inherited cells mean nothing on another board. */
         memset(v->double_cell, 0, sizeof v->double_cell);
         v->ncastles = 0;
@@ -555,6 +591,8 @@ static void parse_orientation(struct parser *p, struct variant *v, char *val)
         parse_error(p, "orientation must be glinski or wellisch");
     else if (o != v->orientation && v->ntypes)
         parse_error(p, "orientation must come before the pieces (their angles depend on it)");
+    else if (o != v->orientation && v->geo.shape == SHAPE_FILES)
+        parse_error(p, "orientation must come before a board given by files (its angles depend on it)");
     else
         v->orientation = o;
 }
@@ -700,6 +738,15 @@ static void check_castling(struct parser *p, const struct variant *v)
         }
 }
 
+/* A board given by files serves two players and is its own image under the second player's map. */
+static bool files_board_fits(const struct variant *v)
+{
+    for (int c = 0; c < v->geo.ncells && v->nplayers == 2; c++)
+        if (variant_map_cell(v, c, 1) == CELL_NONE)
+            return false;
+    return v->nplayers == 2;
+}
+
 static void check_complete(struct parser *p, const struct variant *v)
 {
     if (!v->geo.ncells)
@@ -718,6 +765,9 @@ static void check_complete(struct parser *p, const struct variant *v)
         parse_error(p, "variant '%s' has pawns but no promotion list", v->name);
     if (!v->start_fen[0])
         parse_error(p, "variant '%s' has no start position", v->name);
+    if (v->geo.shape == SHAPE_FILES && !files_board_fits(v))
+        parse_error(p, "variant '%s': a board given by files needs 2 players and must look the same turned half "
+                       "a turn (its second army's cells are the first's turned)", v->name);
 }
 
 /* A child's fingerprint covers its parent's definition too. */

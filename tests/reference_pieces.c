@@ -53,7 +53,7 @@ enum kind {
     PEGASUS, HYDRA, PACEY_UNICORN, VICEREINE, FINCH, FLATSTAR_FINCH, RABBI, COHEN, FLATSTAR_COHEN,
     FINCHRIDER, RABBIRIDER, VICERRANGER, BESIERANGER, WAITRESS, CONTRAWAITRESS, SHAMMES, CONTRASHAMMES,
     SLING, FOREROOK, HINDROOK, GLINSKI_PAWN, MCCOOEY_PAWN, MISHLING_BROKER, HAYNIE_PAWN, WELLISCH_POINT,
-    ND_POINT, FLATSTAR_POINT, NKINDS
+    ND_POINT, DEVASA_PAWN, FLATSTAR_POINT, NKINDS
 };
 
 static const struct reference_piece kinds[NKINDS] = {
@@ -105,6 +105,10 @@ static const struct reference_piece kinds[NKINDS] = {
     [WELLISCH_POINT] = { "Point (Wellisch)",            { LEAP(1, DIRS(O0, O1), BOTH) } },
     [ND_POINT]       = { "Point (ND Wellisch)",         { LEAP(1, DIRS(O0, O1), BOTH) },
                          .double_step = DIRS(O0, O1), .en_passant = true },
+    /* Steps to either half-forward orthogonal (two from its start), takes on the forward diagonals to
+     * the sides, one row up (variants.md, De Vasa). */
+    [DEVASA_PAWN]    = { "De Vasa pawn",                { LEAP(1, DIRS(O0, O1), MOVE), LEAP(1, DIRS(D5, D1), CAPTURE) },
+                         .double_step = DIRS(O0, O1), .en_passant = true },
 };
 
 /* The armies of variants.md: each piece letter of the variants on a row and its movement. */
@@ -146,6 +150,8 @@ static const struct army {
         { 'L', SLING }, { 'S', KNIGHT }, { 'P', FLATSTAR_POINT } } },
     { { "wellisch" },
       { { 'G', GENERAL }, { 'V', VICEREINE }, { 'R', ROOK }, { 'E', FIRZAN }, { 'P', WELLISCH_POINT } } },
+    { { "devasa" },
+      { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', DEVASA_PAWN } } },
     { { "nd-wellisch", "nd-wellisch-3p" },
       { { 'G', GENERAL }, { 'V', VICEREINE }, { 'R', ROOK }, { 'B', THUNDERBIRD }, { 'P', ND_POINT } } },
     { { "nd-mccooey", "nd-mccooey-3p" },

@@ -9,6 +9,7 @@
 #include "../datagen/format.h"
 #include "../rules/registry.h"
 #include "../util/random.h"
+#include "../util/shard.h"
 #include "engine_pipe.h"
 #include "tests.h"
 
@@ -67,7 +68,7 @@ static void run(const char *variant, const char *path, int games, int shard, int
     char err[1024];
     ck_assert_msg(datagen_run(path, &o, &st, err, sizeof err), "%s", err);
     uint64_t begin, end;
-    datagen_shard_games((uint64_t)games, shard, nshards, &begin, &end);
+    shard_range((uint64_t)games, shard, nshards, &begin, &end);
     ck_assert_uint_eq(st.games, end - begin);
     ck_assert(st.positions <= st.plies);
 }

@@ -73,7 +73,8 @@ START_TEST(test_names_round_trip)
             ck_assert_int_eq(geo_parse_cell(&g, g.name[c], &len), c);
             ck_assert_int_eq(len, (int)strlen(g.name[c]));
             ck_assert_int_eq(geo_cell(&g, g.q[c], g.r[c]), c);
-            ck_assert_int_eq(geo_rank_of(&g, c), atoi(g.name[c] + 1));
+            /* Glinski's ranks count up each column from 1. */
+            ck_assert_int_eq(c - g.file_first[g.q[c] - g.qmin] + 1, atoi(g.name[c] + 1));
         }
     }
 }
@@ -92,6 +93,70 @@ START_TEST(test_star_and_large_boards)
     assert_coords(&g, "i17", 0, 8);
     geo_init(&g, SHAPE_HEXAGON, 8);
     ck_assert_int_eq(g.file_len[7], 15);
+}
+END_TEST
+
+static struct vec step_between(const struct geometry *g, const char *from, const char *to)
+{
+    int a = geo_parse_cell(g, from, NULL), b = geo_parse_cell(g, to, NULL);
+    ck_assert(a != CELL_NONE && b != CELL_NONE);
+    return (struct vec){ g->q[b] - g->q[a], g->r[b] - g->r[a] };
+}
+
+static void assert_half_turn(const struct geometry *g, const char *a, const char *b)
+{
+    int c = geo_parse_cell(g, a, NULL), d = geo_parse_cell(g, b, NULL);
+    ck_assert_int_eq(g->twice_centre.q - g->q[c], g->q[d]);
+    ck_assert_int_eq(g->twice_centre.r - g->r[c], g->r[d]);
+}
+
+/* Shafran's 70 cells (files vertical, ranks falling to the right) and de Vasa's 81-cell rhombus
+ * (rows horizontal, files leaning left), laid out from their files. */
+START_TEST(test_boards_given_by_files)
+{
+    static const struct board_file shafran[] = { { 'a', 1, 6 }, { 'b', 1, 7 }, { 'c', 1, 8 }, { 'd', 1, 9 },
+                                                 { 'e', 1, 10 }, { 'f', 2, 10 }, { 'g', 3, 10 }, { 'h', 4, 10 },
+                                                 { 'i', 5, 10 } };
+    struct geometry g;
+    ck_assert(geo_init_files(&g, geo_orth[4], geo_orth[0], shafran, 9));
+    ck_assert_int_eq(g.ncells, 70);
+    ck_assert_int_eq(g.nfiles, 9);
+    ck_assert_int_eq(g.file_len[5], 9);
+    for (int c = 0; c < g.ncells; c++) {
+        int len = 0;
+        ck_assert_int_eq(geo_parse_cell(&g, g.name[c], &len), c);
+        ck_assert_int_eq(len, (int)strlen(g.name[c]));
+    }
+    struct vec down_right = step_between(&g, "a1", "b1"), up = step_between(&g, "e1", "e2");
+    ck_assert(down_right.q == 1 && down_right.r == -1 && up.q == 0 && up.r == 1);
+    ck_assert_int_eq(step_between(&g, "e1", "f2").q, 1);
+    ck_assert_int_eq(step_between(&g, "e1", "f2").r, 0);
+    assert_half_turn(&g, "a1", "i10");
+    assert_half_turn(&g, "e1", "e10");
+    assert_half_turn(&g, "i5", "a6");
+    ck_assert_int_eq(geo_parse_cell(&g, "f1", NULL), CELL_NONE);
+    ck_assert_int_eq(geo_parse_cell(&g, "j5", NULL), CELL_NONE);
+
+    struct board_file devasa[9];
+    for (int f = 0; f < 9; f++)
+        devasa[f] = (struct board_file){ (char)('a' + f), 1, 9 };
+    ck_assert(geo_init_files(&g, geo_orth[5], geo_orth[1], devasa, 9));
+    ck_assert_int_eq(g.ncells, 81);
+    ck_assert_int_eq(g.nfiles, 17);
+    struct vec right = step_between(&g, "a1", "b1"), up_left = step_between(&g, "a1", "a2");
+    ck_assert(right.q == 1 && right.r == 0 && up_left.q == -1 && up_left.r == 1);
+    assert_half_turn(&g, "a1", "i9");
+    assert_half_turn(&g, "f1", "d9");
+
+    /* Refused: a letter twice, two files over one cell, parallel steps, too many cells. */
+    struct board_file twice[] = { { 'a', 1, 3 }, { 'a', 4, 5 } };
+    ck_assert(!geo_init_files(&g, geo_orth[5], geo_orth[1], twice, 2));
+    struct board_file wide[17];
+    for (int f = 0; f < 17; f++)
+        wide[f] = (struct board_file){ (char)('a' + f), 1, 17 };
+    ck_assert(!geo_init_files(&g, geo_orth[0], geo_orth[3], wide, 2));
+    ck_assert(!geo_init_files(&g, geo_orth[5], geo_orth[1], wide, 17));
+    ck_assert_int_eq(g.ncells, 81);  /* untouched */
 }
 END_TEST
 
@@ -178,6 +243,7 @@ Suite *suite_geometry(void)
     tcase_add_test(tc, test_glinski_names);
     tcase_add_test(tc, test_names_round_trip);
     tcase_add_test(tc, test_star_and_large_boards);
+    tcase_add_test(tc, test_boards_given_by_files);
     tcase_add_test(tc, test_directions);
     tcase_add_test(tc, test_colours);
     tcase_add_test(tc, test_curved_paths);

@@ -455,6 +455,10 @@ START_TEST(test_fen_and_pgn)
     ck_assert_str_eq(str(state, "start"), fen);
     json_decref(state);
     json_decref(session_post(&g, id, "pgn", "[Event \"x\"]\n\n1. a1a9 *\n", 400));
+    /* A match record, with the engines' evaluations after the moves. */
+    state = session_post(&g, id, "pgn", "[Variant \"glinski\"]\n\n1. c1f4 {+0.35/12 0.52s} c8f8 {-M4/9 1.5s} *\n", 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 2);
+    json_decref(state);
     gui_stop(&g);
 }
 END_TEST

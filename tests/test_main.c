@@ -29,6 +29,7 @@ static const struct {
     { "bench", suite_bench },
     { "gui", suite_gui },
     { "datagen", suite_datagen },
+    { "tune", suite_tune },
     { "docs", suite_docs },
 };
 enum { NSUITES = sizeof suites / sizeof *suites };

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "../match/match.h"
+#include "../match/pgn.h"
+#include "../match/results.h"
 #include "../util/clock.h"
 #include "engine_pipe.h"
 #include "tests.h"
@@ -183,8 +185,11 @@ START_TEST(test_results_and_record)
     ck_assert_int_eq(count(record, "[Result \"1/4-3/4\"]"), 2);
     ck_assert_int_eq(count(record, "[Result \"0-1\"]"), 2);
     ck_assert_int_eq(count(record, "[Termination \"stalemate\"]"), 2);
-    ck_assert_int_eq(count(record, "1... b6b4 {White is stalemated} 1/4-3/4"), 2);
-    ck_assert_int_eq(count(record, "1... d2b1 {Black mates} 0-1"), 2);
+    /* Each move with the time it took (the toys give no score), then the ending. */
+    ck_assert_int_eq(count(record, "1... b6b4 {0"), 2);
+    ck_assert_int_eq(count(record, "s} {White is stalemated} 1/4-3/4"), 2);
+    ck_assert_int_eq(count(record, "1... d2b1 {0"), 2);
+    ck_assert_int_eq(count(record, "s} {Black mates} 0-1"), 2);
     ck_assert_int_eq(count(record, "[White \"first\"]\n[Black \"second\"]"), 2);
     unlink(pgn);
     unlink(book);
@@ -568,7 +573,9 @@ START_TEST(test_three_player_match)
     ck_assert_int_eq(count(record, "[Result \"0-0-1\"]"), 6);
     ck_assert_int_eq(count(record, "[Result \"1/3-1/3-1/3\"]"), 6);
     ck_assert_int_eq(count(record, "[Termination \"last army\"]"), 6);
-    ck_assert_int_eq(count(record, "1... c3f3 {Red eliminated (mated)} {Black is the last army on the board} 0-0-1"), 6);
+    ck_assert_int_eq(count(record, "1... c3f3 {0"), 6);
+    ck_assert_int_eq(count(record, "s} {Red eliminated (mated)}"), 6);
+    ck_assert_int_eq(count(record, "{Black is the last army on the board}"), 6);
     ck_assert_int_eq(count(record, "\n1. "), 6);
     unlink(pgn);
     unlink(book);
@@ -613,11 +620,11 @@ END_TEST
 START_TEST(test_three_player_refused)
 {
     three_player_variants();
-    assert_refused("variant 'wellisch' has 3 players: give three -engine arguments, not two", "-variant",
+    assert_refused("variant 'wellisch' has 3 players: give three -engine arguments, not 2", "-variant",
                    "wellisch", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "6", NULL);
-    assert_refused("variant 'glinski' has 2 players: give two -engine arguments, not three", "-engine", toy(""),
+    assert_refused("variant 'glinski' has 2 players: give two -engine arguments, or -tournament gauntlet or round-robin for 3", "-engine", toy(""),
                    "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
-    assert_refused("at most three -engine arguments", "-variant", "wellisch", "-engine", toy(""), "-engine",
+    assert_refused("variant 'wellisch' has 3 players: give three -engine arguments, not 4", "-variant", "wellisch", "-engine", toy(""), "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
     assert_refused("-games (times -rounds) must be a multiple of 6, not 4", "-variant", "wellisch", "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "2", "-rounds", "2",
@@ -723,6 +730,461 @@ START_TEST(test_uci_client)
 }
 END_TEST
 
+/* Scores the record files as 'sennight match --results' does, with the output in run->out. */
+static void run_results(struct run *run, const char *const *files, int nfiles, const char *sprt_elo1)
+{
+    static struct match_conf c;
+    char err[512], elo1[32];
+    char *argv[16] = { "--results" };
+    int argc = 1;
+    for (int f = 0; f < nfiles; f++)
+        argv[argc++] = (char *)files[f];
+    if (sprt_elo1) {
+        snprintf(elo1, sizeof elo1, "elo1=%s", sprt_elo1);
+        argv[argc++] = "-sprt";
+        argv[argc++] = "elo0=0";
+        argv[argc++] = elo1;
+        argv[argc++] = "alpha=0.05";
+        argv[argc++] = "beta=0.05";
+    }
+    ck_assert_msg(match_parse(argc, argv, &c, err, sizeof err), "%s", err);
+    FILE *out = tmpfile();
+    ck_assert(out != NULL);
+    run->status = results_main(&c, &run->r, out);
+    rewind(out);
+    run->out[fread(run->out, 1, sizeof run->out - 1, out)] = 0;
+    fclose(out);
+}
+
+/* The report a run ends with: from the last "Score of" line (two engines; three engines' score line
+ * names them all), or from the table. */
+static const char *final_report(const char *out, const char *from)
+{
+    const char *at = NULL;
+    for (const char *p = strstr(out, from); p; p = strstr(p + 1, from))
+        at = p;
+    ck_assert_msg(at != NULL, "no '%s' in:\n%s", from, out);
+    return at;
+}
+
+/* Two runs scored alike: every tally, termination, failure and the SPRT. */
+static void assert_same_results(const struct match_result *a, const struct match_result *b)
+{
+    ck_assert_int_eq(a->games, b->games);
+    ck_assert(!memcmp(a->tally, b->tally, sizeof a->tally));
+    ck_assert(!memcmp(a->seat, b->seat, sizeof a->seat));
+    ck_assert(!memcmp(a->engine_seat, b->engine_seat, sizeof a->engine_seat));
+    ck_assert(!memcmp(a->pair, b->pair, sizeof a->pair));
+    ck_assert(!memcmp(a->terminations, b->terminations, sizeof a->terminations));
+    ck_assert(!memcmp(a->faults, b->faults, sizeof a->faults));
+    ck_assert(a->llr == b->llr && a->verdict == b->verdict);
+}
+
+/* The records of a run and of its two shards, and the openings; no engine left behind. */
+static void remove_shard_files(char pgn[3][64], const char *book)
+{
+    for (int i = 0; i < 3; i++)
+        unlink(pgn[i]);
+    unlink(book);
+    assert_no_children();
+}
+
+/* The record files scored together give the run's results and its final report (from `from`). */
+static void assert_merged(const struct run *whole, const char *const *files, int nfiles, const char *sprt_elo1,
+                          const char *from)
+{
+    static struct run merged;
+    run_results(&merged, files, nfiles, sprt_elo1);
+    ck_assert_msg(merged.status == 0, "%s", merged.out);
+    assert_same_results(&whole->r, &merged.r);
+    ck_assert_str_eq(final_report(whole->out, from), final_report(merged.out, from));
+}
+
+/* "[Round "k"]" up to the movetext: the game's number, players, result, start and ending; the same
+ * whichever shard played it. */
+static void game_header(const char *records, int round, char *out, size_t len)
+{
+    char tag[32];
+    snprintf(tag, sizeof tag, "[Round \"%d\"]", round);
+    const char *at = strstr(records, tag);
+    ck_assert_msg(at != NULL, "no game %d in:\n%s", round, records);
+    const char *end = strstr(at, "\n\n");
+    snprintf(out, len, "%.*s", (int)(end - at), at);
+}
+
+/* Two shards of a match, each game by the schedule (a colour-reversed pair cut in two), scored together
+ * from their records, give exactly the statistics of the unsharded run over the same games; the same
+ * file twice is refused. */
+START_TEST(test_shards_merge)
+{
+    struct run all, part, merged;
+    char book[64], file[80], pgn[3][64];
+    char openings[2400];
+    snprintf(openings, sizeof openings, STALEMATE_IN_ONE "\n" MATE_IN_ONE "\n%s\n", test_variant("glinski")->start_fen);
+    temp_path(book, sizeof book, openings);
+    snprintf(file, sizeof file, "file=%s", book);
+    for (int i = 0; i < 3; i++)
+        temp_path(pgn[i], sizeof pgn[i], "");
+    /* Stalemates, mates, and games from the array; played two at a time, so scored out of order. */
+    const char *shards[] = { "1/1", "1/2", "2/2" };
+    for (int i = 0; i < 3; i++) {
+        run_match(i ? &part : &all, "-engine", toy(""), "name=first", "-engine", toy("score=30"), "name=second",
+                  "-each", "depth=1", "-games", "7", "-concurrency", "2", "-openings", file, "order=random",
+                  "-seed", "5", "-sprt", "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05", "--shard", shards[i],
+                  "-pgnout", pgn[i], NULL);
+        ck_assert_msg((i ? part.status : all.status) == 0, "%s", i ? part.out : all.out);
+    }
+    assert_output_has(&part, ", shard 2/2: games 4 to 7\n");
+    ck_assert_int_eq(part.r.games, 4);
+    ck_assert_msg(all.r.terminations[TERM_STALEMATE] && all.r.terminations[TERM_CHECKMATE], "%s", all.out);
+    /* Game 4 is the second of a pair whose first game the other shard played. */
+    const char *files[] = { pgn[2], pgn[1] };
+    char *whole = strdup(read_file(pgn[0])), *first = strdup(read_file(pgn[1])), *split = malloc(2 << 16);
+    snprintf(split, 2 << 16, "%s%s", first, read_file(pgn[2]));
+    free(first);
+    for (int round = 1; round <= 7; round++) {
+        char a[2048], b[2048];
+        game_header(whole, round, a, sizeof a);
+        game_header(split, round, b, sizeof b);
+        ck_assert_str_eq(a, b);
+    }
+    free(whole);
+    free(split);
+    assert_merged(&all, files, 2, "5", "Score of");
+    run_results(&merged, files, 2, "5");
+    assert_output_has(&merged, "Results of 7 games from 2 record files: glinski\n");
+    const char *twice[] = { pgn[1], pgn[1] };
+    run_results(&merged, twice, 2, NULL);
+    ck_assert_int_eq(merged.status, 1);
+    /* With -seed missing, shards would shuffle the openings differently. */
+    assert_refused("--shard with openings in random order", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1",
+                   "-openings", file, "order=random", "--shard", "1/2", NULL);
+    assert_refused("--shard: K/N with 1 <= K <= N <= 1000000 is expected, not '3/2'", "-engine", toy(""), "-engine",
+                   toy(""), "-each", "depth=1", "--shard", "3/2", NULL);
+    assert_refused("--results scores record files: it takes no -engine", "--results", pgn[0], "-engine", toy(""), NULL);
+    remove_shard_files(pgn, book);
+}
+END_TEST
+
+/* Three players: shards of 12 games scored together give the unsharded run's tallies by engine, seat,
+ * engine and seat, and pair. */
+START_TEST(test_three_player_shards)
+{
+    struct run all, part;
+    char book[64], pgn[3][64], file[80];
+    three_player_variants();
+    temp_path(book, sizeof book, THREE_MATE_IN_ONE "\n" THREE_START "\n");
+    snprintf(file, sizeof file, "file=%s", book);
+    const char *shards[] = { "1/1", "1/2", "2/2" };
+    for (int i = 0; i < 3; i++) {
+        temp_path(pgn[i], sizeof pgn[i], "");
+        run_match(i ? &part : &all, "-variant", "wellisch", "-engine", toy(""), "name=a", "-engine", toy(""),
+                  "name=b", "-engine", toy("crash=3"), "name=c", "-each", "depth=1", THREE_VARIANTS, "-games", "12",
+                  "-openings", file, "--shard", shards[i], "-pgnout", pgn[i], NULL);
+        ck_assert_msg((i ? part.status : all.status) == 0, "%s", i ? part.out : all.out);
+    }
+    const char *files[] = { pgn[1], pgn[2] };
+    assert_merged(&all, files, 2, NULL, "Score of");
+    ck_assert_int_gt(all.r.faults[2][TERM_CRASH], 0);
+    remove_shard_files(pgn, book);
+}
+END_TEST
+
+/* Three engines in pairs: a gauntlet (the first against each other one) and a round robin, the
+ * per-pairing scores and each engine's Elo; their records scored again give the same table. */
+START_TEST(test_tournaments)
+{
+    struct run run;
+    char book[64], pgn[64], file[80];
+    temp_path(book, sizeof book, MATE_IN_ONE "\n");
+    temp_path(pgn, sizeof pgn, "");
+    snprintf(file, sizeof file, "file=%s", book);
+    /* Whoever is Black mates at once; "bad" crashes on its first search. */
+    run_match(&run, "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine", toy("crash=1"), "name=bad",
+              "-each", "depth=1", "-tournament", "gauntlet", "-games", "2", "-openings", file, "-pgnout", pgn, NULL);
+    ck_assert_msg(run.status == 0, "%s", run.out);
+    assert_output_has(&run, "Tournament (gauntlet) a, b, bad: glinski, 4 games, depth=1, concurrency 1, 2 pairings of 2 games");
+    ck_assert_int_eq(run.r.games, 4);
+    ck_assert(run.r.pair[0][1].games == 2 && run.r.pair[0][1].wins == 1 && run.r.pair[0][1].losses == 1);
+    ck_assert(run.r.pair[0][2].games == 2 && run.r.pair[0][2].wins == 2);
+    ck_assert_int_eq(run.r.pair[1][2].games, 0);
+    ck_assert(run.r.tally[0].games == 4 && run.r.tally[1].games == 2 && run.r.tally[2].games == 2);
+    assert_output_has(&run, "Score of a vs bad: 1 - 0 - 0, stalemates 0 - 0 [1.000] 1\n");
+    assert_output_has(&run, "Pairings (first engine's W - L - D):\na vs b: 1 - 1 - 0, stalemates 0 - 0 [0.500] 2, "
+                            "Elo 0.0 +/- ");
+    assert_output_has(&run, "a vs bad: 2 - 0 - 0, stalemates 0 - 0 [1.000] 2, Elo inf");
+    assert_output_has(&run, "   1 a                       190.8      inf      4   75.0%");
+    /* Game 4 seats bad as White, mated before its first move. */
+    assert_output_has(&run, "Engine failures: bad: engine crash 1\n");
+    const char *files[] = { pgn };
+    assert_merged(&run, files, 1, NULL, "\nRank");
+    /* A round robin: every pair meets, each engine plays 2 of the 3 pairings. */
+    run_match(&run, "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine", toy(""), "name=c", "-each",
+              "depth=1", "-tournament", "round-robin", "-games", "2", "-rounds", "2", "-openings", file, NULL);
+    ck_assert_msg(run.status == 0, "%s", run.out);
+    ck_assert_int_eq(run.r.games, 12);
+    for (int e = 0; e < 3; e++) {
+        ck_assert(run.r.tally[e].games == 8 && run.r.tally[e].sum == 4);
+        for (int f = e + 1; f < 3; f++)
+            ck_assert(run.r.pair[e][f].games == 4 && run.r.pair[e][f].wins == 2);
+    }
+    assert_refused("-sprt is for a match of two engines, not a tournament", "-engine", toy(""), "-engine", toy(""),
+                   "-engine", toy(""), "-each", "depth=1", "-tournament", "gauntlet", "-sprt", "elo0=0", "elo1=5",
+                   "alpha=0.05", "beta=0.05", NULL);
+    three_player_variants();
+    assert_refused("-tournament is for two-player variants", "-variant", "wellisch", "-engine", toy(""), "-engine",
+                   toy(""), "-engine", toy(""), "-each", "depth=1", "-tournament", "round-robin", "-games", "6", NULL);
+    assert_refused("bad value 'swiss' for -tournament", "-engine", toy(""), "-engine", toy(""), "-engine", toy(""),
+                   "-each", "depth=1", "-tournament", "swiss", NULL);
+    unlink(pgn);
+    unlink(book);
+    assert_no_children();
+}
+END_TEST
+
+/* cutechess-style evaluations after each move; proto=uci accepted, other protocols refused. */
+START_TEST(test_move_comments)
+{
+    struct uci_reply reply = { .has_score = true, .score = 35, .depth = 12, .elapsed = 523000 };
+    char text[64];
+    pgn_evaluation(&reply, text, sizeof text);
+    ck_assert_str_eq(text, "+0.35/12 0.52s");
+    reply = (struct uci_reply){ .has_score = true, .score = -120, .depth = 3, .elapsed = 45000 };
+    pgn_evaluation(&reply, text, sizeof text);
+    ck_assert_str_eq(text, "-1.20/3 0.045s");
+    /* 'mate 3' is 5 plies; 'mate -2' is mated in 4. */
+    reply = (struct uci_reply){ .has_score = true, .score = UCI_MATE_SCORE - 3, .depth = 20, .elapsed = 12345000 };
+    pgn_evaluation(&reply, text, sizeof text);
+    ck_assert_str_eq(text, "+M5/20 12s");
+    reply = (struct uci_reply){ .has_score = true, .score = -UCI_MATE_SCORE + 2, .depth = 9, .elapsed = 1500000 };
+    pgn_evaluation(&reply, text, sizeof text);
+    ck_assert_str_eq(text, "-M4/9 1.5s");
+    reply = (struct uci_reply){ .has_score = true, .score = 0, .depth = 1 };
+    pgn_evaluation(&reply, text, sizeof text);
+    ck_assert_str_eq(text, "0.00/1 0s");
+    reply = (struct uci_reply){ .elapsed = 2000 };
+    pgn_evaluation(&reply, text, sizeof text);
+    ck_assert_str_eq(text, "0.002s");
+    /* The toy reports 'info depth 1 score cp 30'; the records still read back (--results). */
+    struct run run;
+    char pgn[64];
+    temp_path(pgn, sizeof pgn, "");
+    run_match(&run, "-engine", toy("score=30"), "proto=uci", "-engine", toy("score=-30"), "-each", "depth=1", "proto=uci",
+              "-games", "2", "-noopenings", "-pgnout", pgn, NULL);
+    ck_assert_msg(run.status == 0, "%s", run.out);
+    const char *record = read_file(pgn);
+    ck_assert_msg(strstr(record, "1. ") && strstr(record, " {+0.30/1 0") && strstr(record, " {-0.30/1 0"), "%s", record);
+    const char *files[] = { pgn };
+    assert_merged(&run, files, 1, NULL, "Score of");
+    assert_refused("engine 1: proto=xboard is not spoken here: only UCI engines play (proto=uci)", "-engine", toy(""),
+                   "proto=xboard", "-engine", toy(""), "-each", "depth=1", NULL);
+    unlink(pgn);
+    assert_no_children();
+}
+END_TEST
+
+/* The final Elo and SPRT lines come once when the games are a multiple of -ratinginterval; the
+ * periodic ones carry an ETA; two identical deterministic engines are found out. */
+START_TEST(test_rating_lines)
+{
+    struct run run;
+    run_match(&run, "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "4", "-ratinginterval", "2",
+              "-noopenings", "-sprt", "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05", NULL);
+    ck_assert_msg(run.status == 0, "%s", run.out);
+    ck_assert_int_eq(count(run.out, "Elo difference"), 2);
+    ck_assert_int_eq(count(run.out, "SPRT: llr"), 2);
+    ck_assert_int_eq(count(run.out, "Progress: 2 of 4 games, 0:0"), 1);
+    ck_assert_int_eq(count(run.out, ", ETA 0:0"), 1);
+    /* Game 2 repeats game 1 with the colours reversed: the toys play the first legal move. */
+    ck_assert(run.r.repeated[0] == 1 && run.r.repeated[1] == 2);
+}
+END_TEST
+
+/* The headline example of docs/match.md runs as written on a fresh clone: shipped suite, the engine
+ * itself twice, every flag parsed; here with 2 games and a node limit added so that it is quick. */
+START_TEST(test_documented_example)
+{
+    FILE *f = fopen("docs/match.md", "r");
+    char doc[1 << 15], *argv[64], pgn[64], engine[1100];
+    int argc = 0;
+    ck_assert(f != NULL);
+    doc[fread(doc, 1, sizeof doc - 1, f)] = 0;
+    fclose(f);
+    char *block = strstr(doc, "```sh\n./sennight match ");
+    ck_assert(block != NULL);
+    block += strlen("```sh\n./sennight match ");
+    *strstr(block, "```") = 0;
+    temp_path(pgn, sizeof pgn, "");
+    snprintf(engine, sizeof engine, "cmd=%s", pipe_engine_path());
+    for (char *word = strtok(block, " \\\n"); word && argc < 56; word = strtok(NULL, " \\\n")) {
+        if (!strcmp(word, "cmd=./sennight"))
+            word = engine;
+        else if (argc && !strcmp(argv[argc - 1], "-games"))
+            word = "2";
+        else if (argc && !strcmp(argv[argc - 1], "-pgnout"))
+            word = pgn;
+        argv[argc++] = word;
+    }
+    argv[argc++] = "-each";
+    argv[argc++] = "nodes=300";
+    static struct match_conf c;
+    static struct match_result r;
+    char err[512];
+    ck_assert_msg(match_parse(argc, argv, &c, err, sizeof err), "%s", err);
+    FILE *out = tmpfile();
+    ck_assert_int_eq(match_run(&c, &r, out), 0);
+    fclose(out);
+    ck_assert_int_eq(r.games, 2);
+    ck_assert_int_eq(count(read_file(pgn), "[Event "), 2);
+    unlink(pgn);
+    assert_no_children();
+}
+END_TEST
+
+/* The arguments of a small deterministic match: toys from the openings of `file` ("file=<path>"), two
+ * games each, colours reversed. */
+static int cluster_match_args(const char **argv, const char *file)
+{
+    int argc = 0;
+    const char *args[] = { "-engine", toy(""), "name=first", "-engine", toy("score=30"), "name=second", "-each",
+                           "depth=1", "-games", "6", "-openings", file, NULL };
+    while (args[argc]) {
+        argv[argc] = args[argc];
+        argc++;
+    }
+    argv[argc] = NULL;
+    return argc;
+}
+
+/* A shell command: the words single-quoted, after the environment settings `env`. */
+static void shell_command(char *cmd, size_t len, const char *env, const char *const *words)
+{
+    size_t n = (size_t)snprintf(cmd, len, "%s", env);
+    for (; *words && n < len; words++)
+        n += (size_t)snprintf(cmd + n, len - n, " '%s'", *words);
+    ck_assert(n < len);
+}
+
+/* The unsharded run of the cluster tests, in process. */
+static void cluster_reference(struct run *run, const char *file)
+{
+    const char *argv[MAX_RUN_ARGS];
+    cluster_match_args(argv, file);
+    run_match(run, argv[0], argv[1], argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8], argv[9], argv[10],
+              argv[11], NULL);
+}
+
+/* A directory for a cluster run's shards, and the openings. */
+static void cluster_setup(char *dir, size_t len, char *book, size_t booklen, char *file, size_t filelen)
+{
+    char openings[2400];
+    snprintf(dir, len, "/tmp/sennight-shards-XXXXXX");
+    ck_assert(mkdtemp(dir) != NULL);
+    snprintf(openings, sizeof openings, STALEMATE_IN_ONE "\n" MATE_IN_ONE "\n%s\n", test_variant("glinski")->start_fen);
+    temp_path(book, booklen, openings);
+    snprintf(file, filelen, "file=%s", book);
+}
+
+static void cluster_cleanup(const char *dir, const char *book)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    unlink(book);
+}
+
+/* bench/cluster/parallel-match.sh: two shards by GNU Parallel on this machine (-j2), merged by
+ * --results, report exactly what one run over the same games reports. */
+START_TEST(test_cluster_parallel)
+{
+    if (system("command -v parallel >/dev/null 2>&1")) {
+        printf("test_cluster_parallel: skipped, GNU parallel is not installed (make deps-test installs it)\n");
+        return;
+    }
+    struct run all;
+    char dir[64], book[64], file[80], env[256], cmd[8192], report[4096];
+    const char *words[MAX_RUN_ARGS] = { "bench/cluster/parallel-match.sh", pipe_engine_path() };
+    cluster_setup(dir, sizeof dir, book, sizeof book, file, sizeof file);
+    cluster_match_args(words + 2, file);
+    snprintf(env, sizeof env, "SHARDS=2 JOBS=2 OUT='%s'", dir);
+    shell_command(cmd, sizeof cmd, env, words);
+    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " >'%s/out.txt' 2>&1", dir);
+    ck_assert_msg(system(cmd) == 0, "%s failed:\n%s", cmd, read_file(absolute(dir, "out.txt")));
+    snprintf(report, sizeof report, "%s", read_file(absolute(dir, "out.txt")));
+    cluster_reference(&all, file);
+    ck_assert_msg(strstr(report, "Results of 6 games from 2 record files: glinski\n"), "%s", report);
+    ck_assert_str_eq(final_report(all.out, "Score of"), final_report(report, "Score of"));
+    ck_assert(strstr(read_file(absolute(dir, "shard-2.log")), "shard 2/2: games 4 to 6\n"));
+    cluster_cleanup(dir, book);
+    assert_no_children();
+}
+END_TEST
+
+/* bench/cluster/match-array.sbatch as a Slurm array of two tasks would run it (the task's variables
+ * set by hand), merged by --results: the statistics of one run over the same games. */
+START_TEST(test_cluster_slurm)
+{
+    struct run all;
+    char dir[64], book[64], file[80], env[256], cmd[8192], pgn[2][4200];
+    const char *words[MAX_RUN_ARGS] = { "bench/cluster/match-array.sbatch", pipe_engine_path() };
+    cluster_setup(dir, sizeof dir, book, sizeof book, file, sizeof file);
+    cluster_match_args(words + 2, file);
+    for (int task = 1; task <= 2; task++) {
+        snprintf(env, sizeof env, "SLURM_ARRAY_TASK_ID=%d SLURM_ARRAY_TASK_COUNT=2 OUT='%s' sh", task, dir);
+        shell_command(cmd, sizeof cmd, env, words);
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " >/dev/null");
+        ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+        snprintf(pgn[task - 1], sizeof pgn[0], "%s/shard-%d.pgn", dir, task);
+    }
+    cluster_reference(&all, file);
+    const char *files[] = { pgn[0], pgn[1] };
+    assert_merged(&all, files, 2, NULL, "Score of");
+    cluster_cleanup(dir, book);
+    assert_no_children();
+}
+END_TEST
+
+/* --results refuses what does not make one run, with the file, line and reason. */
+START_TEST(test_results_refused)
+{
+    static const struct {
+        const char *body, *error;
+    } bad[] = {
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n[Termination \"checkmate\"]\n\n1... d2b1 1-0\n",
+          ":1: the Result and Termination (checkmate) are not where the moves lead" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Variant \"glinski\"]\n\n1-0\n",
+          ":1: a FEN tag and a Result of 2 scores are expected" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"chess\"]\n\n*\n",
+          ":1: unknown variant 'chess'" },
+        { "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n\n0-1\n", ":1: no game number" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE "\"]\n\n0-1\n",
+          ":1: no Black tag" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n[Termination \"boredom\"]\n\n1... d2b1 0-1\n",
+          ":1: unknown Termination 'boredom'" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n[Termination \"checkmate\"]\n\n1... a1a9 0-1\n", ":1: " },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n\n1... d2b1 0-1\n", "a Result of 2 scores" },
+        { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
+          "\"]\n\n1... d2b1 {Black mates\n", "unterminated comment" },
+        { "", "no games in the record files" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct run run;
+        char pgn[64];
+        temp_path(pgn, sizeof pgn, bad[i].body);
+        const char *files[] = { pgn };
+        run_results(&run, files, 1, NULL);
+        ck_assert_msg(run.status == 1 && strstr(run.r.error, bad[i].error), "record %zu: '%s', not '%s'", i,
+                      run.r.error, bad[i].error);
+        ck_assert_msg(!strchr(run.r.error, '\n'), "'%s' is more than one line", run.r.error);
+        unlink(pgn);
+    }
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -746,6 +1208,15 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_three_player_real_engine);
     tcase_add_test(tc, test_three_player_refused);
     tcase_add_test(tc, test_uci_client);
+    tcase_add_test(tc, test_shards_merge);
+    tcase_add_test(tc, test_three_player_shards);
+    tcase_add_test(tc, test_tournaments);
+    tcase_add_test(tc, test_move_comments);
+    tcase_add_test(tc, test_rating_lines);
+    tcase_add_test(tc, test_documented_example);
+    tcase_add_test(tc, test_results_refused);
+    tcase_add_test(tc, test_cluster_parallel);
+    tcase_add_test(tc, test_cluster_slurm);
     suite_add_tcase(s, tc);
     return s;
 }

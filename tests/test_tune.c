@@ -1,0 +1,293 @@
+/* The tunable evaluation and the tuner: weights files round trip and refuse every bad field and cut,
+ * the trace gives the evaluation exactly in every variant, the tuner recovers known weights from
+ * positions labelled with them, and EvalWeights errors keep the engine's weights. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../eval/trace.h"
+#include "../eval/weights.h"
+#include "../rules/registry.h"
+#include "../tune/tune.h"
+#include "../util/random.h"
+#include "engine_pipe.h"
+#include "tests.h"
+
+static void registry_setup(void)
+{
+    char err[512];
+    ck_assert_msg(test_registry_init(err, sizeof err), "%s", err);
+}
+
+static bool same_weights(const struct variant *v, const struct eval_params *a, const struct eval_params *b)
+{
+    for (int id = 0; id < NUM_WEIGHTS; id++)
+        if (weights_applies(v, id) && memcmp(&a->w[id], &b->w[id], sizeof a->w[id]))
+            return false;
+    return true;
+}
+
+START_TEST(test_weights_round_trip)
+{
+    char err[512];
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        struct eval_params p, back;
+        struct text t = { 0 };
+        ck_assert_msg(weights_for_variant(v, &p, err, sizeof err), "%s: %s", v->name, err);
+        weights_write(v, &p, &t);
+        memset(&back, 0, sizeof back);
+        ck_assert_msg(weights_parse(v, text_str(&t), "written", &back, err, sizeof err), "%s: %s", v->name, err);
+        ck_assert_msg(same_weights(v, &p, &back), "%s: weights differ after the round trip", v->name);
+        text_free(&t);
+    }
+}
+END_TEST
+
+/* Every cut of a written file: at a line's end a valid partial file, elsewhere one error line; on an
+ * error the weights are untouched. */
+START_TEST(test_weights_cuts)
+{
+    char err[512];
+    const struct variant *v = test_variant("glinski");
+    struct eval_params p, q;
+    struct text t = { 0 };
+    ck_assert(weights_for_variant(v, &p, err, sizeof err));
+    for (int id = 0; id < NUM_WEIGHTS; id++)
+        p.w[id] = (struct phased){ id % 7 - 3, id % 5 + 10 };
+    weights_write(v, &p, &t);
+    const char *s = text_str(&t);
+    size_t len = strlen(s);
+    char *cut = malloc(len + 1);
+    for (size_t n = 0; n < len; n++) {
+        memcpy(cut, s, n);
+        cut[n] = 0;
+        memset(&q, 0x55, sizeof q);
+        struct eval_params keep = q;
+        bool ok = weights_parse(v, cut, "cut", &q, err, sizeof err);
+        ck_assert_msg(ok == (n == 0 || s[n - 1] == '\n'), "cut at %zu: %s", n, ok ? "accepted" : err);
+        if (!ok) {
+            ck_assert_msg(!strchr(err, '\n') && !strncmp(err, "cut:", 4), "cut at %zu: %s", n, err);
+            ck_assert(!memcmp(&q, &keep, sizeof q));
+        }
+    }
+    free(cut);
+    text_free(&t);
+}
+END_TEST
+
+START_TEST(test_weights_bad_fields)
+{
+    static const char *const bad[] = {
+        "centre.3 1\n",         "centre.3 1 2 3\n",  "centre.x 1 2\n",    "centre.10 1 2\n", "centre 1 2\n",
+        "tempo.1 1 2\n",        "value.zebra 1 2\n", "value.king 1 2\n",  "passed.knight 1 2\n", "mobility.pawn 1 2\n",
+        "bogus 1 2\n",          "tempo 1e3 2\n",     "tempo 99999 0\n",   "tempo - 1\n",     "tempo 1 2x\n",
+        "tempo 1 2",            "shield 1 2\ntempo 3\n", ".tempo 1 2\n",   "advance.-1 1 2\n", "advance.24 0 0\n",
+    };
+    char err[512];
+    const struct variant *v = test_variant("glinski");
+    struct eval_params p, keep;
+    ck_assert(weights_for_variant(v, &p, err, sizeof err));
+    keep = p;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = 0;
+        ck_assert_msg(!weights_parse(v, bad[i], "f", &p, err, sizeof err), "accepted: %s", bad[i]);
+        ck_assert_msg(err[0] && !strchr(err, '\n') && !strncmp(err, "f:", 2), "%s: %s", bad[i], err);
+        ck_assert(!memcmp(&p, &keep, sizeof p));
+    }
+    /* Good lines: comments, blank lines, a family default, then one type. */
+    ck_assert_msg(weights_parse(v, "# c\n\nmobility 3 4 # all\nmobility.knight 7 8\n", "f", &p, err, sizeof err), "%s", err);
+    int knight = -1, rook = -1;
+    for (int t = 0; t < v->ntypes; t++) {
+        knight = v->piece[t].letter == 'N' ? t : knight;
+        rook = v->piece[t].letter == 'R' ? t : rook;
+    }
+    ck_assert_int_eq(p.w[W_MOBILITY + knight].mg, 7);
+    ck_assert_int_eq(p.w[W_MOBILITY + rook].eg, 4);
+}
+END_TEST
+
+/* Random weights for every term but the piece values, so that each term counts. */
+static void random_weights(struct eval_params *p, uint64_t *rng)
+{
+    for (int id = W_MOBILITY; id < NUM_WEIGHTS; id++)
+        p->w[id] = (struct phased){ (int)(random_next(rng) % 61) - 30, (int)(random_next(rng) % 61) - 30 };
+}
+
+/* A random legal move, or false at the game's end (three players: through game_play). */
+static bool random_move(struct game *g, uint64_t *rng)
+{
+    move_t list[1024];
+    struct game_status st = game_status(g);
+    if (st.outcome != GAME_ONGOING)
+        return false;
+    int n = game_legal_moves(g, list);
+    if (!n)
+        return false;
+    unsigned mated;
+    game_play(g, list[random_next(rng) % (uint64_t)n], &mated);
+    return true;
+}
+
+START_TEST(test_trace_exact)
+{
+    char err[512];
+    uint64_t rng = 12;
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        struct game g = { 0 };
+        struct eval_params p;
+        ck_assert_msg(game_init(&g, v, false, err, sizeof err), "%s", err);
+        ck_assert(weights_for_variant(v, &p, err, sizeof err));
+        for (int game = 0; game < 3; game++) {
+            ck_assert(game_set_position(&g, NULL, NULL, 0, err, sizeof err));
+            random_weights(&p, &rng);
+            ck_assert(game_load_weights(&g, &p, err, sizeof err));
+            for (int ply = 0; ply < 80 && random_move(&g, &rng); ply++) {
+                struct eval_trace tr;
+                if (g.ops->position_in_check(g.pos))
+                    continue;
+                int plain = g.ops->evaluate(g.pos, &eval_weights_default, NULL);
+                int traced = g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+                ck_assert_msg(plain == traced, "%s ply %d: %d without trace, %d with", v->name, ply, plain, traced);
+                ck_assert_msg(trace_evaluate(&tr, &p, v->nplayers) == traced, "%s ply %d: trace %d, eval %d", v->name,
+                              ply, trace_evaluate(&tr, &p, v->nplayers), traced);
+            }
+        }
+        game_free(&g);
+    }
+}
+END_TEST
+
+static int type_of(const struct variant *v, char letter)
+{
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->piece[t].letter == letter)
+            return t;
+    ck_abort_msg("no piece %c", letter);
+    return -1;
+}
+
+/* Positions labelled with a synthetic evaluation under known weights (the result is the win
+ * probability it gives): the tuner, started from the built-in weights, must come back to them. */
+START_TEST(test_tuner_recovers)
+{
+    char err[512];
+    const struct variant *v = test_variant("glinski");
+    struct game g = { 0 };
+    struct eval_params start, truth, fit;
+    struct tune_set s = { .v = v };
+    uint64_t rng = 5;
+    ck_assert(game_init(&g, v, false, err, sizeof err));
+    ck_assert(weights_for_variant(v, &start, err, sizeof err));
+    truth = start;
+    static const char movers[] = "QRBN";
+    for (int i = 0; i < 4; i++)
+        truth.w[W_MOBILITY + type_of(v, movers[i])] = (struct phased){ 4 + 2 * i, 10 - 2 * i };
+    truth.w[W_TEMPO] = (struct phased){ 30, 20 };
+    truth.w[W_SHIELD] = (struct phased){ 20, -10 };
+    const double k = 1.0;
+    while (s.n < 4000) {
+        ck_assert(game_set_position(&g, NULL, NULL, 0, err, sizeof err));
+        for (int ply = 0; ply < 120 && random_move(&g, &rng); ply++) {
+            struct eval_trace tr;
+            if (g.ops->position_in_check(g.pos) || ply < 6)
+                continue;
+            g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+            int e = trace_evaluate(&tr, &truth, v->nplayers);
+            if (abs(e) < 1500)
+                ck_assert(tune_set_add(&s, &tr, v->nplayers, 1 / (1 + exp(-k * e / 400)), e));
+        }
+    }
+    struct tune_options o = { .lambda = 1, .lr = 0.5, .k = k, .epochs = 600, .threads = 2, .seed = 1 };
+    fit = start;
+    double before = tune_loss(&s, &start, &o);
+    ck_assert(tune_run(&s, &o, &fit, NULL));
+    double after = tune_loss(&s, &fit, &o);
+    ck_assert_msg(after < before / 20, "loss %g -> %g", before, after);
+    /* Each changed weight comes back to within a quarter of its change (and 1 cp of rounding). */
+    for (int id = W_MOBILITY; id < NUM_WEIGHTS; id++) {
+        char name[64];
+        if (!memcmp(&start.w[id], &truth.w[id], sizeof start.w[id]))
+            continue;
+        weights_name(v, id, name, sizeof name);
+        int dmg = abs(truth.w[id].mg - start.w[id].mg), deg = abs(truth.w[id].eg - start.w[id].eg);
+        ck_assert_msg(abs(fit.w[id].mg - truth.w[id].mg) * 4 <= dmg + 4 && abs(fit.w[id].eg - truth.w[id].eg) * 4 <= deg + 4,
+                      "%s: truth %d %d, fitted %d %d", name, truth.w[id].mg, truth.w[id].eg, fit.w[id].mg, fit.w[id].eg);
+    }
+    /* The same data and seed give the same weights. */
+    struct eval_params again = start;
+    ck_assert(tune_run(&s, &o, &again, NULL));
+    ck_assert(!memcmp(&again, &fit, sizeof fit));
+    tune_set_free(&s);
+    game_free(&g);
+}
+END_TEST
+
+/* Reads lines until one starts with prefix; the line, or NULL. */
+static const char *read_until(struct proc *p, const char *prefix)
+{
+    for (const char *line; (line = pipe_read_line(p, (int)(test_timeout(10) * 1000)));)
+        if (!strncmp(line, prefix, strlen(prefix)))
+            return line;
+    return NULL;
+}
+
+START_TEST(test_eval_weights_option)
+{
+    char good[] = "/tmp/sennight-weights-XXXXXX", bad[] = "/tmp/sennight-weights-bad-XXXXXX", line[256];
+    int fg = mkstemp(good), fb = mkstemp(bad);
+    ck_assert(fg >= 0 && fb >= 0);
+    ck_assert(write(fg, "tempo 40 40\n", 12) == 12);
+    ck_assert(write(fb, "tempo 40 40\ntempo 3\n", 20) == 20);
+    close(fg);
+    close(fb);
+    struct proc p;
+    pipe_start(&p, NULL);
+    snprintf(line, sizeof line, "setoption name EvalWeights value %s", good);
+    ck_assert(pipe_send(&p, line, 1000) && pipe_send(&p, "eval", 1000));
+    const char *got = read_until(&p, "weights ");
+    ck_assert_msg(got && strstr(got, good), "%s", got ? got : "no weights line");
+    got = read_until(&p, "tempo");
+    ck_assert_msg(got && strstr(got, "40     40"), "%s", got ? got : "no tempo line");
+    snprintf(line, sizeof line, "setoption name EvalWeights value %s", bad);
+    ck_assert(pipe_send(&p, line, 1000));
+    got = read_until(&p, "info string error");
+    ck_assert_msg(got && strstr(got, ":2:"), "%s", got ? got : "no error");
+    ck_assert(pipe_send(&p, "setoption name EvalWeights value /nonexistent/weights.txt", 1000));
+    ck_assert(read_until(&p, "info string error"));
+    ck_assert(pipe_send(&p, "eval", 1000));
+    got = read_until(&p, "weights ");
+    ck_assert_msg(got && strstr(got, good), "the weights changed: %s", got ? got : "no weights line");
+    got = read_until(&p, "tempo");
+    ck_assert_msg(got && strstr(got, "40     40"), "%s", got ? got : "no tempo line");
+    /* <empty> goes back to the built-in weights. */
+    ck_assert(pipe_send(&p, "setoption name EvalWeights value <empty>", 1000) && pipe_send(&p, "eval", 1000));
+    got = read_until(&p, "weights ");
+    ck_assert_msg(got && strstr(got, "built-in"), "%s", got ? got : "no weights line");
+    ck_assert(pipe_send(&p, "quit", 1000));
+    struct proc_exit x = pipe_wait(&p, (int)(test_timeout(5) * 1000));
+    ck_assert(x.exited && x.code == 0);
+    proc_end(&p, 0, NULL, 0);
+    unlink(good);
+    unlink(bad);
+}
+END_TEST
+
+Suite *suite_tune(void)
+{
+    Suite *s = suite_create("tune");
+    TCase *tc = tcase_create("tune");
+    tcase_add_checked_fixture(tc, registry_setup, NULL);
+    tcase_set_timeout(tc, test_timeout(120));
+    tcase_add_test(tc, test_weights_round_trip);
+    tcase_add_test(tc, test_weights_cuts);
+    tcase_add_test(tc, test_weights_bad_fields);
+    tcase_add_test(tc, test_trace_exact);
+    tcase_add_test(tc, test_tuner_recovers);
+    tcase_add_test(tc, test_eval_weights_option);
+    suite_add_tcase(s, tc);
+    return s;
+}

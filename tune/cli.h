@@ -1,0 +1,7 @@
+/* `sennight tune`: the command line of the tuner (docs/eval.md). */
+#ifndef TUNE_CLI_H
+#define TUNE_CLI_H
+
+int tune_main(int argc, char **argv);
+
+#endif
