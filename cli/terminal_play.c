@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../engine/threads.h"
+#include "../match/pgn.h"
 #include "../rules/registry.h"
 #include "../rules/diagram.h"
+#include "../util/file.h"
 
 enum { FEN_LEN = 2048, ERR_LEN = 512, MOVE_LEN = 16, QUOTE_LEN = 24, TEXT_LEN = 4096, THINK_WIDTH = 78,
        LIST_WIDTH = 76 };
@@ -30,7 +33,7 @@ struct played {
     char text[MOVE_LEN];
 };
 
-struct play {
+struct human_game {
     struct game g;
     struct search_pool pool;
     char start_fen[FEN_LEN];
@@ -41,11 +44,12 @@ struct play {
     bool ansi;                  /* stdout is a terminal that takes escape codes */
     bool colour;
     struct search_report last;  /* the latest line the running search reported */
+    char since[TEXT_LEN];       /* the engine's moves since the human's last: "e7e6 (w), d9f8 (b)" */
 };
 
 struct command {
-    const char *name, *help;
-    bool (*run)(struct play *p);   /* false: leave */
+    const char *name, *arg, *help;  /* arg: what follows the name ("FILE"), NULL for nothing */
+    bool (*run)(struct human_game *p, const char *arg);   /* false: leave */
 };
 
 /* ------------------------------------------------------------------------------------------- */
@@ -123,7 +127,7 @@ static bool find_side(const struct variant *v, const char *letter, int *side, ch
     return false;
 }
 
-static bool play_start(struct play *p, const struct options *o, char *err)
+static bool play_start(struct human_game *p, const struct options *o, char *err)
 {
     const struct variant *v;
     if (!registry_init(err, ERR_LEN) || !find_variant(o->variant, &v, err))
@@ -147,19 +151,19 @@ static bool play_start(struct play *p, const struct options *o, char *err)
 /* ------------------------------------------------------------------------------------------- */
 /* The game: the start position and the moves played */
 
-static int play_side(const struct play *p)
+static int play_side(const struct human_game *p)
 {
     return p->g.ops->position_side(p->g.pos);
 }
 
-static bool play_over(struct play *p)
+static bool play_over(struct human_game *p)
 {
     return game_status(&p->g).outcome != GAME_ONGOING;
 }
 
 /* The position is replayed from the start after every change, so that moves, undo and new share
  * one path and the position always carries the history that repetitions need. */
-static bool play_sync(struct play *p, char *err)
+static bool play_sync(struct human_game *p, char *err)
 {
     char **texts = calloc((size_t)p->nmoves + 1, sizeof *texts);
     if (!texts) {
@@ -173,7 +177,7 @@ static bool play_sync(struct play *p, char *err)
     return ok;
 }
 
-static bool play_move(struct play *p, move_t m)
+static bool play_move(struct human_game *p, move_t m)
 {
     char err[ERR_LEN];
     if (p->nmoves == p->cap) {
@@ -230,7 +234,7 @@ static void quote(const char *text, char *out)
     strcpy(out + n, text[n] ? "..." : "");
 }
 
-static void print_result(struct play *p)
+static void print_result(struct human_game *p)
 {
     struct game_status st = game_status(&p->g);
     char text[256];
@@ -251,10 +255,11 @@ static void print_result(struct play *p)
 }
 
 /* The board (on a terminal, on a cleared screen) with the last move marked, a message, the result. */
-static void show(struct play *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void show(struct play *p, const char *fmt, ...)
+static void show(struct human_game *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void show(struct human_game *p, const char *fmt, ...)
 {
-    struct diagram_style st = { .colour = p->colour, .mark = { CELL_NONE, CELL_NONE } };
+    /* Cells named on the board, so that a move is read off it rather than counted out. */
+    struct diagram_style st = { .colour = p->colour, .names = true, .mark = { CELL_NONE, CELL_NONE } };
     struct setup s;
     if (p->nmoves) {
         st.mark[0] = move_from(p->moves[p->nmoves - 1].move);
@@ -283,7 +288,7 @@ static int compare_text(const void *a, const void *b)
 }
 
 /* Space-separated legal moves, all or those from one cell (-1: all), sorted; returns how many. */
-static int legal_list(struct play *p, int from, char *out, size_t len)
+static int legal_list(struct human_game *p, int from, char *out, size_t len)
 {
     move_t list[MAX_MOVES];
     char texts[MAX_MOVES][MOVE_LEN];
@@ -301,7 +306,7 @@ static int legal_list(struct play *p, int from, char *out, size_t len)
 
 /* A move to show as an example: the first legal move here in the list's order, so that it is a move
  * of this variant; two cell names when the game is over. */
-static void example_move(struct play *p, char *out, size_t len)
+static void example_move(struct human_game *p, char *out, size_t len)
 {
     char list[TEXT_LEN];
     if (!legal_list(p, -1, list, sizeof list))
@@ -311,7 +316,7 @@ static void example_move(struct play *p, char *out, size_t len)
 }
 
 /* Why a move the generator refused is wrong, in one line. */
-static void explain_illegal(struct play *p, const char *text)
+static void explain_illegal(struct human_game *p, const char *text)
 {
     const struct variant *v = p->g.v;
     char q[QUOTE_LEN + 4], list[TEXT_LEN], example[MOVE_LEN + 16];
@@ -346,7 +351,7 @@ static void explain_illegal(struct play *p, const char *text)
 
 static void think_report(void *ctx, const struct search_report *r)
 {
-    struct play *p = ctx;
+    struct human_game *p = ctx;
     if (r->multipv != 1)
         return;
     p->last = *r;
@@ -377,7 +382,7 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
 }
 
 /* Searches the position for the side to move; MOVE_NONE if the search cannot start. */
-static move_t think(struct play *p)
+static move_t think(struct human_game *p)
 {
     struct search_limits l = { .movetime = p->think_ms };
     move_t best = MOVE_NONE;
@@ -401,7 +406,7 @@ static move_t think(struct play *p)
 
 /* " Its score: +0.35 at depth 12." from the searching side's view, if the latest line reported
  * starts with the move chosen (a stopped iteration may have found a better one). */
-static void last_score(const struct play *p, move_t best, const char *whose, char *out, size_t len)
+static void last_score(const struct human_game *p, move_t best, const char *whose, char *out, size_t len)
 {
     const struct search_report *r = &p->last;
     char score[32];
@@ -413,37 +418,96 @@ static void last_score(const struct play *p, move_t best, const char *whose, cha
              r->bound == BOUND_LOWER ? "at least " : r->bound == BOUND_UPPER ? "at most " : "", score, r->depth);
 }
 
-static bool engine_move(struct play *p)
+/* Every move the engine made since the human's, so that with three players the human hears of both
+ * armies' moves, not only of the last. */
+static bool engine_move(struct human_game *p)
 {
     char text[MOVE_LEN], score[128];
+    int side = play_side(p);
     move_t m = think(p);
     if (m == MOVE_NONE || !play_move(p, m))
         return false;
     move_to_text(p->g.v, m, text);
+    size_t n = strlen(p->since);
+    if (p->g.v->nplayers > 2)
+        snprintf(p->since + n, sizeof p->since - n, "%s%s (%c)", n ? ", " : "", text, p->g.v->colour_letter[side]);
+    else
+        snprintf(p->since, sizeof p->since, "%s", text);
     last_score(p, m, "Its", score, sizeof score);
-    show(p, "Sennight played %s.%s", text, score);
+    show(p, "Sennight played %s.%s", p->since, score);
     return true;
 }
 
-static void human_move(struct play *p, const char *text)
+/* Long algebraic as players write it: a piece letter first ("Nc1e3") and '-', 'x' or ':' between
+ * the cells ("f5-f6", "e5xe6") are dropped; the letter must name the piece on the from-cell. The
+ * move goes to out; false, with the reason said, if the letter names another piece. */
+static bool move_plain(struct human_game *p, const char *text, char *out, size_t len)
 {
-    char err[ERR_LEN];
+    const struct variant *v = p->g.v;
+    int n = 0, from = geo_parse_cell(&v->geo, text, &n);
+    char letter = 0;
+    if (from == CELL_NONE && isalpha((unsigned char)text[0])
+        && (from = geo_parse_cell(&v->geo, text + 1, &n)) != CELL_NONE)
+        letter = *text++;
+    if (from == CELL_NONE) {
+        snprintf(out, len, "%s", text);
+        return true;
+    }
+    int m = 0;
+    bool sep = strchr("-x:", text[n]) && text[n] && geo_parse_cell(&v->geo, text + n + 1, &m) != CELL_NONE;
+    snprintf(out, len, "%.*s%s", n, text, text + n + sep);
+    struct setup s;
+    p->g.ops->position_get(p->g.pos, &s);
+    if (!letter || (s.piece[from] && tolower((unsigned char)v->piece[piece_type(s.piece[from])].letter) == letter))
+        return true;
+    if (!s.piece[from])
+        printf("there is no piece on %s, so no %c\n", v->geo.name[from], toupper((unsigned char)letter));
+    else
+        printf("the piece on %s is a %s (%c), not %c\n", v->geo.name[from], v->piece[piece_type(s.piece[from])].name,
+               v->piece[piece_type(s.piece[from])].letter, toupper((unsigned char)letter));
+    return false;
+}
+
+static void human_move(struct human_game *p, const char *text)
+{
+    char err[ERR_LEN], plain[QUOTE_LEN + MOVE_LEN];
     move_t m;
-    if (play_over(p))
+    if (play_over(p)) {
         printf("the game is over: type 'new', 'undo' or 'quit'\n");
-    else if (!game_parse_move(&p->g, text, &m, err, sizeof err))
-        explain_illegal(p, text);
-    else if (play_move(p, m))
+    } else if (!move_plain(p, text, plain, sizeof plain)) {
+        return;
+    } else if (!game_parse_move(&p->g, plain, &m, err, sizeof err)) {
+        explain_illegal(p, plain);
+    } else if (play_move(p, m)) {
+        p->since[0] = 0;
         show(p, "You played %s.", p->moves[p->nmoves - 1].text);
+    }
 }
 
 /* ------------------------------------------------------------------------------------------- */
 /* Commands */
 
-static bool cmd_help(struct play *p);
+static bool cmd_help(struct human_game *p, const char *arg);
 
-static bool cmd_moves(struct play *p)
+/* Words wrapped at spaces (a word longer than a line is cut), indented. */
+static void print_wrapped(const char *s)
 {
+    while (*s) {
+        size_t take = strlen(s);
+        if (take > LIST_WIDTH) {
+            take = LIST_WIDTH;
+            while (take && s[take] != ' ')
+                take--;
+            take = take ? take : LIST_WIDTH;
+        }
+        printf("  %.*s\n", (int)take, s);
+        s += take + (s[take] == ' ');
+    }
+}
+
+static bool cmd_moves(struct human_game *p, const char *arg)
+{
+    (void)arg;
     char list[MAX_MOVES * MOVE_LEN];
     int n = play_over(p) ? 0 : legal_list(p, -1, list, sizeof list);
     if (!n) {
@@ -451,22 +515,13 @@ static bool cmd_moves(struct play *p)
         return true;
     }
     printf("%d legal moves:\n", n);
-    /* Wrapped at spaces. */
-    for (char *s = list; *s;) {
-        size_t take = strlen(s);
-        if (take > LIST_WIDTH) {
-            take = LIST_WIDTH;
-            while (take && s[take] != ' ')
-                take--;
-        }
-        printf("  %.*s\n", (int)take, s);
-        s += take + (s[take] == ' ');
-    }
+    print_wrapped(list);
     return true;
 }
 
-static bool cmd_undo(struct play *p)
+static bool cmd_undo(struct human_game *p, const char *arg)
 {
+    (void)arg;
     char err[ERR_LEN];
     int n = p->nmoves;
     while (n > 0 && p->moves[n - 1].side != p->human)
@@ -477,6 +532,7 @@ static bool cmd_undo(struct play *p)
     }
     int taken = p->nmoves - (n - 1);
     p->nmoves = n - 1;
+    p->since[0] = 0;
     if (!play_sync(p, err))
         printf("cannot undo: %s\n", err);
     else
@@ -484,8 +540,9 @@ static bool cmd_undo(struct play *p)
     return true;
 }
 
-static bool cmd_hint(struct play *p)
+static bool cmd_hint(struct human_game *p, const char *arg)
 {
+    (void)arg;
     char text[MOVE_LEN], score[128];
     if (play_over(p)) {
         printf("the game is over: no hint\n");
@@ -500,22 +557,25 @@ static bool cmd_hint(struct play *p)
     return true;
 }
 
-static bool cmd_fen(struct play *p)
+static bool cmd_fen(struct human_game *p, const char *arg)
 {
+    (void)arg;
     char fen[FEN_LEN];
     game_fen(&p->g, fen, sizeof fen);
     printf("Fen: %s\n", fen);
     return true;
 }
 
-static bool cmd_board(struct play *p)
+static bool cmd_board(struct human_game *p, const char *arg)
 {
+    (void)arg;
     show(p, "%s", "");
     return true;
 }
 
-static bool cmd_new(struct play *p)
+static bool cmd_new(struct human_game *p, const char *arg)
 {
+    (void)arg;
     char err[ERR_LEN];
     int old = p->nmoves;
     p->nmoves = 0;
@@ -525,40 +585,135 @@ static bool cmd_new(struct play *p)
         return true;
     }
     pool_clear(&p->pool);
+    p->since[0] = 0;
     show(p, "New game.");
     return true;
 }
 
-static bool cmd_quit(struct play *p)
+static bool cmd_quit(struct human_game *p, const char *arg)
 {
-    (void)p;
+    (void)p, (void)arg;
     return false;
 }
 
-static const struct command commands[] = {
-    { "moves", "list your legal moves", cmd_moves },
-    { "undo", "take back your last move and the engine's reply", cmd_undo },
-    { "hint", "let the engine suggest a move", cmd_hint },
-    { "fen", "print the position as FEN", cmd_fen },
-    { "board", "draw the board again", cmd_board },
-    { "new", "start again from the first position", cmd_new },
-    { "help", "this list", cmd_help },
-    { "quit", "leave (so does end of input)", cmd_quit },
+/* The game as the match runner records it (match/match_game.h): its moves replayed on a game of
+ * their own from the first position, the result once the game is over. */
+static bool play_record(struct human_game *p, struct game_record *rec, char *err)
+{
+    struct game g = { 0 };
+    *rec = (struct game_record){ .culprit = -1, .den = 1, .narmies = p->g.v->nplayers, .term = TERM_ABANDONED };
+    size_t len = strlen(p->start_fen);
+    if (len >= sizeof rec->fen) {
+        snprintf(err, ERR_LEN, "the first position's FEN is too long for a record");
+        return false;
+    }
+    memcpy(rec->fen, p->start_fen, len + 1);
+    bool ok = game_init(&g, p->g.v, false, err, ERR_LEN) && game_set_position(&g, p->start_fen, NULL, 0, err, ERR_LEN);
+    int fullmove = 0;
+    for (int c = 0; ok && c < rec->narmies; c++)
+        rec->left[c] = game_armies(&g) >> c & 1 ? -1 : 0;
+    for (int i = 0; ok && i < p->nmoves; i++)
+        game_record_move(p->g.v, &g, rec, p->moves[i].move, &fullmove, NULL);
+    struct game_status st = ok ? game_status(&g) : (struct game_status){ .outcome = GAME_ONGOING };
+    if (st.outcome != GAME_ONGOING)
+        game_record_end(p->g.v, rec, st, g.ops->position_side(g.pos), game_armies(&g));
+    game_free(&g);
+    return ok;
+}
+
+static bool cmd_history(struct human_game *p, const char *arg)
+{
+    (void)arg;
+    struct game_record rec;
+    char err[ERR_LEN];
+    if (!p->nmoves) {
+        printf("no moves yet\n");
+        return true;
+    }
+    if (!play_record(p, &rec, err)) {
+        printf("cannot list the moves: %s\n", err);
+        game_record_free(&rec);
+        return true;
+    }
+    char *line = strdup(text_str(&rec.movetext));
+    for (char *c = line; c && *c; c++)
+        *c = *c == '\n' ? ' ' : *c;
+    printf("%d move%s:\n", p->nmoves, p->nmoves == 1 ? "" : "s");
+    print_wrapped(line ? line : "");
+    free(line);
+    game_record_free(&rec);
+    return true;
+}
+
+struct saved {
+    const struct human_game *p;
+    const struct game_record *rec;
 };
 
-static bool cmd_help(struct play *p)
+static bool write_pgn(FILE *f, const void *ctx)
 {
+    const struct saved *s = ctx;
+    char date[16];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%Y.%m.%d", localtime_r(&now, &tm));
+    struct pgn_tags tags = { .v = s->p->g.v, .event = "Sennight terminal game", .date = date, .round = 1,
+                             .time_control = "-" };
+    for (int c = 0; c < s->p->g.v->nplayers; c++)
+        tags.player[c] = c == s->p->human ? "Human" : "Sennight";
+    pgn_write(f, &tags, s->rec);
+    return !ferror(f);
+}
+
+/* The game as `sennight match -pgnout` writes its records, the file replaced whole. */
+static bool cmd_save(struct human_game *p, const char *arg)
+{
+    struct game_record rec;
+    char err[ERR_LEN];
+    if (!*arg) {
+        printf("usage: save FILE\n");
+        return true;
+    }
+    if (!play_record(p, &rec, err) || !file_replace(arg, write_pgn, &(struct saved){ p, &rec }, err, sizeof err))
+        printf("cannot save: %s\n", err);
+    else
+        printf("saved %d move%s to %s\n", p->nmoves, p->nmoves == 1 ? "" : "s", arg);
+    game_record_free(&rec);
+    return true;
+}
+
+static const struct command commands[] = {
+    { "moves", NULL, "list your legal moves", cmd_moves },
+    { "undo", NULL, "take back your last move and the engine's reply", cmd_undo },
+    { "hint", NULL, "let the engine suggest a move", cmd_hint },
+    { "history", NULL, "list the moves played", cmd_history },
+    { "save", "FILE", "write the game to FILE as PGN (as the match runner writes its records)", cmd_save },
+    { "fen", NULL, "print the position as FEN", cmd_fen },
+    { "board", NULL, "draw the board again", cmd_board },
+    { "new", NULL, "start again from the first position", cmd_new },
+    { "help", NULL, "this list", cmd_help },
+    { "quit", NULL, "leave (so does end of input)", cmd_quit },
+};
+
+static bool cmd_help(struct human_game *p, const char *arg)
+{
+    (void)arg;
     char example[MOVE_LEN + 16];
     example_move(p, example, sizeof example);
-    printf("Type a move as its two cells and a promotion letter if any, as %s ('moves' lists them).\n"
+    printf("Type a move as its two cells and a promotion letter if any, as %s ('moves' lists them);\n"
+           "a piece letter first and '-' or 'x' between the cells are allowed.\n"
            "Scores are in pawns from the view of the side that searched; mates count moves.\n", example);
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        printf("  %-6s %s\n", commands[i].name, commands[i].help);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s%s%s", commands[i].name, commands[i].arg ? " " : "",
+                 commands[i].arg ? commands[i].arg : "");
+        printf("  %-12s %s\n", name, commands[i].help);
+    }
     return true;
 }
 
 /* One input line: a command or a move; false to leave. */
-static bool play_line(struct play *p, char *line, size_t len)
+static bool play_line(struct human_game *p, char *line, size_t len)
 {
     if (memchr(line, 0, len)) {
         printf("the line holds a NUL byte: ignored\n");
@@ -568,21 +723,24 @@ static bool play_line(struct play *p, char *line, size_t len)
     char *rest = end + strspn(end, " \t\r\n");
     if (!*word)
         return true;
-    if (*rest) {
-        printf("one move or command per line, please\n");
-        return true;
-    }
+    /* What follows a command's name is its argument, as typed (a file name keeps its case). */
+    for (size_t n = strlen(rest); n && strchr(" \t\r\n", rest[n - 1]); n--)
+        rest[n - 1] = 0;
     *end = 0;
     for (char *c = word; *c; c++)
         *c = (char)tolower((unsigned char)*c);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(word, commands[i].name))
-            return commands[i].run(p);
+        if (!strcmp(word, commands[i].name) && (*rest == 0 || commands[i].arg))
+            return commands[i].run(p, rest);
+    if (*rest) {
+        printf("one move or command per line, please\n");
+        return true;
+    }
     human_move(p, word);
     return true;
 }
 
-static void prompt(struct play *p)
+static void prompt(struct human_game *p)
 {
     if (play_over(p))
         printf("new, undo or quit: ");
@@ -592,7 +750,7 @@ static void prompt(struct play *p)
 }
 
 /* Until quit or end of input; 1 if the engine could not move. */
-static int play_loop(struct play *p)
+static int play_loop(struct human_game *p)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -626,7 +784,7 @@ int play_main(int argc, char **argv)
         return parsed ? 2 : 0;
     }
     char err[ERR_LEN];
-    struct play *p = calloc(1, sizeof *p);
+    struct human_game *p = calloc(1, sizeof *p);
     bool ready = p && pool_init(&p->pool);
     int status = 1;
     if (!ready)

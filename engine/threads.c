@@ -56,7 +56,7 @@ bool pool_configure(struct search_pool *p, int threads, size_t hash_mb)
 {
     if (threads < 1 || threads > MAX_THREADS)
         return false;
-    if (p->tt.mb != hash_mb && !tt_resize(&p->tt, hash_mb))
+    if (p->tt.mb != hash_mb && !tt_resize(&p->tt, hash_mb, threads))
         return false;
     if (threads != p->nthreads) {
         free_workers(p);
@@ -116,7 +116,7 @@ static void skill_limit(struct search_shared *sh, uint64_t key)
 bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
              int multipv, int64_t move_overhead)
 {
-    if (!p->tt.entries && !tt_resize(&p->tt, TT_DEFAULT_MB))
+    if (!p->tt.entries && !tt_resize(&p->tt, TT_DEFAULT_MB, p->nthreads))
         return false;
     if (!ensure_workers(p, g))
         return false;
@@ -172,7 +172,7 @@ void pool_wait(struct search_pool *p)
 void pool_clear(struct search_pool *p)
 {
     if (p->tt.entries)
-        tt_clear(&p->tt);
+        tt_clear(&p->tt, p->nthreads);
     for (int i = 0; i < p->nthreads && p->workers[i]; i++)
         p->ops->worker_clear(p->workers[i]);
 }

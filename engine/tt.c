@@ -1,8 +1,12 @@
 /* The transposition table: lock-free buckets of relaxed atomic words, keys stored XORed with their data. */
+/* madvise is the system's, outside POSIX. */
+#define _DEFAULT_SOURCE
 #include "tt.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "score.h"
 
@@ -24,19 +28,22 @@ static int unpack_depth(uint64_t d) { return (int)((d >> 45) & 0xff) - 1; }
 static int unpack_bound(uint64_t d) { return (int)((d >> 53) & 3); }
 static unsigned unpack_age(uint64_t d) { return (unsigned)((d >> 55) & 63); }
 
-bool tt_resize(struct tt *tt, size_t mb)
+/* Tables and the shares cleared by each thread start on a page. */
+enum { PAGE = 4096 };
+
+bool tt_resize(struct tt *tt, size_t mb, int threads)
 {
     if (mb < 1 || mb > TT_MAX_MB)
         return false;
     size_t bytes = mb << 20, nbuckets = bytes / (TT_BUCKET * sizeof(struct tt_entry));
     struct tt_entry *e = NULL;
-    if (posix_memalign((void **)&e, 64, nbuckets * TT_BUCKET * sizeof *e))
+    if (posix_memalign((void **)&e, PAGE, nbuckets * TT_BUCKET * sizeof *e))
         return false;
     free(tt->entries);
     tt->entries = e;
     tt->nbuckets = nbuckets;
     tt->mb = mb;
-    tt_clear(tt);
+    tt_clear(tt, threads);
     return true;
 }
 
@@ -46,9 +53,53 @@ void tt_free(struct tt *tt)
     memset(tt, 0, sizeof *tt);
 }
 
-void tt_clear(struct tt *tt)
+struct clear_share {
+    struct tt_entry *from;
+    size_t count;
+};
+
+static void *clear_share(void *arg)
 {
-    memset(tt->entries, 0, tt->nbuckets * TT_BUCKET * sizeof *tt->entries);
+    const struct clear_share *s = arg;
+    /* Faulting the pages in at once saves a trap per page: with MADV_POPULATE_WRITE (Linux 5.14)
+     * half the processor time of faulting them by the writes (measured on 1 GB). Where the system
+     * has it not, the writes fault them in. */
+#ifdef MADV_POPULATE_WRITE
+    madvise(s->from, s->count * sizeof *s->from, MADV_POPULATE_WRITE);
+#endif
+    memset(s->from, 0, s->count * sizeof *s->from);
+    return NULL;
+}
+
+/* Shares of at least this many bytes: below it a thread costs more than it saves. */
+enum { CLEAR_SHARE_MIN = 16 << 20 };
+
+void tt_clear(struct tt *tt, int threads)
+{
+    /* Zeroing a fresh table is what faults its pages in: as many threads as the search uses do it
+     * side by side, each its own contiguous share, as Stockfish does. A share whose thread cannot
+     * start is done by the caller. */
+    size_t n = tt->nbuckets * TT_BUCKET, most = n * sizeof *tt->entries / CLEAR_SHARE_MIN + 1;
+    int k = threads < 1 ? 1 : threads > TT_MAX_CLEAR_THREADS ? TT_MAX_CLEAR_THREADS : threads;
+    if ((size_t)k > most)
+        k = (int)most;
+    struct clear_share shares[TT_MAX_CLEAR_THREADS];
+    pthread_t tid[TT_MAX_CLEAR_THREADS];
+    bool started[TT_MAX_CLEAR_THREADS] = { false };
+    size_t page = PAGE / sizeof *tt->entries, lo = 0;
+    for (int i = 0; i < k; i++) {
+        size_t hi = i == k - 1 ? n : n * (size_t)(i + 1) / (size_t)k / page * page;
+        shares[i] = (struct clear_share){ tt->entries + lo, hi - lo };
+        lo = hi;
+    }
+    for (int i = 1; i < k; i++)
+        started[i] = !pthread_create(&tid[i], NULL, clear_share, &shares[i]);
+    for (int i = 0; i < k; i++)
+        if (!started[i])
+            clear_share(&shares[i]);
+    for (int i = 1; i < k; i++)
+        if (started[i])
+            pthread_join(tid[i], NULL);
     tt->age = 0;
 }
 

@@ -33,12 +33,13 @@ struct tt {
     unsigned age;
 };
 
-enum { TT_BUCKET = 4, TT_DEFAULT_MB = 16, TT_MAX_MB = 1 << 20 };
+enum { TT_BUCKET = 4, TT_DEFAULT_MB = 16, TT_MAX_MB = 1 << 20, TT_MAX_CLEAR_THREADS = 256 };
 
-/* Resizes and clears; on failure keeps the old table and returns false. */
-bool tt_resize(struct tt *tt, size_t mb);
+/* Resizes and clears with `threads` threads; on failure keeps the old table and returns false. */
+bool tt_resize(struct tt *tt, size_t mb, int threads);
 void tt_free(struct tt *tt);
-void tt_clear(struct tt *tt);
+/* Empties the table, `threads` threads (at most TT_MAX_CLEAR_THREADS) each zeroing a share. */
+void tt_clear(struct tt *tt, int threads);
 void tt_new_search(struct tt *tt);
 bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit);
 void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, int bound);

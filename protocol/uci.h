@@ -1,4 +1,4 @@
-/* The UCI command loop with Sennight's hex extensions (shared/spec/protocol.md). */
+/* The UCI command loop with Sennight's hex extensions (docs/protocol.md). */
 #ifndef UCI_H
 #define UCI_H
 

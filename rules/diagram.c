@@ -9,7 +9,9 @@ enum { CELL_WIDTH = 4, MARGIN = 5, MAX_LINE = 4 * 40 + 2 * 5 + 8, MAX_ROWS = 40 
 /* 256-colour palette: the three cell colours, marked cells, and the armies by colour letter. The
  * cell colours are of one middle brightness, so that white and black letters both stand out. */
 static const int cell_shade[3] = { 137, 101, 95 };
-enum { MARK_SHADE = 67, WHITE_ARMY = 231, BLACK_ARMY = 16, RED_ARMY = 203 };
+enum { MARK_SHADE = 67, WHITE_ARMY = 231, BLACK_ARMY = 16, RED_ARMY = 203, LABEL_SHADE = 252 };
+/* A foreground drawn plain, not bold: cell names, which must not read as pieces. */
+enum { PLAIN = 1 << 8 };
 
 /* Text row and column (in half-cell steps) of a cell: Glinski orientation keeps files vertical,
  * Wellisch orientation turns the board 30 degrees so that rows are horizontal. */
@@ -56,7 +58,8 @@ static void print_files(FILE *out, const struct variant *v)
     fprintf(out, "%s\n", files);
 }
 
-/* One text row per row of cells, each cell's name at both ends; marked cells in brackets. */
+/* One text row per row of cells, each cell's name at both ends; marked cells in brackets; with names,
+ * each empty cell's name in its place. */
 static void print_plain(FILE *out, const struct variant *v, const struct setup *s, const struct diagram_style *st)
 {
     const struct geometry *g = &v->geo;
@@ -75,6 +78,8 @@ static void print_plain(FILE *out, const struct variant *v, const struct setup *
             char text[SETUP_PIECE_TEXT] = ".";
             if (s->piece[c])
                 setup_piece_text(v, s->piece[c], text);
+            else if (st->names)
+                snprintf(text, sizeof text, "%s", g->name[c]);
             int len = (int)strlen(text), at = x + (len < 2);
             memcpy(line + at, text, (size_t)len);
             if (is_marked(st, c))
@@ -86,9 +91,16 @@ static void print_plain(FILE *out, const struct variant *v, const struct setup *
         }
         if (first < 0)
             continue;
-        memcpy(line + lo - 4, g->name[first], strlen(g->name[first]));
-        memcpy(line + hi + 4, g->name[last], strlen(g->name[last]));
-        line[hi + 4 + strlen(g->name[last])] = 0;
+        /* With names, no cell is named twice: not an end cell that shows its own name, nor the one
+         * cell of a corner row. */
+        if (!st->names || s->piece[first])
+            memcpy(line + lo - 4, g->name[first], strlen(g->name[first]));
+        if (!st->names || (s->piece[last] && last != first))
+            memcpy(line + hi + 4, g->name[last], strlen(g->name[last]));
+        int end = hi + 4 + (int)strlen(g->name[last]);
+        while (end > 0 && line[end - 1] == ' ')
+            end--;
+        line[end] = 0;
         fprintf(out, "%s\n", line);
     }
     print_files(out, v);
@@ -133,12 +145,13 @@ static int row_edge(const struct blocks *b, int y, int dir)
     return -1;
 }
 
-/* The cell at the edge of row y, named there if row y is the first where it is the edge. */
-static const char *edge_label(const struct variant *v, const struct blocks *b, int y, int dir)
+/* The cell at the edge of row y, named there if row y is the first where it is the edge and a piece
+ * hides the name the cell shows when empty (block_char). */
+static const char *edge_label(const struct variant *v, const struct setup *s, const struct blocks *b, int y, int dir)
 {
     int x = row_edge(b, y, dir), above = row_edge(b, y - 1, dir);
     int c = b->cover[y][x];
-    return above >= 0 && b->cover[y - 1][above] == c ? "" : v->geo.name[c];
+    return (above >= 0 && b->cover[y - 1][above] == c) || !s->piece[c] ? "" : v->geo.name[c];
 }
 
 static void set_style(FILE *out, int bg, int fg)
@@ -147,7 +160,7 @@ static void set_style(FILE *out, int bg, int fg)
     if (bg >= 0)
         fprintf(out, "\033[48;5;%dm", bg);
     if (fg >= 0)
-        fprintf(out, "\033[1;38;5;%dm", fg);
+        fprintf(out, "\033[%s38;5;%dm", fg & PLAIN ? "" : "1;", fg & ~PLAIN);
 }
 
 static int army_colour(char letter)
@@ -166,7 +179,10 @@ static void piece_label(const struct variant *v, int piece, char *out)
     *out = 0;
 }
 
-/* The character at x of row y and its colours (-1: the terminal's own). */
+/* The character at x of row y and its colours (-1: the terminal's own). Every cell is named in it,
+ * so that coordinates are read off the board, colours or not: in Glinski orientation on the block's
+ * second line, under its piece; in Wellisch orientation, whose blocks are one line, where no piece
+ * stands (each row is also named at both ends). */
 static char block_char(const struct variant *v, const struct setup *s, const struct diagram_style *st,
                        const struct blocks *b, int y, int x, int *bg, int *fg)
 {
@@ -177,11 +193,14 @@ static char block_char(const struct variant *v, const struct setup *s, const str
         return ' ';
     int i = x - b->left[c] - 1;
     *bg = is_marked(st, c) ? MARK_SHADE : cell_shade[geo_colour_of(&v->geo, c)];
-    if (s->piece[c] && y == b->top[c])
+    bool piece = s->piece[c] && y == b->top[c];
+    if (piece)
         piece_label(v, s->piece[c], text);
+    else if (y > b->top[c] || (v->orientation != ORIENT_GLINSKI && !s->piece[c]))
+        snprintf(text, sizeof text, "%s", v->geo.name[c]);
     if (i < 0 || i >= (int)strlen(text))
         return ' ';
-    *fg = army_colour(v->colour_letter[piece_colour(s->piece[c])]);
+    *fg = piece ? army_colour(v->colour_letter[piece_colour(s->piece[c])]) : LABEL_SHADE | PLAIN;
     return text[i];
 }
 
@@ -189,7 +208,10 @@ static void print_colour_row(FILE *out, const struct variant *v, const struct se
                              const struct diagram_style *st, const struct blocks *b, int y)
 {
     int lo = row_edge(b, y, 1), hi = row_edge(b, y, -1), bg = -1, fg = -1;
-    fprintf(out, "%*s ", lo - 1, edge_label(v, b, y, 1));
+    /* Glinski orientation names every cell inside it, and a name beside a two-line block would sit
+     * beside the wrong pieces once the colours are gone. */
+    bool edges = v->orientation != ORIENT_GLINSKI;
+    fprintf(out, "%*s ", lo - 1, edges ? edge_label(v, s, b, y, 1) : "");
     for (int x = lo; x <= hi; x++) {
         int nbg, nfg;
         char ch = block_char(v, s, st, b, y, x, &nbg, &nfg);
@@ -199,15 +221,15 @@ static void print_colour_row(FILE *out, const struct variant *v, const struct se
         fputc(ch, out);
     }
     /* A row of one cell (the top and bottom corners) is named once. */
-    fprintf(out, "\033[0m %s\n", b->cover[y][lo] == b->cover[y][hi] ? "" : edge_label(v, b, y, -1));
+    fprintf(out, "\033[0m %s\n", !edges || b->cover[y][lo] == b->cover[y][hi] ? "" : edge_label(v, s, b, y, -1));
 }
 
 static void print_colour(FILE *out, const struct variant *v, const struct setup *s, const struct diagram_style *st)
 {
     struct blocks b;
     blocks_build(v, &b);
-    /* No line of file letters: the names at the edges include every file, and a Glinski board
-     * then fits a 24-line terminal with two lines to spare. */
+    /* No line of file letters: every cell is named (block_char), and a Glinski board then fits a
+     * 24-line terminal with two lines to spare. */
     for (int y = 0; y < b.rows; y++)
         print_colour_row(out, v, s, st, &b, y);
 }

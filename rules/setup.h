@@ -1,4 +1,4 @@
-/* A position as plain data (mailbox), read from and written to FEN (shared/spec/protocol.md). */
+/* A position as plain data (mailbox), read from and written to FEN (docs/protocol.md#fen). */
 #ifndef SETUP_H
 #define SETUP_H
 

@@ -1,4 +1,4 @@
-/* A variant is data: board, players, piece types built from movement atoms, rules (shared/spec). */
+/* A variant is data: board, players, piece types built from movement atoms, rules (docs/variant-format.md). */
 #ifndef VARIANT_H
 #define VARIANT_H
 
@@ -28,7 +28,7 @@ enum { MODE_MOVE = 1, MODE_CAPTURE = 2, MODE_BOTH = 3 };
 
 struct leap { signed char dq, dr; unsigned char mode; };
 
-/* A piece type, written for the first player; other players get it rotated (board.md). */
+/* A piece type, written for the first player; other players get it rotated (docs/geometry.md). */
 struct piece_def {
     char name[NAME_LEN];
     char letter;                 /* upper case */

@@ -1,4 +1,4 @@
-/* The reference move generator (reference.h): plain mailbox code written from the spec's words. */
+/* The reference move generator (reference.h): plain mailbox code written from the rules' words (docs/variants.md). */
 #include "reference.h"
 
 #include <ctype.h>
@@ -325,7 +325,7 @@ static int ref_prev_army(const struct variant *v, const struct setup *s)
 }
 
 /* Could a piece of the attacker's colour capture the piece on the cell (pseudo-legally: a pinned piece
- * still attacks, pieces.md)? */
+ * still attacks, docs/variants.md)? */
 static bool ref_attacked_by(const struct variant *v, const struct setup *s, int cell, int attacker)
 {
     struct ref_list l;
@@ -414,7 +414,7 @@ static void ref_en_passant(const struct variant *v, const struct setup *s, int f
     /* En passant is taken by a piece of the same kind only. */
     if (victim == CELL_NONE || !reaches || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
         return;
-    /* Where the pawn could also move to the passed cell, that move is the capture (pieces.md). */
+    /* Where the pawn could also move to the passed cell, that move is the capture (docs/variants.md, en passant). */
     for (int i = 0; i < l->n; i++)
         if (l->m[i].to == s->ep) {
             l->m[i].victim = victim;

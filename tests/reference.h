@@ -1,6 +1,6 @@
-/* A slow, plainly written move generator on the mailbox, straight from shared/spec/pieces.md (curved
- * paths, hops, divergent pieces, centreward leaps and promotion limits included) and variants.md
- * (Fusion's fusions, fissions and component limits; castling): the tests compare the engine's bitboard
+/* A slow, plainly written move generator on the mailbox, straight from the rules as docs/variants.md
+ * words them (curved paths, hops, divergent pieces, centreward leaps and promotion limits included;
+ * Fusion's fusions, fissions and component limits; castling): the tests compare the engine's bitboard
  * generator against it. It shares only the variant's rule data (board, players, letters, royal and pawn
  * flags, promotion, double-step cells, fusions, castling rules), the geometry and FEN parsing with the
  * engine: the pieces of the built-in variants move as its own table says (reference_pieces.c), not as
@@ -20,7 +20,7 @@
 enum { REFERENCE_MAX_MOVES = MAX_MOVES, REFERENCE_TEXT_LEN = 16 };
 
 /* A piece's movement in the reference's own words, for the first player: a list of atoms, each one kind
- * of motion along a list of axial vectors (board.md), turned for the other players by the variant. */
+ * of motion along a list of axial vectors (docs/geometry.md), turned for the other players by the variant. */
 enum reference_motion {
     REF_END,   /* ends the list of atoms */
     REF_LEAP,  /* to the cell `reach` times the vector away, never blocked */

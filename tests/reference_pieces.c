@@ -1,10 +1,11 @@
 /* The reference generator's own table of how the built-in variants' pieces move, written from the
- * rules' words (shared/spec/pieces.md, variants.md, board.md), never from rules/variants.ini. */
+ * rules' words (docs/variants.md, the atoms of docs/variant-format.md, the directions of docs/geometry.md),
+ * never from rules/variants.ini. */
 #include <string.h>
 
 #include "reference.h"
 
-/* The twelve straight directions as axial vectors (board.md): orthogonals O0..O5 counter-clockwise from
+/* The twelve straight directions as axial vectors (docs/geometry.md): orthogonals O0..O5 counter-clockwise from
  * up the file, diagonals Di = Oi + O(i+1). The first player's forward is O0 in Glinski orientation and
  * D0 in Wellisch orientation; its half-forward orthogonals are then O1 and O5, or O0 and O1. */
 #define O0 { 0, 1 }
@@ -23,11 +24,11 @@
 #define DIRS(...) { __VA_ARGS__ }
 #define ORTH DIRS(O0, O1, O2, O3, O4, O5)
 #define DIAG DIRS(D0, D1, D2, D3, D4, D5)
-/* The twelve root-7 leaps (board.md), the Knight's. */
+/* The twelve root-7 leaps (docs/geometry.md), the Knight's. */
 #define ROOT7 DIRS({ 2, 1 }, { 1, 2 }, { -1, 3 }, { -2, 3 }, { -3, 2 }, { -3, 1 }, \
                    { -2, -1 }, { -1, -2 }, { 1, -3 }, { 2, -3 }, { 3, -2 }, { 3, -1 })
 
-/* The atoms of pieces.md in the reference's words. mode: MOVE (never captures), CAPTURE (only
+/* The movement atoms (docs/variant-format.md) in the reference's words. mode: MOVE (never captures), CAPTURE (only
  * captures) or BOTH. */
 #define LEAP(n, dirs, mode) { REF_LEAP, MODE_##mode, n, dirs }         /* n steps along a vector */
 #define SLIDE(dirs, mode) { REF_SLIDE, MODE_##mode, 0, dirs }
@@ -45,8 +46,8 @@
 #define CR CURVE(5, ORTH, BOTH) /* a 6th step would return to the start */
 #define CB CURVE(5, DIAG, BOTH)
 
-/* One entry per row of pieces.md's tables (and variants.md's Wellisch knight): the names it gives the
- * movement, then the atoms; pawns also their double step and en passant. */
+/* One entry per movement of the built-in variants' pieces (docs/variants.md's piece tables, Wellisch's
+ * knight included): the names the rules give the movement, then the atoms; pawns also their double step and en passant. */
 enum kind {
     KING, GENERAL, QUEEN, ROOK, BISHOP, KNIGHT, WAZIR, FIRZAN, SAILOR, MISSIONARY, THUNDERBIRD, HIPPO,
     PEGASUS, HYDRA, PACEY_UNICORN, VICEREINE, FINCH, FLATSTAR_FINCH, RABBI, COHEN, FLATSTAR_COHEN,

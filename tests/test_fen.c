@@ -1,4 +1,4 @@
-/* FEN in and out (protocol.md): round trips, the Glinski array of board.md, and refusals. */
+/* FEN in and out (protocol.md): round trips, the Glinski array of docs/variants.md, and refusals. */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,7 +37,7 @@ START_TEST(test_start_fens_round_trip)
 }
 END_TEST
 
-/* board.md: White K g1, Q e1, R c1 i1, N d1 h1, B f1 f2 f3, pawns b1 c2 d3 e4 f5 g4 h3 i2 k1. */
+/* docs/variants.md, glinski: White K g1, Q e1, R c1 i1, N d1 h1, B f1 f2 f3, pawns b1 c2 d3 e4 f5 g4 h3 i2 k1. */
 START_TEST(test_glinski_array)
 {
     const struct variant *v = test_variant("glinski");

@@ -1,4 +1,4 @@
-/* Geometry and cell names against shared/spec/board.md. */
+/* Geometry and cell names against docs/geometry.md. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,8 +201,8 @@ START_TEST(test_colours)
 }
 END_TEST
 
-/* pieces.md: a curved rider turns 60 degrees the same way at every step; five steps end next to the
- * start, where a single step also lands. */
+/* A curved rider (docs/variant-format.md) turns 60 degrees the same way at every step; five steps end
+ * next to the start, where a single step also lands. */
 START_TEST(test_curved_paths)
 {
     struct geometry g;

@@ -30,6 +30,7 @@ static const struct {
     { "gui", suite_gui },
     { "datagen", suite_datagen },
     { "tune", suite_tune },
+    { "docs", suite_docs },
 };
 enum { NSUITES = sizeof suites / sizeof *suites };
 

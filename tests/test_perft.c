@@ -92,7 +92,7 @@ START_TEST(test_perft_suites_wide)
 }
 END_TEST
 
-/* board.md's published numbers must stay in the suites, whatever else changes. */
+/* The published numbers (docs/variants.md) must stay in the suites, whatever else changes. */
 START_TEST(test_published_numbers)
 {
     struct game g;

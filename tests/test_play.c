@@ -231,10 +231,76 @@ START_TEST(test_play_commands)
     struct session s;
     session_start(&s, (const char *const[]){ "--variant", "mccooey", NULL });
     session_expect(&s, "mccooey: you play w");
-    session_ask(&s, "help", "  undo   take back your last move and the engine's reply\n");
+    session_ask(&s, "help", "  undo         take back your last move and the engine's reply\n");
+    session_expect(&s, "  save FILE    write the game to FILE as PGN");
     session_ask(&s, "HINT", "hint: ");
     session_ask(&s, "board", "      a   b   c   d   e   f   g   h   i   k   l\n");
     session_ask(&s, "moves", "legal moves:");
+    session_end(&s, true);
+}
+END_TEST
+
+/* Moves as players write them: a piece letter first, '-' or 'x' between the cells; a letter that
+ * names another piece is refused with what stands there. Then the moves played, and the game saved
+ * as the match runner's PGN. */
+START_TEST(test_play_written_moves_history_and_pgn)
+{
+    struct session s;
+    char dir[TEST_DIR_LEN], path[TEST_DIR_LEN + 16], line[128];
+    test_dir_make(dir, "play-pgn");
+    ck_assert(dir[0]);
+    snprintf(path, sizeof path, "%s/game.pgn", dir);
+    session_start(&s, NULL);
+    session_expect(&s, INTRO);
+    session_ask(&s, "history", "no moves yet\n");
+    session_ask(&s, "Bc1c2", "the piece on c1 is a rook (R), not B\n");
+    session_ask(&s, "Kd2d3", "there is no piece on d2, so no K\n");
+    session_ask(&s, "f5-f8", "illegal move 'f5f8': legal moves from f5 are f5f6\n");
+    expect_fen(&s, GLINSKI_START);
+    session_ask(&s, "Pf5xf6", "You played f5f6.");
+    size_t reply = session_expect(&s, "Sennight played ") + strlen("Sennight played ");
+    char engine[16];
+    ck_assert(sscanf(s.out + reply, "%15[a-z0-9]", engine) == 1);
+    session_ask(&s, "history", "2 moves:\n");
+    snprintf(line, sizeof line, "  1. f5f6 %s\n", engine);
+    session_expect(&s, line);
+    session_ask(&s, "save", "usage: save FILE\n");
+    session_ask(&s, "save /nonexistent-dir/game.pgn", "cannot save: /nonexistent-dir/game.pgn: cannot write");
+    snprintf(line, sizeof line, "save %s", path);
+    session_ask(&s, line, "saved 2 moves to ");
+    session_end(&s, true);
+
+    FILE *f = fopen(path, "r");
+    ck_assert(f != NULL);
+    char pgn[4096];
+    pgn[fread(pgn, 1, sizeof pgn - 1, f)] = 0;
+    fclose(f);
+    snprintf(line, sizeof line, "\n1. f5f6 %s *\n", engine);
+    static const char *const want[] = { "[White \"Human\"]\n", "[Black \"Sennight\"]\n", "[Result \"*\"]\n",
+                                        "[Variant \"glinski\"]\n", "[FEN \"" GLINSKI_START "\"]\n", "[PlyCount \"2\"]\n" };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(strstr(pgn, want[i]), "no %s in:\n%s", want[i], pgn);
+    ck_assert_msg(strstr(pgn, line), "no '%s' in:\n%s", line, pgn);
+    test_dir_remove(dir);
+}
+END_TEST
+
+/* With three players, the message after the engine's moves names both armies' moves. */
+START_TEST(test_play_three_players_name_every_move)
+{
+    struct session s;
+    session_start(&s, (const char *const[]){ "--variant", "wellisch", "--side", "r", NULL });
+    session_expect(&s, "you play r");
+    session_ask(&s, "g3g4", "You played g3g4.");
+    size_t second = session_expect(&s, "Sennight played ");
+    second = session_expect(&s, "Sennight played ");
+    char a[16], b[16];
+    ck_assert_msg(sscanf(s.out + second, "Sennight played %15[a-z0-9] (w), %15[a-z0-9] (b).", a, b) == 2,
+                  "the second message names one move: %.80s", s.out + second);
+    session_ask(&s, "history", "3 moves:\n");
+    char line[64];
+    snprintf(line, sizeof line, "  1. g3g4 %s %s\n", a, b);
+    session_expect(&s, line);
     session_end(&s, true);
 }
 END_TEST
@@ -351,10 +417,73 @@ static void expect_colour_board(const char *variant, const char *fen, int rows, 
     session_end(&s, true);
 }
 
+/* Where the name occurs in the text as a word of its own: its offset, or -1; *count gets how often. */
+static long find_word(const char *text, const char *word, int *count)
+{
+    long at = -1;
+    size_t n = strlen(word);
+    *count = 0;
+    for (const char *p = text; (p = strstr(p, word)); p++)
+        if ((p == text || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || !p[n])) {
+            at = at < 0 ? p - text : at;
+            ++*count;
+        }
+    return at;
+}
+
+/* The first board of a session (in colour: as a terminal without colours shows it): each cell named
+ * at most once (every one exactly once: all), and the given cells named once with the given pieces
+ * (or ' ' for none) right above their names (a cell without a piece after it: only named). */
+static void expect_cells_named(const char *variant, bool colour, bool all, const char *const *above)
+{
+    struct session s;
+    session_start(&s, (const char *const[]){ "--variant", variant, colour ? "--colour" : "--no-colour", NULL });
+    size_t end = session_expect(&s, INTRO);
+    char *plain = malloc(end + 1), *o = plain;
+    ck_assert(plain != NULL);
+    for (const char *p = s.out; p < s.out + end; p++)
+        if (*p == '\033')
+            p += strcspn(p, "m");
+        else
+            *o++ = *p;
+    *o = 0;
+    const struct variant *v = test_variant(variant);
+    int count;
+    for (int c = 0; c < v->geo.ncells; c++) {
+        find_word(plain, v->geo.name[c], &count);
+        ck_assert_msg(all ? count == 1 : count <= 1, "%s named %d times:\n%s", v->geo.name[c], count, plain);
+    }
+    /* Pairs of a cell and the piece above its name. */
+    for (int i = 0; above && above[i]; i += 2) {
+        long at = find_word(plain, above[i], &count);
+        ck_assert_msg(count == 1, "%s is not named once:\n%s", above[i], plain);
+        if (!above[i + 1])
+            break;
+        long line = at;
+        while (line > 0 && plain[line - 1] != '\n')
+            line--;
+        long prev = line - 1;
+        while (prev > 0 && plain[prev - 1] != '\n')
+            prev--;
+        ck_assert_msg(line > 0 && prev + (at - line) < line && plain[prev + (at - line)] == above[i + 1][0],
+                      "no %s above %s:\n%s", above[i + 1], above[i], plain);
+    }
+    free(plain);
+    session_end(&s, true);
+}
+
 START_TEST(test_play_colour)
 {
     expect_colour_board("glinski", GLINSKI_START, 22, "f5f6");
     expect_colour_board("haynie", HAYNIE_START, 11, "e3e4");
+    static const char *const glinski[] = { "c1", "R", "e1", "Q", "g1", "K", "f11", "b", "f6", " ", "a1", " ", NULL };
+    expect_cells_named("glinski", true, true, glinski);
+    /* Wellisch orientation, and plain diagrams: the empty cells are named, and the rows at their
+     * ends where a piece stands there. */
+    static const char *const empty[] = { "f6", NULL }, *const haynie[] = { "e5", NULL };
+    expect_cells_named("haynie", true, false, haynie);
+    expect_cells_named("glinski", false, false, empty);
+    expect_cells_named("haynie", false, false, haynie);
 }
 END_TEST
 
@@ -408,6 +537,8 @@ Suite *suite_play(void)
     tcase_add_test(tc, test_play_undo);
     tcase_add_test(tc, test_play_end_of_input);
     tcase_add_test(tc, test_play_commands);
+    tcase_add_test(tc, test_play_written_moves_history_and_pgn);
+    tcase_add_test(tc, test_play_three_players_name_every_move);
     tcase_add_test(tc, test_play_human_mates);
     tcase_add_test(tc, test_play_engine_mates);
     tcase_add_test(tc, test_play_colour);

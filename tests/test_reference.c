@@ -713,7 +713,7 @@ START_TEST(test_perft_files)
 }
 END_TEST
 
-/* Positions for the reference alone, their moves counted by hand from pieces.md, so that the reference
+/* Positions for the reference alone, their moves counted by hand from the rules (docs/variants.md), so that the reference
  * is trusted independently of the engine. A position is a list of words "Xcell": upper case White (the
  * first player), lower case Black. Without royals nothing is ever in check, so the lists are the
  * pieces' plain moves. */
@@ -915,7 +915,7 @@ START_TEST(test_by_hand)
     hand_check("mishling-4c", 0, "Pe9 kf11 Da1 Db1 Dc1 Cd1 Ce1 Cg1 Hh1 Hi1 Hk1 Ja2 Jb2 Jc2", "e9", "");
     ck_assert(hand_in_check("mishling-4c", "Pe9 kf11 Da1 Db1 Dc1 Cd1 Ce1 Cg1 Hh1 Hi1 Hk1 Ja2 Jb2 Jc2", 1));
 
-    /* The Flatstar Point (W@0,60,-60 centreward): promotion cells as pieces.md lists them. */
+    /* The Flatstar Point (W@0,60,-60 centreward): promotion cells as docs/variants.md lists them. */
     const struct variant *flat = test_variant("flatstar");
     char zone[1024];
     hand_zone(flat, 0, 'P', zone, sizeof zone);
@@ -1401,7 +1401,7 @@ START_TEST(test_by_hand_castling)
 }
 END_TEST
 
-/* Cells in Wellisch's game (board.md): file a..l is q = -5..5, rank 1 the lowest r of the file. Red's
+/* Cells in Wellisch's game (docs/geometry.md): file a..l is q = -5..5, rank 1 the lowest r of the file. Red's
  * forward is D0 (-1,+2); a Red Point steps to O0 (0,+1) or O1 (-1,+1), move or capture; the knight E
  * takes one diagonal step; the General one orthogonal step. */
 START_TEST(test_three_start)

@@ -11,7 +11,7 @@ static struct tt table;
 static void table_create(void)
 {
     table = (struct tt){ 0 };
-    ck_assert(tt_resize(&table, 1));
+    ck_assert(tt_resize(&table, 1, 1));
 }
 
 static void table_destroy(void)
@@ -174,16 +174,16 @@ START_TEST(test_resize)
 {
     tt_store(&table, 99, move_make(1, 2), 3, 4, BOUND_EXACT);
     struct tt before = table;
-    ck_assert(!tt_resize(&table, 0));
-    ck_assert(!tt_resize(&table, (size_t)TT_MAX_MB + 1));
-    ck_assert(!tt_resize(&table, SIZE_MAX));
+    ck_assert(!tt_resize(&table, 0, 1));
+    ck_assert(!tt_resize(&table, (size_t)TT_MAX_MB + 1, 1));
+    ck_assert(!tt_resize(&table, SIZE_MAX, 1));
     /* A failed resize keeps the table and what it holds. */
     ck_assert_ptr_eq(table.entries, before.entries);
     ck_assert_uint_eq(table.nbuckets, before.nbuckets);
     ck_assert_uint_eq(table.mb, 1);
     ck_assert_int_eq(probe(99).score, 3);
     /* A successful one has the new size and starts empty. */
-    ck_assert(tt_resize(&table, 2));
+    ck_assert(tt_resize(&table, 2, 1));
     ck_assert_uint_eq(table.mb, 2);
     ck_assert_uint_eq(table.nbuckets * TT_BUCKET * sizeof *table.entries, 2u << 20);
     ck_assert(!present(99));
@@ -195,7 +195,7 @@ START_TEST(test_clear)
     tt_store(&table, 5, move_make(1, 2), 3, 4, BOUND_EXACT);
     tt_new_search(&table);
     tt_store(&table, 6, move_make(1, 2), 3, 4, BOUND_EXACT);
-    tt_clear(&table);
+    tt_clear(&table, 1);
     ck_assert(!present(5) && !present(6));
     ck_assert_uint_eq(table.age, 0);
     ck_assert_int_eq(tt_hashfull(&table), 0);
@@ -209,6 +209,33 @@ static void fill_table(unsigned per_bucket)
         for (unsigned i = 0; i < per_bucket; i++)
             tt_store(&table, bucket_key(b, i), move_make(1, 2), 0, 3, BOUND_EXACT);
 }
+
+/* Whether every word of the table is zero. */
+static bool table_zero(void)
+{
+    for (size_t i = 0; i < table.nbuckets * TT_BUCKET; i++)
+        if (atomic_load_explicit(&table.entries[i].check, memory_order_relaxed)
+            || atomic_load_explicit(&table.entries[i].data, memory_order_relaxed))
+            return false;
+    return true;
+}
+
+/* Cleared by several threads, each a share: every entry is emptied, whatever the count (shares of
+ * uneven length, more threads than shares, none asked, more than the limit). */
+START_TEST(test_clear_in_parallel)
+{
+    static const int threads[] = { 2, 3, 7, 0, -1, TT_MAX_CLEAR_THREADS + 5 };
+    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+        ck_assert(tt_resize(&table, t % 2 ? 37 : 64, threads[t]));
+        ck_assert(table_zero());
+        fill_table(1);
+        tt_new_search(&table);
+        tt_clear(&table, threads[t]);
+        ck_assert_msg(table_zero(), "%d threads left entries behind", threads[t]);
+        ck_assert_uint_eq(table.age, 0);
+    }
+}
+END_TEST
 
 START_TEST(test_hashfull)
 {
@@ -237,6 +264,7 @@ Suite *suite_tt(void)
     tcase_add_test(tc, test_replacement_prefers_old_searches);
     tcase_add_test(tc, test_resize);
     tcase_add_test(tc, test_clear);
+    tcase_add_test(tc, test_clear_in_parallel);
     tcase_add_test(tc, test_hashfull);
     suite_add_tcase(s, tc);
     return s;
