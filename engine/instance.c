@@ -10,6 +10,7 @@
 #include "../movegen/turns.c"
 #include "../movegen/perft.c"
 #include "../eval/eval.c"
+#include "../eval/nnue_eval.c"
 #include "search.c"
 #include "search_multi.c"
 
@@ -19,7 +20,8 @@
 #define INSTANCE_NAME engine_ops_256
 #endif
 
-/* Tables come with the evaluation's own tables, built from the shipped weights. */
+/* Tables come with the evaluation's own tables, built from the shipped weights, and the net chosen
+ * for the variant (EvalFile), if any. */
 static struct tables *instance_tables_new(const struct variant *v)
 {
     struct tables *tb = tables_new(v, sizeof(struct evaluated_tables));
@@ -27,6 +29,8 @@ static struct tables *instance_tables_new(const struct variant *v)
         tables_free(tb);
         return NULL;
     }
+    if (tb)
+        tb->nnue = nnue_for(v);
     return tb;
 }
 
@@ -66,4 +70,6 @@ const struct engine_ops INSTANCE_NAME = {
     .worker_search = worker_search,
     .worker_best = worker_best,
     .evaluate = evaluate_full,
+    .nnue_evaluate = nnue_evaluate,
+    .nnue_attach = nnue_attach,
 };

@@ -52,6 +52,10 @@ struct engine_ops {
     void (*worker_search)(struct worker *w, const struct position *root, struct search_shared *sh, int id);
     move_t (*worker_best)(const struct worker *w, move_t *ponder, int *depth);
     int (*evaluate)(const struct position *pos, const struct eval_weights *w, struct eval_trace *trace);
+    /* The net's score for the side to move, SCORE_NONE when the tables have no net (eval/nnue.h). */
+    int (*nnue_evaluate)(const struct position *pos);
+    /* Takes the net now chosen for the variant (nnue_for) and refreshes pos's accumulators. */
+    void (*nnue_attach)(struct tables *tb, struct position *pos);
 };
 
 extern const struct engine_ops engine_ops_128;

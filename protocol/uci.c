@@ -20,6 +20,8 @@
 #include "../engine/skill.h"
 #include "../engine/threads.h"
 #include "../eval/trace.h"
+#include "../engine/score.h"
+#include "../eval/nnue.h"
 #include "../eval/weights.h"
 #include "../rules/registry.h"
 #include "../rules/diagram.h"
@@ -67,6 +69,8 @@ struct uci {
     enum book_variety book_variety;
     int book_depth;             /* the last fullmove number the book is used for; 0: no limit */
     uint64_t book_seed, book_draws;
+    bool use_nnue;              /* UseNNUE: the net of EvalFile, or the variant's shipped net */
+    char eval_file[1024];       /* EvalFile: "" for the shipped net */
 };
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -353,6 +357,37 @@ static void set_own_book(struct uci *u, long x, const char *v)
     load_book(u);
 }
 
+/* UseNNUE and EvalFile (docs/nnue.md): the choice takes effect for the current game at once and for
+ * every game set up later; a file that is no net for the current variant is refused and changes
+ * nothing. Announced in one line. */
+static bool apply_nnue(struct uci *u, bool use, const char *file)
+{
+    char err[ERR_LEN * 4], what[ERR_LEN];
+    if (!nnue_select(use, file, u->game.v, err, sizeof err)) {
+        say_error(err);
+        return false;
+    }
+    u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+    nnue_describe(u->game.v, what, sizeof what);
+    say("info string evaluation: %s%s", what, use && !strcmp(what, "classical") ? " (no net for this variant)" : "");
+    return true;
+}
+
+static void set_use_nnue(struct uci *u, long x, const char *v)
+{
+    (void)v;
+    if (apply_nnue(u, x, u->eval_file))
+        u->use_nnue = x;
+}
+
+static void set_eval_file(struct uci *u, long x, const char *value)
+{
+    (void)x;
+    const char *file = strcmp(value, "<empty>") ? value : "";
+    if (apply_nnue(u, u->use_nnue, file))
+        snprintf(u->eval_file, sizeof u->eval_file, "%s", file);
+}
+
 static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }
 static void set_limit_strength(struct uci *u, long x, const char *v) { (void)v; u->limit_strength = x; }
 static void set_elo(struct uci *u, long x, const char *v) { (void)v; u->elo = (int)x; }
@@ -371,6 +406,8 @@ static const struct uci_option options[] = {
     { "Ponder",            OPTION_CHECK(false),                                                 set_ponder },
     { "Move Overhead",     OPTION_SPIN(DEFAULT_OVERHEAD, 0, MAX_OVERHEAD),                      set_move_overhead },
     { "Evaluation",        OPTION_COMBO("full", "material"),                                    set_evaluation },
+    { "UseNNUE",           OPTION_CHECK(false),                                                 set_use_nnue },
+    { "EvalFile",          OPTION_STRING,                                                       set_eval_file },
     { "ThreePlayerSearch", OPTION_COMBO([SEARCH3_BRS] = "brs", [SEARCH3_PARANOID] = "paranoid"), set_search3 },
     { "OwnBook",           OPTION_CHECK(false),                                                 set_own_book },
     { "UCI_AnalyseMode",   OPTION_CHECK(false),                                                 set_analyse },
@@ -757,6 +794,10 @@ static void cmd_eval(struct uci *u, char **tok, int n)
     }
     say("phase %d/256 (256: middlegame)%s", tr.phase, tr.material_only ? ", Evaluation is material only" : "");
     say("Final evaluation: %d cp (side to move %c)", tr.total, v->colour_letter[u->game.ops->position_side(u->game.pos)]);
+    int net = u->game.ops->nnue_evaluate(u->game.pos);
+    if (net != SCORE_NONE)
+        say("NNUE evaluation: %d cp (side to move %c), what the search uses", net,
+            v->colour_letter[u->game.ops->position_side(u->game.pos)]);
 }
 
 void uci_variants(void)
