@@ -72,4 +72,5 @@ const struct engine_ops INSTANCE_NAME = {
     .evaluate = evaluate_full,
     .nnue_evaluate = nnue_evaluate,
     .nnue_attach = nnue_attach,
+    .nnue_accumulator = nnue_accumulator,
 };

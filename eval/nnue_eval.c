@@ -29,6 +29,11 @@ static int nnue_evaluate(const struct position *pos)
     return pos->tb->nnue ? nnue_evaluate_as(pos, pos->side) : SCORE_NONE;
 }
 
+static const int16_t *nnue_accumulator(const struct position *pos, int perspective)
+{
+    return pos->acc[perspective];
+}
+
 /* Attaches the net chosen for the variant (nnue_for) to the tables and sets pos's accumulators. */
 static void nnue_attach(struct tables *tb, struct position *pos)
 {

@@ -29,6 +29,7 @@ static const struct {
     { "bench", suite_bench },
     { "gui", suite_gui },
     { "datagen", suite_datagen },
+    { "nnue", suite_nnue },
 };
 enum { NSUITES = sizeof suites / sizeof *suites };
 
