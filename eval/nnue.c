@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../rules/registry.h"
 #include "../util/le.h"
 #include "../util/random.h"
 #include "nets.h"
@@ -149,6 +150,10 @@ struct nnue_net *nnue_from_bytes(const unsigned char *b, size_t len, const struc
     for (char *s = name; *s; s++)
         if (*s < ' ' || *s > '~')
             *s = '?';
+    if (!v && !(v = registry_find(name))) {
+        snprintf(err, errlen, "a net for variant '%s', which this engine does not know", name);
+        return NULL;
+    }
     if (le_get(b + 12, 8) != v->fingerprint) {
         snprintf(err, errlen, "a net for variant '%s', not for %s (or for another definition of it)", name, v->name);
         return NULL;
@@ -298,11 +303,15 @@ int nnue_output(const struct nnue_net *net, const int16_t *const acc[MAX_PLAYERS
     return (int)(out * net->scale / (NNUE_QA * NNUE_QO));
 }
 
-/* The choice of net: set by the protocol loop between searches, read by every game_init. */
+/* The choice of nets: set by the protocol loop between searches, read by every game_init. */
 static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool store_use;
-static struct nnue_net *file_net;
-static char file_path[1024];
+/* EvalFile's nets, one per variant definition. */
+static struct {
+    struct nnue_net *net;
+    char path[1024];
+} file_nets[MAX_VARIANTS];
+static int nfile_nets;
 /* Embedded nets, parsed on first use for a definition (its fingerprint) and kept to the end. */
 static struct {
     uint64_t fingerprint;
@@ -310,27 +319,51 @@ static struct {
     struct nnue_net *net;
 } shipped_cache[MAX_VARIANTS];
 
-bool nnue_select(bool use, const char *path, const struct variant *v, char *err, size_t errlen)
+void nnue_use(bool use)
 {
-    struct nnue_net *net = NULL;
-    if (path[0]) {
-        if (strlen(path) >= sizeof file_path) {
-            snprintf(err, errlen, "EvalFile: path too long");
-            return false;
-        }
-        char why[1400];
-        if (!(net = nnue_load(path, v, why, sizeof why))) {
-            snprintf(err, errlen, "EvalFile %s", why);
-            return false;
-        }
-    }
     pthread_mutex_lock(&store_lock);
-    nnue_free(file_net);
-    file_net = net;
-    snprintf(file_path, sizeof file_path, "%s", net ? path : "");
     store_use = use;
     pthread_mutex_unlock(&store_lock);
-    return true;
+}
+
+const struct variant *nnue_add_file(const char *path, char *err, size_t errlen)
+{
+    if (strlen(path) >= sizeof file_nets[0].path) {
+        snprintf(err, errlen, "%.100s...: path too long", path);
+        return NULL;
+    }
+    struct nnue_net *net = nnue_load(path, NULL, err, errlen);
+    if (!net)
+        return NULL;
+    const struct variant *v = registry_find(net->variant);
+    pthread_mutex_lock(&store_lock);
+    int i = 0;
+    while (i < nfile_nets && file_nets[i].net->fingerprint != net->fingerprint)
+        i++;
+    if (i < MAX_VARIANTS) {
+        if (i == nfile_nets)
+            nfile_nets++;
+        else
+            nnue_free(file_nets[i].net);
+        file_nets[i].net = net;
+        snprintf(file_nets[i].path, sizeof file_nets[i].path, "%s", path);
+    }
+    pthread_mutex_unlock(&store_lock);
+    if (i == MAX_VARIANTS) {
+        nnue_free(net);
+        snprintf(err, errlen, "%s: no room for another net", path);
+        return NULL;
+    }
+    return v;
+}
+
+void nnue_clear_files(void)
+{
+    pthread_mutex_lock(&store_lock);
+    for (int i = 0; i < nfile_nets; i++)
+        nnue_free(file_nets[i].net);
+    nfile_nets = 0;
+    pthread_mutex_unlock(&store_lock);
 }
 
 static const struct nnue_net *shipped(const struct variant *v, const char **source)
@@ -357,9 +390,14 @@ static const struct nnue_net *shipped(const struct variant *v, const char **sour
 
 static const struct nnue_net *net_for(const struct variant *v, const char **source)
 {
-    *source = file_path;
-    if (!store_use || file_net)
-        return store_use && file_net->fingerprint == v->fingerprint ? file_net : NULL;
+    *source = "";
+    if (!store_use)
+        return NULL;
+    for (int i = 0; i < nfile_nets; i++)
+        if (file_nets[i].net->fingerprint == v->fingerprint) {
+            *source = file_nets[i].path;
+            return file_nets[i].net;
+        }
     return shipped(v, source);
 }
 
@@ -380,6 +418,6 @@ void nnue_describe(const struct variant *v, char *out, size_t len)
     if (net)
         snprintf(out, len, "NNUE %s (%s)", source, net->variant);
     else
-        snprintf(out, len, "classical");
+        snprintf(out, len, "classical (%s)", store_use ? "no net for this variant" : "UseNNUE is off");
     pthread_mutex_unlock(&store_lock);
 }

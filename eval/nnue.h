@@ -54,7 +54,8 @@ static inline int nnue_feature(const struct nnue_view *view, int p, int piece, i
     return (army * view->ntypes + piece_type(piece)) * view->ncells + view->cell[p][cell];
 }
 
-/* Reads a net for variant v; on any error NULL and one line in err. */
+/* Reads a net for variant v (NULL: the registered variant the file names); on any error NULL and one
+ * line in err. */
 struct nnue_net *nnue_load(const char *path, const struct variant *v, char *err, size_t errlen);
 struct nnue_net *nnue_from_bytes(const unsigned char *data, size_t len, const struct variant *v, char *err, size_t errlen);
 /* A net of random weights (tests of the machinery) for variant v. */
@@ -70,14 +71,17 @@ int nnue_output(const struct nnue_net *net, const int16_t *const acc[MAX_PLAYERS
 int32_t nnue_dot_portable(const uint8_t *in, const int8_t *w, int n);
 nnue_dot_fn nnue_dot_avx2(void);
 
-/* Which nets the engine uses (options UseNNUE and EvalFile): none unless use; then path's net for its
- * variant (the classical evaluation for the others), or without a path each variant's shipped net.
- * A path must hold a net for v (the current variant). On error nothing changes and err has one line. */
-bool nnue_select(bool use, const char *path, const struct variant *v, char *err, size_t errlen);
-/* The net the evaluation uses for v, NULL for the classical evaluation. Nets live until exit or the
- * next nnue_select. */
+/* Which nets the engine uses (options UseNNUE and EvalFile): none unless use; then for each variant
+ * the net of an EvalFile file for its definition, else its shipped net, else none. */
+void nnue_use(bool use);
+/* Loads path's net for the registered variant it names, replacing an earlier file's net for that
+ * definition: the variant, or NULL (nothing changed, one line in err). */
+const struct variant *nnue_add_file(const char *path, char *err, size_t errlen);
+void nnue_clear_files(void);
+/* The net the evaluation uses for v, NULL for the classical evaluation. A net lives until exit, or
+ * until nnue_add_file replaces it or nnue_clear_files. */
 const struct nnue_net *nnue_for(const struct variant *v);
-/* What nnue_for(v) gives, in words: "classical" or "<source> (<variant>)". */
+/* What nnue_for(v) gives, in words: "NNUE <source> (<variant>)" or "classical (<why>)". */
 void nnue_describe(const struct variant *v, char *out, size_t len);
 
 #endif

@@ -69,8 +69,6 @@ struct uci {
     enum book_variety book_variety;
     int book_depth;             /* the last fullmove number the book is used for; 0: no limit */
     uint64_t book_seed, book_draws;
-    bool use_nnue;              /* UseNNUE: the net of EvalFile, or the variant's shipped net */
-    char eval_file[1024];       /* EvalFile: "" for the shipped net */
 };
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -357,35 +355,41 @@ static void set_own_book(struct uci *u, long x, const char *v)
     load_book(u);
 }
 
-/* UseNNUE and EvalFile (docs/nnue.md): the choice takes effect for the current game at once and for
- * every game set up later; a file that is no net for the current variant is refused and changes
- * nothing. Announced in one line. */
-static bool apply_nnue(struct uci *u, bool use, const char *file)
+/* UseNNUE and EvalFile (docs/nnue.md) take effect for the current game at once and for every game
+ * set up later; each answers in one line. */
+static void announce_nnue(struct uci *u, const struct variant *file_variant, const char *file)
 {
-    char err[ERR_LEN * 4], what[ERR_LEN];
-    if (!nnue_select(use, file, u->game.v, err, sizeof err)) {
-        say_error(err);
-        return false;
-    }
+    char what[ERR_LEN];
     u->game.ops->nnue_attach(u->game.tb, u->game.pos);
     nnue_describe(u->game.v, what, sizeof what);
-    say("info string evaluation: %s%s", what, use && !strcmp(what, "classical") ? " (no net for this variant)" : "");
-    return true;
+    if (file_variant && file_variant != u->game.v)
+        say("info string EvalFile %s: a net for %s; %s keeps its evaluation: %s", file, file_variant->name,
+            u->game.v->name, what);
+    else
+        say("info string evaluation: %s", what);
 }
 
 static void set_use_nnue(struct uci *u, long x, const char *v)
 {
     (void)v;
-    if (apply_nnue(u, x, u->eval_file))
-        u->use_nnue = x;
+    nnue_use(x);
+    announce_nnue(u, NULL, "");
 }
 
+/* A file that is no net of a known variant definition is refused and changes nothing; <empty>
+ * returns to the shipped nets. */
 static void set_eval_file(struct uci *u, long x, const char *value)
 {
     (void)x;
-    const char *file = strcmp(value, "<empty>") ? value : "";
-    if (apply_nnue(u, u->use_nnue, file))
-        snprintf(u->eval_file, sizeof u->eval_file, "%s", file);
+    char err[ERR_LEN * 4];
+    const struct variant *v = NULL;
+    if (!strcmp(value, "<empty>"))
+        nnue_clear_files();
+    else if (!(v = nnue_add_file(value, err, sizeof err))) {
+        say_error(err);
+        return;
+    }
+    announce_nnue(u, v, value);
 }
 
 static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }

@@ -36,6 +36,14 @@ static struct nnue_net *random_net_file(const struct variant *v, const char *dir
     return net;
 }
 
+/* The net of the file for v, on. */
+static void use_net_file(const struct variant *v, const char *path)
+{
+    char err[512];
+    nnue_use(true);
+    ck_assert_msg(nnue_add_file(path, err, sizeof err) == v, "%s: %s", path, err);
+}
+
 /* One line: no newline in an error message. */
 static void assert_one_line(const char *err)
 {
@@ -111,8 +119,16 @@ START_TEST(test_refused)
     }
     ck_assert(!nnue_load("/nonexistent/net.nnue", v, err, sizeof err));
     assert_one_line(err);
-    ck_assert(!nnue_select(true, "/nonexistent/net.nnue", v, err, sizeof err));
+    ck_assert(!nnue_add_file("/nonexistent/net.nnue", err, sizeof err));
     assert_one_line(err);
+    /* Without a variant, the one the header names: known, or refused. */
+    struct nnue_net *named = nnue_from_bytes(b, len, NULL, err, sizeof err);
+    ck_assert_msg(named && !strcmp(named->variant, "glinski"), "%s", err);
+    nnue_free(named);
+    memcpy(b + 20, "nosuch", 7);
+    ck_assert(!nnue_from_bytes(b, len, NULL, err, sizeof err));
+    assert_one_line(err);
+    ck_assert_msg(strstr(err, "'nosuch'"), "%s", err);
     free(b);
     nnue_free(net);
 }
@@ -156,7 +172,7 @@ START_TEST(test_incremental)
     for (int i = 0; i < registry_count(); i++) {
         const struct variant *v = registry_get(i);
         nnue_free(random_net_file(v, dir, (uint64_t)i + 1, path, sizeof path));
-        ck_assert_msg(nnue_select(true, path, v, err, sizeof err), "%s", err);
+        use_net_file(v, path);
         struct game g = { 0 }, fresh = { 0 };
         ck_assert_msg(game_init(&g, v, _i, err, sizeof err) && game_init(&fresh, v, _i, err, sizeof err), "%s", err);
         ck_assert_int_ne(g.ops->nnue_evaluate(g.pos), SCORE_NONE);
@@ -194,7 +210,8 @@ START_TEST(test_incremental)
         game_free(&fresh);
     }
     ck_assert_int_ge(symmetric, 21);
-    ck_assert(nnue_select(false, "", test_variant("glinski"), err, sizeof err));
+    nnue_use(false);
+    nnue_clear_files();
     test_dir_remove(dir);
 }
 END_TEST
@@ -227,11 +244,11 @@ START_TEST(test_simd)
     /* Whole evaluations of positions from random games, two and three players. */
     const char *names[] = { "glinski", "wellisch", "mishling-fusion" };
     for (int k = 0; k < 3; k++) {
-        char dir[TEST_DIR_LEN], path[256], err[512];
+        char dir[TEST_DIR_LEN], path[256];
         test_dir_make(dir, "nnue-simd");
         const struct variant *v = test_variant(names[k]);
         struct nnue_net *net = random_net_file(v, dir, 31 + (uint64_t)k, path, sizeof path);
-        ck_assert_msg(nnue_select(true, path, v, err, sizeof err), "%s", err);
+        use_net_file(v, path);
         struct game g;
         test_game(&g, names[k], NULL, false);
         for (int ply = 0; ply < 60; ply++) {
@@ -265,7 +282,7 @@ START_TEST(test_features)
     char dir[TEST_DIR_LEN], path[256], data[256], feats[256], err[512];
     test_dir_make(dir, "nnue-feat");
     struct nnue_net *net = random_net_file(v, dir, 41, path, sizeof path);
-    ck_assert_msg(nnue_select(true, path, v, err, sizeof err), "%s", err);
+    use_net_file(v, path);
     static int16_t want[PLIES][MAX_PLAYERS][NNUE_HIDDEN];
     int score[PLIES];
     struct game g;
@@ -388,23 +405,36 @@ START_TEST(test_protocol)
     char before[256];
     snprintf(before, sizeof before, "%s", strstr(o, "NNUE evaluation: "));
     *strchr(before, '\n') = 0;
-    const char *bad[] = { mccooey, cut, "/nonexistent/x.nnue" };
-    for (int i = 0; i < 3; i++) {
+    const char *bad[] = { cut, "/nonexistent/x.nnue" };
+    for (int i = 0; i < 2; i++) {
         snprintf(cmd, sizeof cmd, "setoption name EvalFile value %s\neval", bad[i]);
         o = uci(&p, cmd);
         ck_assert_msg(count_of(o, "info string error:") == 1 && strstr(o, before), "%s: %s", bad[i], o);
     }
+    /* A net for another variant is kept for that variant; this game keeps its net. */
+    snprintf(cmd, sizeof cmd, "setoption name EvalFile value %s\neval", mccooey);
+    o = uci(&p, cmd);
+    ck_assert_msg(strstr(o, "a net for mccooey; glinski keeps its evaluation: NNUE") && strstr(o, before)
+                  && !strstr(o, "error"), "%s", o);
+    o = uci(&p, "setoption name UCI_Variant value mccooey\nsetoption name UseNNUE value true");
+    ck_assert_msg(strstr(o, "evaluation: NNUE") && strstr(o, "(mccooey)"), "%s", o);
+    o = uci(&p, "setoption name UCI_Variant value glinski\nsetoption name EvalFile value <empty>");
+    ck_assert_msg(strstr(o, "info string evaluation: ") && !strstr(o, dir), "%s", o);
     o = uci(&p, "setoption name UseNNUE value false\neval");
     ck_assert_msg(strstr(o, "info string evaluation: classical") && !strstr(o, "NNUE evaluation"), "%s", o);
     /* A search with the net ends with a move. */
-    o = uci(&p, "setoption name UseNNUE value true\nposition startpos moves f5f6");
+    snprintf(cmd, sizeof cmd, "setoption name EvalFile value %s\nsetoption name UseNNUE value true\nposition startpos moves f5f6", glinski);
+    o = uci(&p, cmd);
+    ck_assert_msg(strstr(o, "evaluation: NNUE"), "%s", o);
     ck_assert(pipe_send(&p, "go depth 4", reply_ms()));
     const char *line;
     while ((line = pipe_read_line(&p, reply_ms())) && strncmp(line, "bestmove", 8))
         ck_assert_msg(!strstr(line, "error"), "%s", line);
     ck_assert(line);
     ck_assert(pipe_send(&p, "quit", reply_ms()));
-    pipe_wait(&p, reply_ms());
+    struct proc_exit x = pipe_wait(&p, reply_ms());
+    ck_assert_msg(x.exited && x.code == 0, "the engine did not exit cleanly");
+    proc_end(&p, 0, NULL, 0);
     test_dir_remove(dir);
 }
 END_TEST
