@@ -356,7 +356,7 @@ static void set_own_book(struct uci *u, long x, const char *v)
 }
 
 /* UseNNUE and EvalFile (docs/nnue.md) take effect for the current game at once and for every game
- * set up later; each answers in one line. */
+ * set up later; UseNNUE true and a file answer in one line, the defaults silently. */
 static void announce_nnue(struct uci *u, const struct variant *file_variant, const char *file)
 {
     char what[ERR_LEN];
@@ -373,7 +373,9 @@ static void set_use_nnue(struct uci *u, long x, const char *v)
 {
     (void)v;
     nnue_use(x);
-    announce_nnue(u, NULL, "");
+    u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+    if (x)
+        announce_nnue(u, NULL, "");
 }
 
 /* A file that is no net of a known variant definition is refused and changes nothing; <empty>
@@ -382,14 +384,14 @@ static void set_eval_file(struct uci *u, long x, const char *value)
 {
     (void)x;
     char err[ERR_LEN * 4];
-    const struct variant *v = NULL;
-    if (!strcmp(value, "<empty>"))
+    const struct variant *v;
+    if (!strcmp(value, "<empty>")) {
         nnue_clear_files();
-    else if (!(v = nnue_add_file(value, err, sizeof err))) {
+        u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+    } else if ((v = nnue_add_file(value, err, sizeof err)))
+        announce_nnue(u, v, value);
+    else
         say_error(err);
-        return;
-    }
-    announce_nnue(u, v, value);
 }
 
 static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }

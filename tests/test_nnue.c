@@ -134,9 +134,11 @@ START_TEST(test_refused)
 }
 END_TEST
 
-/* The accumulators of the game's position, perspective by perspective. */
+/* The accumulators of the game's position, perspective by perspective; zeros for armies the variant
+ * does not have. */
 static void get_acc(const struct game *g, int16_t acc[MAX_PLAYERS][NNUE_HIDDEN])
 {
+    memset(acc, 0, MAX_PLAYERS * sizeof *acc);
     for (int p = 0; p < g->v->nplayers; p++)
         memcpy(acc[p], g->ops->nnue_accumulator(g->pos, p), sizeof acc[p]);
 }
@@ -418,10 +420,10 @@ START_TEST(test_protocol)
                   && !strstr(o, "error"), "%s", o);
     o = uci(&p, "setoption name UCI_Variant value mccooey\nsetoption name UseNNUE value true");
     ck_assert_msg(strstr(o, "evaluation: NNUE") && strstr(o, "(mccooey)"), "%s", o);
-    o = uci(&p, "setoption name UCI_Variant value glinski\nsetoption name EvalFile value <empty>");
-    ck_assert_msg(strstr(o, "info string evaluation: ") && !strstr(o, dir), "%s", o);
+    o = uci(&p, "setoption name UCI_Variant value glinski\nsetoption name EvalFile value <empty>\neval");
+    ck_assert_msg(!strstr(o, "info string"), "%s", o);
     o = uci(&p, "setoption name UseNNUE value false\neval");
-    ck_assert_msg(strstr(o, "info string evaluation: classical") && !strstr(o, "NNUE evaluation"), "%s", o);
+    ck_assert_msg(!strstr(o, "info string") && !strstr(o, "NNUE evaluation"), "%s", o);
     /* A search with the net ends with a move. */
     snprintf(cmd, sizeof cmd, "setoption name EvalFile value %s\nsetoption name UseNNUE value true\nposition startpos moves f5f6", glinski);
     o = uci(&p, cmd);
