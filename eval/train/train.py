@@ -3,6 +3,7 @@
 the quantised net file the engine reads (eval/nnue.c). Needs Debian's python3-torch and numpy:
 run it with /usr/bin/python3."""
 import argparse
+import copy
 import os
 import struct
 import sys
@@ -110,14 +111,16 @@ def main():
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--batch", type=int, default=1024)
     ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--lambda", dest="lam", type=float, default=0.5,
+    ap.add_argument("--lambda", dest="lam", type=float, default=0.0,
                     help="weight of the game result in the target; the rest is the search score")
     ap.add_argument("--k", type=float, default=400, help="centipawns of the sigmoid's scale")
     ap.add_argument("--scale", type=int, default=400, help="centipawns per unit of the net's output")
     ap.add_argument("--max-score", type=int, default=3000, help="positions scored beyond this are left out")
-    ap.add_argument("--validation", type=float, default=0.05, help="share of positions held out")
+    ap.add_argument("--validation", type=float, default=0.05,
+                    help="share of positions held out: the last ones, so whole games (a game's positions share "
+                         "its result, which a random split would leak)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1, help="PyTorch threads (one is fastest on a loaded machine)")
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -135,11 +138,11 @@ def main():
     keep = np.abs(score) <= a.max_score
     feats, score, result = feats[keep], score[keep], result[keep]
     target = a.lam * result + (1 - a.lam) / (1 + np.exp(-score / a.k))
-    order = rng.permutation(len(target))
-    nval = int(len(order) * a.validation)
-    val, train = order[:nval], order[nval:]
+    nval = int(len(target) * a.validation)
+    train, val = np.arange(len(target) - nval), np.arange(len(target) - nval, len(target))
     feats_t = torch.from_numpy(feats.astype(np.int64))
     target_t = torch.from_numpy(target.astype(np.float32))
+    result_t = torch.from_numpy(result.astype(np.float32))
     print(f"{head['name']}: {len(train)} training and {nval} validation positions "
           f"({(~keep).sum()} beyond {a.max_score} cp left out), {head['nfeatures']} features", flush=True)
 
@@ -148,11 +151,16 @@ def main():
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=a.epochs)
     k = a.k / a.scale
 
-    def loss_of(idx):
+    def loss_of(idx, want=target_t):
         pred = torch.sigmoid(net(feats_t[idx]) / k)
-        return torch.mean((pred - target_t[idx]) ** 2)
+        return torch.mean((pred - want[idx]) ** 2)
+
+    def validation_loss(want):
+        return sum(loss_of(torch.from_numpy(val[i:i + 8192]), want).item() * len(val[i:i + 8192])
+                   for i in range(0, len(val), 8192)) / max(len(val), 1)
 
     start = time.time()
+    best = (float("inf"), 0, None)
     for epoch in range(a.epochs):
         net.train()
         perm = torch.from_numpy(rng.permutation(train))
@@ -168,14 +176,20 @@ def main():
         sched.step()
         net.eval()
         with torch.no_grad():
-            vloss = sum(loss_of(torch.from_numpy(val[i:i + 8192])).item() * len(val[i:i + 8192])
-                        for i in range(0, len(val), 8192)) / max(len(val), 1)
-        print(f"epoch {epoch + 1}/{a.epochs}: train loss {total / len(train):.6f}, validation loss {vloss:.6f}, "
-              f"{time.time() - start:.0f} s", flush=True)
+            vloss, vresult = validation_loss(target_t), validation_loss(result_t)
+        # Against the results alone, the held-out games say how well the net predicts outcomes,
+        # comparable between values of lambda.
+        print(f"epoch {epoch + 1}/{a.epochs}: train loss {total / len(train):.6f}, validation loss {vloss:.6f} "
+              f"(results alone {vresult:.6f}), {time.time() - start:.0f} s", flush=True)
+        # The epoch that generalises best is the one written (early stopping).
+        if vloss < best[0] or not nval:
+            best = (vloss, epoch + 1, copy.deepcopy(net.state_dict()))
+    net.load_state_dict(best[2])
     size = write_net(a.out, net, head, a.scale)
     with torch.no_grad():
-        sample = net(feats_t[order[:5]]) * a.scale
-    print(f"{a.out}: {size} bytes; training took {time.time() - start:.0f} s on {len(train)} positions")
+        sample = net(feats_t[:5]) * a.scale
+    print(f"{a.out}: {size} bytes, the net of epoch {best[1]}; training took {time.time() - start:.0f} s on "
+          f"{len(train)} positions")
     print("first positions (float net, cp):", " ".join(f"{x:.0f}" for x in sample.tolist()))
 
 
