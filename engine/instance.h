@@ -18,6 +18,7 @@ struct worker;
 struct search_shared;
 struct eval_trace;
 struct eval_weights;
+struct nnue_acc;
 
 struct engine_ops {
     int bits;   /* cell-set width */
@@ -56,7 +57,7 @@ struct engine_ops {
     int (*nnue_evaluate)(const struct position *pos);
     /* Takes the net now chosen for the variant (nnue_for) and refreshes pos's accumulators. */
     void (*nnue_attach)(struct tables *tb, struct position *pos);
-    const int16_t *(*nnue_accumulator)(const struct position *pos, int perspective);   /* NNUE_HIDDEN values */
+    const struct nnue_acc *(*nnue_accumulator)(const struct position *pos, int perspective);
 };
 
 extern const struct engine_ops engine_ops_128;

@@ -45,7 +45,7 @@ static uint32_t crc32_of(const unsigned char *p, size_t n)
 static size_t body_size(const struct nnue_view *view)
 {
     size_t inputs = (size_t)view->nplayers * NNUE_HIDDEN;
-    return 2 * NNUE_HIDDEN + 2 * (size_t)view->nfeatures * NNUE_HIDDEN + 4 * NNUE_L1 + NNUE_L1 * inputs + 4 * NNUE_L2
+    return 2 * NNUE_HIDDEN + 2 * (size_t)view->nfeatures * NNUE_HIDDEN + 4 * (size_t)view->nfeatures + 4 * NNUE_L1 + NNUE_L1 * inputs + 4 * NNUE_L2
            + NNUE_L2 * NNUE_L1 + 4 + 2 * NNUE_L2;
 }
 
@@ -56,8 +56,9 @@ static struct nnue_net *net_new(const struct variant *v)
         return NULL;
     nnue_view_init(&net->view, v);
     net->ft_weight = calloc((size_t)net->view.nfeatures * NNUE_HIDDEN, sizeof *net->ft_weight);
-    if (!net->ft_weight) {
-        free(net);
+    net->psqt_weight = calloc((size_t)net->view.nfeatures, sizeof *net->psqt_weight);
+    if (!net->ft_weight || !net->psqt_weight) {
+        nnue_free(net);
         return NULL;
     }
     snprintf(net->variant, sizeof net->variant, "%s", v->name);
@@ -70,8 +71,10 @@ static struct nnue_net *net_new(const struct variant *v)
 
 void nnue_free(struct nnue_net *net)
 {
-    if (net)
+    if (net) {
         free(net->ft_weight);
+        free(net->psqt_weight);
+    }
     free(net);
 }
 
@@ -105,6 +108,7 @@ static void walk_body(struct nnue_net *net, unsigned char *p, bool write)
     int inputs = net->view.nplayers * NNUE_HIDDEN;
     field(&c, net->ft_bias, NNUE_HIDDEN, 2);
     field(&c, net->ft_weight, net->view.nfeatures * NNUE_HIDDEN, 2);
+    field(&c, net->psqt_weight, net->view.nfeatures, 4);
     field(&c, net->l1_bias, NNUE_L1, 4);
     for (int o = 0; o < NNUE_L1; o++)
         field(&c, net->l1_weight[o], inputs, 1);
@@ -229,6 +233,8 @@ struct nnue_net *nnue_random(const struct variant *v, uint64_t seed)
         net->ft_weight[i] = (int16_t)((int)(random_next(&seed) % 121) - 60);
     for (int i = 0; i < NNUE_HIDDEN; i++)
         net->ft_bias[i] = (int16_t)(random_next(&seed) % 100);
+    for (int i = 0; i < net->view.nfeatures; i++)
+        net->psqt_weight[i] = (int32_t)(random_next(&seed) % 200001) - 100000;
     for (int o = 0; o < NNUE_L1; o++) {
         net->l1_bias[o] = (int32_t)(random_next(&seed) % 20001) - 10000;
         for (int i = 0; i < NNUE_MAX_INPUTS; i++)
@@ -286,18 +292,21 @@ static int clip(int32_t x)
     return x <= 0 ? 0 : x / NNUE_QB >= NNUE_QA ? NNUE_QA : x / NNUE_QB;
 }
 
-int nnue_output(const struct nnue_net *net, const int16_t *const acc[MAX_PLAYERS])
+int nnue_output(const struct nnue_net *net, const struct nnue_acc *const acc[MAX_PLAYERS])
 {
     uint8_t in[NNUE_MAX_INPUTS], h1[NNUE_L1];
     int n = net->view.nplayers * NNUE_HIDDEN;
     for (int p = 0; p < net->view.nplayers; p++)
         for (int i = 0; i < NNUE_HIDDEN; i++) {
-            int x = acc[p][i];
+            int x = acc[p]->v[i];
             in[p * NNUE_HIDDEN + i] = (uint8_t)(x < 0 ? 0 : x > NNUE_QA ? NNUE_QA : x);
         }
     for (int o = 0; o < NNUE_L1; o++)
         h1[o] = (uint8_t)clip(net->l1_bias[o] + net->dot(in, net->l1_weight[o], n));
-    int64_t out = net->out_bias;
+    int64_t others = 0;
+    for (int p = 1; p < net->view.nplayers; p++)
+        others += acc[p]->psqt;
+    int64_t out = net->out_bias + acc[0]->psqt - others / (net->view.nplayers - 1);
     for (int o = 0; o < NNUE_L2; o++)
         out += (int64_t)net->out_weight[o] * clip(net->l2_bias[o] + nnue_dot_portable(h1, net->l2_weight[o], NNUE_L1));
     return (int)(out * net->scale / (NNUE_QA * NNUE_QO));

@@ -28,6 +28,13 @@ struct nnue_view {
     unsigned char cell[MAX_PLAYERS][MAX_CELLS];
 };
 
+/* One perspective's sums over the pieces: the feature transformer's, and the linear piece-cell term's
+ * (which no clipping bounds, so that material counts however lopsided the position). */
+struct nnue_acc {
+    int16_t v[NNUE_HIDDEN];
+    int32_t psqt;
+};
+
 typedef int32_t (*nnue_dot_fn)(const uint8_t *in, const int8_t *w, int n);
 
 struct nnue_net {
@@ -36,6 +43,7 @@ struct nnue_net {
     struct nnue_view view;
     int scale;                          /* centipawns per unit of the float output */
     int16_t *ft_weight;                 /* nfeatures x NNUE_HIDDEN */
+    int32_t *psqt_weight;               /* nfeatures, in output units (NNUE_QA * NNUE_QO per 1.0) */
     int16_t ft_bias[NNUE_HIDDEN];
     int32_t l1_bias[NNUE_L1];
     int8_t l1_weight[NNUE_L1][NNUE_MAX_INPUTS];   /* nplayers * NNUE_HIDDEN used */
@@ -64,8 +72,9 @@ struct nnue_net *nnue_random(const struct variant *v, uint64_t seed);
 unsigned char *nnue_to_bytes(const struct nnue_net *net, size_t *len);
 void nnue_free(struct nnue_net *net);
 
-/* The score in centipawns from the accumulators of the perspectives in order (the mover's first). */
-int nnue_output(const struct nnue_net *net, const int16_t *const acc[MAX_PLAYERS]);
+/* The score in centipawns from the accumulators of the perspectives in order (the mover's first): the
+ * layers' output plus the mover's piece-cell sum less the mean of the others'. */
+int nnue_output(const struct nnue_net *net, const struct nnue_acc *const acc[MAX_PLAYERS]);
 /* The first layer's dot products, for the tests: the portable one, and the AVX2 one (NULL when the
  * CPU or the compiler has none). */
 int32_t nnue_dot_portable(const uint8_t *in, const int8_t *w, int n);

@@ -6,9 +6,9 @@
 static int nnue_evaluate_as(const struct position *pos, int view)
 {
     const struct nnue_net *net = pos->tb->nnue;
-    const int16_t *acc[MAX_PLAYERS];
+    const struct nnue_acc *acc[MAX_PLAYERS];
     for (int k = 0; k < net->view.nplayers; k++)
-        acc[k] = pos->acc[(view + k) % net->view.nplayers];
+        acc[k] = &pos->acc[(view + k) % net->view.nplayers];
     int score = nnue_output(net, acc), bound = SCORE_MATE_BOUND - 1;
     return score > bound ? bound : score < -bound ? -bound : score;
 }
@@ -29,9 +29,9 @@ static int nnue_evaluate(const struct position *pos)
     return pos->tb->nnue ? nnue_evaluate_as(pos, pos->side) : SCORE_NONE;
 }
 
-static const int16_t *nnue_accumulator(const struct position *pos, int perspective)
+static const struct nnue_acc *nnue_accumulator(const struct position *pos, int perspective)
 {
-    return pos->acc[perspective];
+    return &pos->acc[perspective];
 }
 
 /* Attaches the net chosen for the variant (nnue_for) to the tables and sets pos's accumulators. */

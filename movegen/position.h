@@ -47,7 +47,7 @@ struct position {
     /* Sums over the pieces on the board of the tables' psq scores (tables.h), kept by put/remove. */
     int material[MAX_PLAYERS], pst[MAX_PLAYERS][2], phase_material;
     /* With a net (tables.h), each perspective's accumulator, kept by put/remove (eval/nnue_acc.h). */
-    int16_t acc[MAX_PLAYERS][NNUE_HIDDEN];
+    struct nnue_acc acc[MAX_PLAYERS];
     struct state st[MAX_STATES];
 };
 

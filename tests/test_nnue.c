@@ -63,6 +63,7 @@ START_TEST(test_round_trip)
     ck_assert_uint_eq(back->fingerprint, v->fingerprint);
     ck_assert_int_eq(back->scale, net->scale);
     ck_assert(!memcmp(back->ft_weight, net->ft_weight, (size_t)net->view.nfeatures * NNUE_HIDDEN * 2));
+    ck_assert(!memcmp(back->psqt_weight, net->psqt_weight, (size_t)net->view.nfeatures * 4));
     for (int o = 0; o < NNUE_L1; o++)
         ck_assert(!memcmp(back->l1_weight[o], net->l1_weight[o], (size_t)v->nplayers * NNUE_HIDDEN));
     ck_assert(!memcmp(back->l2_weight, net->l2_weight, sizeof net->l2_weight));
@@ -136,11 +137,11 @@ END_TEST
 
 /* The accumulators of the game's position, perspective by perspective; zeros for armies the variant
  * does not have. */
-static void get_acc(const struct game *g, int16_t acc[MAX_PLAYERS][NNUE_HIDDEN])
+static void get_acc(const struct game *g, struct nnue_acc acc[MAX_PLAYERS])
 {
     memset(acc, 0, MAX_PLAYERS * sizeof *acc);
     for (int p = 0; p < g->v->nplayers; p++)
-        memcpy(acc[p], g->ops->nnue_accumulator(g->pos, p), sizeof acc[p]);
+        acc[p] = *g->ops->nnue_accumulator(g->pos, p);
 }
 
 /* Whether each army's pieces stand where the players' maps take the first army's. */
@@ -179,19 +180,19 @@ START_TEST(test_incremental)
         ck_assert_msg(game_init(&g, v, _i, err, sizeof err) && game_init(&fresh, v, _i, err, sizeof err), "%s", err);
         ck_assert_int_ne(g.ops->nnue_evaluate(g.pos), SCORE_NONE);
         /* Where the start array is symmetric under the players' maps, every army sees the same. */
-        int16_t start[MAX_PLAYERS][NNUE_HIDDEN];
+        struct nnue_acc start[MAX_PLAYERS];
         get_acc(&g, start);
         if (start_symmetric(&g)) {
             symmetric++;
             for (int p = 1; p < v->nplayers; p++)
-                ck_assert_msg(!memcmp(start[0], start[p], sizeof start[0]), "%s: army %d sees another start", v->name, p);
+                ck_assert_msg(!memcmp(&start[0], &start[p], sizeof start[0]), "%s: army %d sees another start", v->name, p);
         }
         for (int ply = 0; ply < 40; ply++) {
             move_t list[MAX_MOVES];
             int n = game_legal_moves(&g, list);
             if (!n || game_status(&g).outcome != GAME_ONGOING)
                 break;
-            int16_t acc[MAX_PLAYERS][NNUE_HIDDEN], again[MAX_PLAYERS][NNUE_HIDDEN];
+            struct nnue_acc acc[MAX_PLAYERS], again[MAX_PLAYERS];
             get_acc(&g, acc);
             for (int k = 0; k < n; k++) {
                 g.ops->position_make(g.pos, list[k]);
@@ -254,7 +255,7 @@ START_TEST(test_simd)
         struct game g;
         test_game(&g, names[k], NULL, false);
         for (int ply = 0; ply < 60; ply++) {
-            const int16_t *acc[MAX_PLAYERS];
+            const struct nnue_acc *acc[MAX_PLAYERS];
             for (int p = 0; p < v->nplayers; p++)
                 acc[p] = g.ops->nnue_accumulator(g.pos, (g.ops->position_side(g.pos) + p) % v->nplayers);
             net->dot = avx2;
@@ -285,7 +286,7 @@ START_TEST(test_features)
     test_dir_make(dir, "nnue-feat");
     struct nnue_net *net = random_net_file(v, dir, 41, path, sizeof path);
     use_net_file(v, path);
-    static int16_t want[PLIES][MAX_PLAYERS][NNUE_HIDDEN];
+    static struct nnue_acc want[PLIES][MAX_PLAYERS];
     int score[PLIES];
     struct game g;
     test_game(&g, names[_i], NULL, false);
@@ -309,7 +310,7 @@ START_TEST(test_features)
         ck_assert(datagen_encode(&r, rec) && fwrite(rec, sizeof rec, 1, f) == 1);
         score[n] = r.score;
         for (int k = 0; k < v->nplayers; k++)
-            memcpy(want[n][k], g.ops->nnue_accumulator(g.pos, (r.s.side + k) % v->nplayers), sizeof want[n][k]);
+            want[n][k] = *g.ops->nnue_accumulator(g.pos, (r.s.side + k) % v->nplayers);
         game_play(&g, list[random_next(&random) % (uint64_t)moves], NULL);
     }
     fclose(f);
@@ -330,17 +331,19 @@ START_TEST(test_features)
         ck_assert_int_eq((int16_t)le_get(rec, 2), score[i]);
         ck_assert_int_eq((int)le_get(rec + 2, 2), 1000);
         for (int k = 0; k < v->nplayers; k++) {
-            int sum[NNUE_HIDDEN];
+            int sum[NNUE_HIDDEN], psqt = 0;
             for (int j = 0; j < NNUE_HIDDEN; j++)
                 sum[j] = net->ft_bias[j];
             for (int s = 0; s < st.slots; s++) {
                 int feature = (int)le_get(rec + 4 + 2 * (k * st.slots + s), 2);
                 ck_assert_int_le(feature, net->view.nfeatures);
+                psqt += feature < net->view.nfeatures ? net->psqt_weight[feature] : 0;
                 for (int j = 0; j < NNUE_HIDDEN && feature < net->view.nfeatures; j++)
                     sum[j] += net->ft_weight[(size_t)feature * NNUE_HIDDEN + j];
             }
             for (int j = 0; j < NNUE_HIDDEN; j++)
-                ck_assert_msg((int16_t)sum[j] == want[i][k][j], "%s record %d perspective %d", v->name, i, k);
+                ck_assert_msg((int16_t)sum[j] == want[i][k].v[j], "%s record %d perspective %d", v->name, i, k);
+            ck_assert_int_eq(psqt, want[i][k].psqt);
         }
     }
     ck_assert(fread(rec, 1, 1, f) == 0);

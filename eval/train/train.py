@@ -43,7 +43,9 @@ def read_features(path):
 
 class Net(nn.Module):
     """Feature transformer to HIDDEN per perspective, clipped ReLU, L1, L2, one output; activations in
-    [0, 1] as the engine's [0, QA]."""
+    [0, 1] as the engine's [0, QA]. Beside it a linear piece-cell term per perspective, the mover's less
+    the mean of the others', which nothing clips: the layers alone saturate (a queen up and three
+    pieces up scored the same), and a search on such a net never stops capturing."""
 
     def __init__(self, nfeatures, nplayers):
         super().__init__()
@@ -51,19 +53,22 @@ class Net(nn.Module):
         # The padding row is the feature index of an empty slot: always zero.
         self.ft = nn.EmbeddingBag(nfeatures + 1, HIDDEN, mode="sum", padding_idx=nfeatures)
         self.ft_bias = nn.Parameter(torch.full((HIDDEN,), 0.25))
+        self.psqt = nn.EmbeddingBag(nfeatures + 1, 1, mode="sum", padding_idx=nfeatures)
         self.l1 = nn.Linear(nplayers * HIDDEN, L1)
         self.l2 = nn.Linear(L1, L2)
         self.out = nn.Linear(L2, 1)
         with torch.no_grad():
             self.ft.weight.normal_(0, 0.05)
             self.ft.weight[nfeatures].zero_()
+            self.psqt.weight.zero_()
 
     def forward(self, feats):
         accs = [self.ft(feats[:, k, :]) + self.ft_bias for k in range(self.nplayers)]
         x = torch.clamp(torch.cat(accs, dim=1), 0, 1)
         x = torch.clamp(self.l1(x), 0, 1)
         x = torch.clamp(self.l2(x), 0, 1)
-        return self.out(x).squeeze(1)
+        psqt = [self.psqt(feats[:, k, :]).squeeze(1) for k in range(self.nplayers)]
+        return self.out(x).squeeze(1) + psqt[0] - sum(psqt[1:]) / (self.nplayers - 1)
 
     def clip_weights(self):
         """Keeps every weight inside what its integer type holds after quantisation."""
@@ -89,6 +94,7 @@ def write_net(path, net, head, scale):
     body = [
         quantise(net.ft_bias, QA, np.int16),
         quantise(net.ft.weight[:head["nfeatures"]], QA, np.int16),
+        quantise(net.psqt.weight[:head["nfeatures"], 0], QA * QO, np.int32),
         quantise(net.l1.bias, QA * QB, np.int32),
         quantise(net.l1.weight, QB, np.int8),
         quantise(net.l2.bias, QA * QB, np.int32),
@@ -147,7 +153,9 @@ def main():
           f"({(~keep).sum()} beyond {a.max_score} cp left out), {head['nfeatures']} features", flush=True)
 
     net = Net(head["nfeatures"], head["nplayers"])
-    opt = torch.optim.Adam(net.parameters(), lr=a.lr)
+    # The piece-cell term starts at zero and has a long way to go (a piece is worth a few units).
+    rest = [p for name, p in net.named_parameters() if not name.startswith("psqt")]
+    opt = torch.optim.Adam([{"params": rest}, {"params": net.psqt.parameters(), "lr": a.lr * 10}], lr=a.lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=a.epochs)
     k = a.k / a.scale
 
