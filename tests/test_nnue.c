@@ -8,6 +8,7 @@
 #include "../datagen/features.h"
 #include "../datagen/format.h"
 #include "../engine/score.h"
+#include "../eval/nets.h"
 #include "../eval/nnue.h"
 #include "../rules/registry.h"
 #include "../util/le.h"
@@ -355,6 +356,36 @@ START_TEST(test_features)
 }
 END_TEST
 
+/* Every shipped net loads for its variant, scores the start position near 0 and an army without its
+ * pieces (pawns and royal left) as lost: a net whose layers saturate scores both alike. */
+START_TEST(test_shipped)
+{
+    char err[512], fen[2048];
+    nnue_use(true);
+    for (int i = 0; nnue_embedded[i].name; i++) {
+        struct game g;
+        test_game(&g, nnue_embedded[i].name, NULL, false);
+        int start = g.ops->nnue_evaluate(g.pos);
+        ck_assert_msg(start != SCORE_NONE, "%s: the shipped net does not load", g.v->name);
+        ck_assert_msg(abs(start) <= 150, "%s: the start position scores %d", g.v->name, start);
+        struct setup s;
+        g.ops->position_get(g.pos, &s);
+        for (int c = 0; c < g.v->geo.ncells; c++) {
+            int t = piece_type(s.piece[c]);
+            if (s.piece[c] && piece_colour(s.piece[c]) != s.side && !g.v->piece[t].pawn && !g.v->piece[t].royal)
+                s.piece[c] = 0;
+        }
+        s.castling = 0;
+        setup_to_fen(&s, g.v, fen, sizeof fen);
+        ck_assert_msg(game_set_position(&g, fen, NULL, 0, err, sizeof err), "%s: %s", fen, err);
+        int up = g.ops->nnue_evaluate(g.pos);
+        ck_assert_msg(up >= 1500, "%s: the side to move a whole army up scores only %d", g.v->name, up);
+        game_free(&g);
+    }
+    nnue_use(false);
+}
+END_TEST
+
 static int reply_ms(void)
 {
     return (int)(test_timeout(5.0) * 1000);
@@ -454,6 +485,7 @@ Suite *suite_nnue(void)
     tcase_add_loop_test(tc, test_incremental, 0, 2);
     tcase_add_test(tc, test_simd);
     tcase_add_loop_test(tc, test_features, 0, 3);
+    tcase_add_test(tc, test_shipped);
     tcase_add_test(tc, test_protocol);
     suite_add_tcase(s, tc);
     return s;
