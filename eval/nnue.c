@@ -44,8 +44,8 @@ static uint32_t crc32_of(const unsigned char *p, size_t n)
 
 static size_t body_size(const struct nnue_view *view)
 {
-    size_t inputs = (size_t)view->nplayers * NNUE_HIDDEN;
-    return 2 * NNUE_HIDDEN + 2 * (size_t)view->nfeatures * NNUE_HIDDEN + 4 * (size_t)view->nfeatures + 4 * NNUE_L1 + NNUE_L1 * inputs + 4 * NNUE_L2
+    size_t inputs = (size_t)view->nplayers * NNUE_HIDDEN, features = (size_t)view->nfeatures;
+    return 2 * NNUE_HIDDEN + (2 * NNUE_HIDDEN + 4) * features + 4 * NNUE_L1 + NNUE_L1 * inputs + 4 * NNUE_L2
            + NNUE_L2 * NNUE_L1 + 4 + 2 * NNUE_L2;
 }
 
@@ -88,7 +88,9 @@ static void field(struct cursor *c, void *values, int count, int bytes)
 {
     for (int i = 0; i < count; i++, c->p += bytes) {
         if (c->write) {
-            int64_t x = bytes == 1 ? ((int8_t *)values)[i] : bytes == 2 ? ((int16_t *)values)[i] : ((int32_t *)values)[i];
+            int64_t x = bytes == 1   ? ((int8_t *)values)[i]
+                        : bytes == 2 ? ((int16_t *)values)[i]
+                                     : ((int32_t *)values)[i];
             le_put(c->p, (uint64_t)x, bytes);
             continue;
         }
@@ -167,8 +169,8 @@ struct nnue_net *nnue_from_bytes(const unsigned char *b, size_t len, const struc
     const int want[] = { view.nplayers, view.ntypes, view.ncells, NNUE_HIDDEN, NNUE_L1, NNUE_L2 };
     for (int i = 0; i < 6; i++)
         if ((int)le_get(b + 56 + 2 * i, 2) != want[i]) {
-            snprintf(err, errlen, "architecture field %d is %d, this engine needs %d", i + 1, (int)le_get(b + 56 + 2 * i, 2),
-                     want[i]);
+            snprintf(err, errlen, "architecture field %d is %d, this engine needs %d", i + 1,
+                     (int)le_get(b + 56 + 2 * i, 2), want[i]);
             return NULL;
         }
     size_t size = NNUE_HEADER + body_size(&view) + 4;
@@ -204,8 +206,9 @@ struct nnue_net *nnue_load(const char *path, const struct variant *v, char *err,
         return NULL;
     }
     /* Bounded, so a huge file is refused without reading it whole. */
-    size_t cap = NNUE_HEADER + 4 + body_size(&(struct nnue_view){ MAX_PLAYERS, MAX_TYPES, MAX_CELLS,
-                                                                   MAX_PLAYERS * MAX_TYPES * MAX_CELLS, { { 0 } } });
+    size_t cap = NNUE_HEADER + 4
+                 + body_size(&(struct nnue_view){
+                     MAX_PLAYERS, MAX_TYPES, MAX_CELLS, MAX_PLAYERS * MAX_TYPES * MAX_CELLS, { { 0 } } });
     unsigned char *b = malloc(cap + 1);
     size_t len = b ? fread(b, 1, cap + 1, f) : 0;
     bool bad = ferror(f);

@@ -17,7 +17,7 @@ enum {
     NNUE_QA = 127,          /* the accumulator's scale: 1.0 is 127, clipped to [0, 127] */
     NNUE_QB = 64,           /* the hidden layers' weight scale */
     NNUE_QO = 1024,         /* the output weights' scale */
-    NNUE_HEADER = 80,     /* bytes before the weights (docs/nnue.md) */
+    NNUE_HEADER = 80,       /* bytes before the weights (docs/nnue.md) */
     NNUE_MAX_INPUTS = MAX_PLAYERS * NNUE_HIDDEN,
 };
 
@@ -65,7 +65,8 @@ static inline int nnue_feature(const struct nnue_view *view, int p, int piece, i
 /* Reads a net for variant v (NULL: the registered variant the file names); on any error NULL and one
  * line in err. */
 struct nnue_net *nnue_load(const char *path, const struct variant *v, char *err, size_t errlen);
-struct nnue_net *nnue_from_bytes(const unsigned char *data, size_t len, const struct variant *v, char *err, size_t errlen);
+struct nnue_net *nnue_from_bytes(const unsigned char *data, size_t len, const struct variant *v, char *err,
+                                 size_t errlen);
 /* A net of random weights (tests of the machinery) for variant v. */
 struct nnue_net *nnue_random(const struct variant *v, uint64_t seed);
 /* The file's bytes (malloc'd, *len set), NULL when out of memory. */

@@ -162,9 +162,9 @@ static bool start_symmetric(const struct game *g)
     return count[1] == count[0] && (g->v->nplayers < 3 || count[2] == count[0]);
 }
 
-/* Every variant with a random net: in the start position every perspective sees the same; along random games, the accumulators kept by make (and the
- * three-player eliminations) equal those of the same position set up afresh, and every legal move
- * made and unmade gives them back bit for bit. Curved pieces, Fusion and fission, three armies. */
+/* Every variant with a random net: in the start position every perspective sees the same; along random games, the
+ * accumulators kept by make (and the three-player eliminations) equal those of the same position set up afresh, and
+ * every legal move made and unmade gives them back bit for bit. Curved pieces, Fusion and fission, three armies. */
 START_TEST(test_incremental)
 {
     char dir[TEST_DIR_LEN], path[256], err[512], fen[2048];
@@ -186,7 +186,8 @@ START_TEST(test_incremental)
         if (start_symmetric(&g)) {
             symmetric++;
             for (int p = 1; p < v->nplayers; p++)
-                ck_assert_msg(!memcmp(&start[0], &start[p], sizeof start[0]), "%s: army %d sees another start", v->name, p);
+                ck_assert_msg(!memcmp(&start[0], &start[p], sizeof start[0]), "%s: army %d sees another start", v->name,
+                              p);
         }
         for (int ply = 0; ply < 40; ply++) {
             move_t list[MAX_MOVES];
@@ -199,8 +200,7 @@ START_TEST(test_incremental)
                 g.ops->position_make(g.pos, list[k]);
                 g.ops->position_unmake(g.pos, list[k]);
                 get_acc(&g, again);
-                ck_assert_msg(!memcmp(acc, again, sizeof acc), "%s: make and unmake change the accumulators",
-                              v->name);
+                ck_assert_msg(!memcmp(acc, again, sizeof acc), "%s: make and unmake change the accumulators", v->name);
             }
             game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
             game_fen(&g, fen, sizeof fen);
@@ -431,7 +431,8 @@ START_TEST(test_protocol)
     struct proc p;
     pipe_start(&p, NULL);
     const char *o = uci(&p, "uci");
-    ck_assert_msg(strstr(o, "option name UseNNUE type check default false") && strstr(o, "option name EvalFile type string"),
+    ck_assert_msg(strstr(o, "option name UseNNUE type check default false")
+                      && strstr(o, "option name EvalFile type string"),
                   "%s", o);
     o = uci(&p, "eval");
     ck_assert_msg(!strstr(o, "NNUE evaluation"), "%s", o);
@@ -451,7 +452,8 @@ START_TEST(test_protocol)
     snprintf(cmd, sizeof cmd, "setoption name EvalFile value %s\neval", mccooey);
     o = uci(&p, cmd);
     ck_assert_msg(strstr(o, "a net for mccooey; glinski keeps its evaluation: NNUE") && strstr(o, before)
-                  && !strstr(o, "error"), "%s", o);
+                      && !strstr(o, "error"),
+                  "%s", o);
     o = uci(&p, "setoption name UCI_Variant value mccooey\nsetoption name UseNNUE value true");
     ck_assert_msg(strstr(o, "evaluation: NNUE") && strstr(o, "(mccooey)"), "%s", o);
     o = uci(&p, "setoption name UCI_Variant value glinski\nsetoption name EvalFile value <empty>\neval");
@@ -459,7 +461,9 @@ START_TEST(test_protocol)
     o = uci(&p, "setoption name UseNNUE value false\neval");
     ck_assert_msg(!strstr(o, "info string") && !strstr(o, "NNUE evaluation"), "%s", o);
     /* A search with the net ends with a move. */
-    snprintf(cmd, sizeof cmd, "setoption name EvalFile value %s\nsetoption name UseNNUE value true\nposition startpos moves f5f6", glinski);
+    snprintf(cmd, sizeof cmd,
+             "setoption name EvalFile value %s\nsetoption name UseNNUE value true\nposition startpos moves f5f6",
+             glinski);
     o = uci(&p, cmd);
     ck_assert_msg(strstr(o, "evaluation: NNUE"), "%s", o);
     ck_assert(pipe_send(&p, "go depth 4", reply_ms()));
