@@ -34,10 +34,10 @@ LDFLAGS := $(OPT)
 # Width-independent modules; engine/instance.c is compiled once per cell-set width and includes the
 # width-dependent files itself.
 SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c datagen/*.c tune/*.c gui/*.c cli/*.c)
-SRCS := $(filter-out engine/instance.c engine/search.c engine/search_multi.c eval/eval.c cli/main.c,$(SRCS))
+SRCS := $(filter-out engine/instance.c engine/search.c engine/search_multi.c eval/eval.c eval/nnue_eval.c cli/main.c,$(SRCS))
 TEST_SRCS ?= $(wildcard tests/*.c)
 
-OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/eval_weights.o $(BUILD)/instance128.o $(BUILD)/instance256.o
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/eval_weights.o $(BUILD)/nets.o $(BUILD)/instance128.o $(BUILD)/instance256.o
 # Header and included-file dependencies, written by the compiler (-MMD -MP).
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
@@ -136,6 +136,15 @@ $(BUILD)/eval_weights.c: $(WEIGHTS_FILES) eval/weights_embed.sh
 	@sh eval/weights_embed.sh $(WEIGHTS_FILES) > $@
 
 $(BUILD)/eval_weights.o: $(BUILD)/eval_weights.c
+	@$(CC) $(CFLAGS) -I. -c -o $@ $<
+
+# The shipped nets (eval/nets/<variant>.nnue, docs/nnue.md) embedded the same way (eval/nets.h).
+NET_FILES := $(sort $(wildcard eval/nets/*.nnue))
+$(BUILD)/nets.c: $(NET_FILES) $(wildcard eval/nets) eval/nets_embed.sh
+	@mkdir -p $(dir $@)
+	@sh eval/nets_embed.sh $(NET_FILES) > $@
+
+$(BUILD)/nets.o: $(BUILD)/nets.c
 	@$(CC) $(CFLAGS) -I. -c -o $@ $<
 
 demo: all

@@ -11,6 +11,7 @@
 #include "../util/number.h"
 #include "../util/shard.h"
 #include "datagen.h"
+#include "features.h"
 #include "format.h"
 
 enum { ERR_LEN = 4096, FEN_LEN = 1024 };
@@ -18,10 +19,11 @@ enum { ERR_LEN = 4096, FEN_LEN = 1024 };
 static const char usage[] =
     "usage: sennight datagen --variant NAME --out FILE [--games 100] [--nodes 5000] [--concurrency 1] [--seed 1]\n"
     "                        [--shard K/N] [--random-plies 4] [--hash 1] [--openings FILE] [--variant-file FILE]\n"
-    "       sennight datagen --dump FILE [--variant-file FILE]\n";
+    "       sennight datagen --dump FILE [--variant-file FILE]\n"
+    "       sennight datagen --features FILE --out FILE [--variant-file FILE]\n";
 
 struct args {
-    const char *variant, *variant_file, *out, *openings, *dump, *shard;
+    const char *variant, *variant_file, *out, *openings, *dump, *shard, *features;
     long games, nodes, concurrency, seed, random_plies, hash;
 };
 
@@ -36,6 +38,7 @@ static const struct option {
     { "--out", offsetof(struct args, out), 1, 0 },
     { "--openings", offsetof(struct args, openings), 1, 0 },
     { "--dump", offsetof(struct args, dump), 1, 0 },
+    { "--features", offsetof(struct args, features), 1, 0 },
     { "--shard", offsetof(struct args, shard), 1, 0 },
     { "--games", offsetof(struct args, games), 1, 1000000000 },
     { "--nodes", offsetof(struct args, nodes), 100, 1000000000 },
@@ -68,7 +71,9 @@ static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t 
             return false;
         }
     }
-    if (!a->dump && (!a->variant || !a->out))
+    if (a->features && (a->variant || a->dump || !a->out))
+        snprintf(err, errlen, "--features takes --out and no --variant or --dump");
+    else if (!a->dump && !a->features && (!a->variant || !a->out))
         snprintf(err, errlen, "--variant and --out are needed");
     else if (a->dump && (a->variant || a->out))
         snprintf(err, errlen, "--dump takes no --variant or --out");
@@ -107,6 +112,20 @@ static int dump(const char *path)
     return got < 0;
 }
 
+/* The trainer's feature file of a datagen file (docs/nnue.md). */
+static int features(const char *in, const char *out)
+{
+    struct features_stats st;
+    char err[ERR_LEN];
+    if (!features_convert(in, out, &st, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    fprintf(stderr, "%s: %llu positions, %d feature slots per perspective (%llu records of other variants left out)\n",
+            out, (unsigned long long)st.records, st.slots, (unsigned long long)st.skipped);
+    return 0;
+}
+
 int datagen_main(int argc, char **argv)
 {
     struct args a;
@@ -125,6 +144,8 @@ int datagen_main(int argc, char **argv)
     }
     if (a.dump)
         return dump(a.dump);
+    if (a.features)
+        return features(a.features, a.out);
     if (!(o.v = registry_find(a.variant))) {
         fprintf(stderr, "unknown variant '%s'\n", a.variant);
         return 1;

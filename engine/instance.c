@@ -10,6 +10,7 @@
 #include "../movegen/turns.c"
 #include "../movegen/perft.c"
 #include "../eval/eval.c"
+#include "../eval/nnue_eval.c"
 #include "search.c"
 #include "search_multi.c"
 
@@ -19,7 +20,8 @@
 #define INSTANCE_NAME engine_ops_256
 #endif
 
-/* Tables come with the evaluation's own tables, built from the variant's built-in weights. */
+/* Tables come with the evaluation's own tables, built from the variant's built-in weights, and the
+ * net chosen for the variant (EvalFile), if any. */
 static struct tables *instance_tables_new(const struct variant *v)
 {
     struct tables *tb = tables_new(v, sizeof(struct evaluated_tables));
@@ -29,6 +31,8 @@ static struct tables *instance_tables_new(const struct variant *v)
         tables_free(tb);
         return NULL;
     }
+    if (tb)
+        tb->nnue = nnue_for(v);
     return tb;
 }
 
@@ -71,4 +75,7 @@ const struct engine_ops INSTANCE_NAME = {
     .eval_load = eval_attach,
     .eval_params = eval_params_of,
     .position_rescore = position_rescore,
+    .nnue_evaluate = nnue_evaluate,
+    .nnue_attach = nnue_attach,
+    .nnue_accumulator = nnue_accumulator,
 };

@@ -19,6 +19,7 @@ struct search_shared;
 struct eval_trace;
 struct eval_weights;
 struct eval_params;
+struct nnue_acc;
 
 struct engine_ops {
     int bits;   /* cell-set width */
@@ -60,6 +61,11 @@ struct engine_ops {
     const struct eval_params *(*eval_params)(const struct tables *tb);
     /* Recounts the sums the position keeps from the tables' weights (material, piece-cell). */
     void (*position_rescore)(struct position *pos);
+    /* The net's score for the side to move, SCORE_NONE when the tables have no net (eval/nnue.h). */
+    int (*nnue_evaluate)(const struct position *pos);
+    /* Takes the net now chosen for the variant (nnue_for) and refreshes pos's accumulators. */
+    void (*nnue_attach)(struct tables *tb, struct position *pos);
+    const struct nnue_acc *(*nnue_accumulator)(const struct position *pos, int perspective);
 };
 
 extern const struct engine_ops engine_ops_128;

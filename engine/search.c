@@ -323,7 +323,7 @@ static bool node_ends(struct worker *w, int ply, int view, int *score)
     if (ply < MAX_PLY)
         return false;
     if (!w->stack[ply].in_check)
-        *score = evaluate_as(w->pos, &w->sh->weights, view, -SCORE_INF, SCORE_INF);
+        *score = eval_position_as(w->pos, &w->sh->weights, view, -SCORE_INF, SCORE_INF);
     return true;
 }
 
@@ -348,7 +348,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     const int old_alpha = alpha;
     int best = -SCORE_INF, stand = SCORE_NONE;
     if (!in_check) {
-        stand = evaluate(pos, &w->sh->weights, alpha, beta);
+        stand = eval_position(pos, &w->sh->weights, alpha, beta);
         if (stand >= beta) {
             tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER);
             return stand;
@@ -448,7 +448,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     }
 
     struct stack *ss = &w->stack[ply];
-    int eval = in_check ? SCORE_NONE : evaluate(pos, &sh->weights, -SCORE_INF, SCORE_INF);
+    int eval = in_check ? SCORE_NONE : eval_position(pos, &sh->weights, -SCORE_INF, SCORE_INF);
     ss->eval = eval;
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a

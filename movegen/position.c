@@ -4,11 +4,14 @@
 #include <string.h>
 
 #include "position.h"
+#include "../eval/nnue_acc.h"
 
-/* Adds (sign 1) or takes away (-1) a piece's psq scores. */
+/* Adds (sign 1) or takes away (-1) a piece's psq scores and its features in the net's accumulators. */
 static inline void pos_score(struct position *pos, int cell, int piece, int sign)
 {
     const struct tables *tb = pos->tb;
+    if (tb->nnue)
+        nnue_acc_piece(pos, cell, piece, sign);
     if (!tb->psq_value)
         return;
     int c = piece_colour(piece), t = piece_type(piece), value = sign * tb->psq_value[t];
@@ -405,6 +408,7 @@ static bool position_set(struct position *pos, const struct setup *s, char *err,
         ok = false;
     }
     if (ok) {
+        nnue_acc_refresh(t);
         st->key = position_compute_key(t);
         *pos = *t;
     }

@@ -5,6 +5,7 @@
 #include "../rules/move.h"
 #include "../rules/setup.h"
 #include "tables.h"
+#include "../eval/nnue.h"
 
 enum { MAX_STATES = 1024 };
 
@@ -45,6 +46,8 @@ struct position {
     struct removed_army removed[MAX_ELIMINATIONS];
     /* Sums over the pieces on the board of the tables' psq scores (tables.h), kept by put/remove. */
     int material[MAX_PLAYERS], pst[MAX_PLAYERS][2], phase_material;
+    /* With a net (tables.h), each perspective's accumulator, kept by put/remove (eval/nnue_acc.h). */
+    struct nnue_acc acc[MAX_PLAYERS];
     struct state st[MAX_STATES];
 };
 

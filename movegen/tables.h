@@ -87,6 +87,8 @@ struct tables {
     const int *psq_value;
     const int16_t (*psq_cell)[MAX_TYPES][MAX_CELLS][2];
     uint32_t phase_types;
+    /* The learned evaluation's net (eval/nnue.h), NULL for none: positions keep its accumulators. */
+    const struct nnue_net *nnue;
     int ncells;
     cellset bit[MAX_CELLS];
     cellset all;

@@ -20,6 +20,8 @@
 #include "../engine/skill.h"
 #include "../engine/threads.h"
 #include "../eval/trace.h"
+#include "../engine/score.h"
+#include "../eval/nnue.h"
 #include "../eval/weights.h"
 #include "../rules/registry.h"
 #include "../rules/diagram.h"
@@ -382,6 +384,45 @@ static void set_own_book(struct uci *u, long x, const char *v)
     load_book(u);
 }
 
+/* UseNNUE and EvalFile (docs/nnue.md) take effect for the current game at once and for every game
+ * set up later; UseNNUE true and a file answer in one line, the defaults silently. */
+static void announce_nnue(struct uci *u, const struct variant *file_variant, const char *file)
+{
+    char what[ERR_LEN];
+    u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+    nnue_describe(u->game.v, what, sizeof what);
+    if (file_variant && file_variant != u->game.v)
+        say("info string EvalFile %s: a net for %s; %s keeps its evaluation: %s", file, file_variant->name,
+            u->game.v->name, what);
+    else
+        say("info string evaluation: %s", what);
+}
+
+static void set_use_nnue(struct uci *u, long x, const char *v)
+{
+    (void)v;
+    nnue_use(x);
+    u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+    if (x)
+        announce_nnue(u, NULL, "");
+}
+
+/* A file that is no net of a known variant definition is refused and changes nothing; <empty>
+ * returns to the shipped nets. */
+static void set_eval_file(struct uci *u, long x, const char *value)
+{
+    (void)x;
+    char err[ERR_LEN * 4];
+    const struct variant *v;
+    if (!strcmp(value, "<empty>")) {
+        nnue_clear_files();
+        u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+    } else if ((v = nnue_add_file(value, err, sizeof err)))
+        announce_nnue(u, v, value);
+    else
+        say_error(err);
+}
+
 static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }
 static void set_limit_strength(struct uci *u, long x, const char *v) { (void)v; u->limit_strength = x; }
 static void set_elo(struct uci *u, long x, const char *v) { (void)v; u->elo = (int)x; }
@@ -401,6 +442,8 @@ static const struct uci_option options[] = {
     { "Move Overhead",     OPTION_SPIN(DEFAULT_OVERHEAD, 0, MAX_OVERHEAD),                      set_move_overhead },
     { "Evaluation",        OPTION_COMBO("full", "material"),                                    set_evaluation },
     { "EvalWeights",       OPTION_STRING,                                                       set_eval_weights },
+    { "UseNNUE",           OPTION_CHECK(false),                                                 set_use_nnue },
+    { "EvalFile",          OPTION_STRING,                                                       set_eval_file },
     { "ThreePlayerSearch", OPTION_COMBO([SEARCH3_BRS] = "brs", [SEARCH3_PARANOID] = "paranoid"), set_search3 },
     { "OwnBook",           OPTION_CHECK(false),                                                 set_own_book },
     { "UCI_AnalyseMode",   OPTION_CHECK(false),                                                 set_analyse },
@@ -796,6 +839,10 @@ static void cmd_eval(struct uci *u, char **tok, int n)
     }
     say("phase %d/256 (256: middlegame)", tr.phase);
     say("Final evaluation: %d cp (side to move %c)", tr.total, v->colour_letter[u->game.ops->position_side(u->game.pos)]);
+    int net = u->game.ops->nnue_evaluate(u->game.pos);
+    if (net != SCORE_NONE)
+        say("NNUE evaluation: %d cp (side to move %c), what the search uses", net,
+            v->colour_letter[u->game.ops->position_side(u->game.pos)]);
 }
 
 void uci_variants(void)

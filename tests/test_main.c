@@ -31,6 +31,7 @@ static const struct {
     { "datagen", suite_datagen },
     { "tune", suite_tune },
     { "docs", suite_docs },
+    { "nnue", suite_nnue },
 };
 enum { NSUITES = sizeof suites / sizeof *suites };
 

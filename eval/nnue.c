@@ -1,0 +1,435 @@
+/* The net file format, the layers after the accumulator and the choice of net (docs/nnue.md). */
+#include "nnue.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../rules/registry.h"
+#include "../util/le.h"
+#include "../util/random.h"
+#include "nets.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+static const char magic[8] = "SNNUE\r\n\x1a";
+
+void nnue_view_init(struct nnue_view *view, const struct variant *v)
+{
+    view->nplayers = v->nplayers;
+    view->ntypes = v->ntypes;
+    view->ncells = v->geo.ncells;
+    view->nfeatures = v->nplayers * v->ntypes * v->geo.ncells;
+    /* variant_map_cell takes the first army's cells to army p's; perspective p needs the inverse. */
+    for (int p = 0; p < v->nplayers; p++)
+        for (int c = 0; c < v->geo.ncells; c++)
+            view->cell[p][variant_map_cell(v, c, p)] = (unsigned char)c;
+}
+
+/* CRC-32 (zlib's, which the trainer writes with zlib.crc32). */
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++)
+            crc = crc >> 1 ^ (0xEDB88320u & -(crc & 1));
+    }
+    return ~crc;
+}
+
+static size_t body_size(const struct nnue_view *view)
+{
+    size_t inputs = (size_t)view->nplayers * NNUE_HIDDEN, features = (size_t)view->nfeatures;
+    return 2 * NNUE_HIDDEN + (2 * NNUE_HIDDEN + 4) * features + 4 * NNUE_L1 + NNUE_L1 * inputs + 4 * NNUE_L2
+           + NNUE_L2 * NNUE_L1 + 4 + 2 * NNUE_L2;
+}
+
+static struct nnue_net *net_new(const struct variant *v)
+{
+    struct nnue_net *net = calloc(1, sizeof *net);
+    if (!net)
+        return NULL;
+    nnue_view_init(&net->view, v);
+    net->ft_weight = calloc((size_t)net->view.nfeatures * NNUE_HIDDEN, sizeof *net->ft_weight);
+    net->psqt_weight = calloc((size_t)net->view.nfeatures, sizeof *net->psqt_weight);
+    if (!net->ft_weight || !net->psqt_weight) {
+        nnue_free(net);
+        return NULL;
+    }
+    snprintf(net->variant, sizeof net->variant, "%s", v->name);
+    net->fingerprint = v->fingerprint;
+    net->dot = nnue_dot_avx2();
+    if (!net->dot)
+        net->dot = nnue_dot_portable;
+    return net;
+}
+
+void nnue_free(struct nnue_net *net)
+{
+    if (net) {
+        free(net->ft_weight);
+        free(net->psqt_weight);
+    }
+    free(net);
+}
+
+/* The fields in file order: each array once, read or written by the same walk. */
+struct cursor {
+    unsigned char *p;
+    bool write;
+};
+
+static void field(struct cursor *c, void *values, int count, int bytes)
+{
+    for (int i = 0; i < count; i++, c->p += bytes) {
+        if (c->write) {
+            int64_t x = bytes == 1   ? ((int8_t *)values)[i]
+                        : bytes == 2 ? ((int16_t *)values)[i]
+                                     : ((int32_t *)values)[i];
+            le_put(c->p, (uint64_t)x, bytes);
+            continue;
+        }
+        uint64_t x = le_get(c->p, bytes);
+        if (bytes == 1)
+            ((int8_t *)values)[i] = (int8_t)x;
+        else if (bytes == 2)
+            ((int16_t *)values)[i] = (int16_t)x;
+        else
+            ((int32_t *)values)[i] = (int32_t)x;
+    }
+}
+
+static void walk_body(struct nnue_net *net, unsigned char *p, bool write)
+{
+    struct cursor c = { p, write };
+    int inputs = net->view.nplayers * NNUE_HIDDEN;
+    field(&c, net->ft_bias, NNUE_HIDDEN, 2);
+    field(&c, net->ft_weight, net->view.nfeatures * NNUE_HIDDEN, 2);
+    field(&c, net->psqt_weight, net->view.nfeatures, 4);
+    field(&c, net->l1_bias, NNUE_L1, 4);
+    for (int o = 0; o < NNUE_L1; o++)
+        field(&c, net->l1_weight[o], inputs, 1);
+    field(&c, net->l2_bias, NNUE_L2, 4);
+    for (int o = 0; o < NNUE_L2; o++)
+        field(&c, net->l2_weight[o], NNUE_L1, 1);
+    field(&c, &net->out_bias, 1, 4);
+    field(&c, net->out_weight, NNUE_L2, 2);
+}
+
+unsigned char *nnue_to_bytes(const struct nnue_net *net, size_t *len)
+{
+    *len = NNUE_HEADER + body_size(&net->view) + 4;
+    unsigned char *b = calloc(1, *len);
+    if (!b)
+        return NULL;
+    memcpy(b, magic, 8);
+    le_put(b + 8, NNUE_VERSION, 4);
+    le_put(b + 12, net->fingerprint, 8);
+    memcpy(b + 20, net->variant, strnlen(net->variant, NAME_LEN - 1));
+    le_put(b + 52, (uint64_t)net->scale, 4);
+    const int dims[] = { net->view.nplayers, net->view.ntypes, net->view.ncells, NNUE_HIDDEN, NNUE_L1, NNUE_L2 };
+    for (int i = 0; i < 6; i++)
+        le_put(b + 56 + 2 * i, (uint64_t)dims[i], 2);
+    /* The walk only reads the net when writing. */
+    walk_body((struct nnue_net *)net, b + NNUE_HEADER, true);
+    le_put(b + *len - 4, crc32_of(b, *len - 4), 4);
+    return b;
+}
+
+struct nnue_net *nnue_from_bytes(const unsigned char *b, size_t len, const struct variant *v, char *err, size_t errlen)
+{
+    if (len < NNUE_HEADER + 4 || memcmp(b, magic, 8)) {
+        snprintf(err, errlen, "not a net file (no SNNUE header)");
+        return NULL;
+    }
+    if (le_get(b + 8, 4) != NNUE_VERSION) {
+        snprintf(err, errlen, "net format version %u, this engine reads %d", (unsigned)le_get(b + 8, 4), NNUE_VERSION);
+        return NULL;
+    }
+    char name[NAME_LEN] = "";
+    memcpy(name, b + 20, NAME_LEN - 1);
+    for (char *s = name; *s; s++)
+        if (*s < ' ' || *s > '~')
+            *s = '?';
+    if (!v && !(v = registry_find(name))) {
+        snprintf(err, errlen, "a net for variant '%s', which this engine does not know", name);
+        return NULL;
+    }
+    if (le_get(b + 12, 8) != v->fingerprint) {
+        snprintf(err, errlen, "a net for variant '%s', not for %s (or for another definition of it)", name, v->name);
+        return NULL;
+    }
+    struct nnue_view view;
+    nnue_view_init(&view, v);
+    const int want[] = { view.nplayers, view.ntypes, view.ncells, NNUE_HIDDEN, NNUE_L1, NNUE_L2 };
+    for (int i = 0; i < 6; i++)
+        if ((int)le_get(b + 56 + 2 * i, 2) != want[i]) {
+            snprintf(err, errlen, "architecture field %d is %d, this engine needs %d", i + 1,
+                     (int)le_get(b + 56 + 2 * i, 2), want[i]);
+            return NULL;
+        }
+    size_t size = NNUE_HEADER + body_size(&view) + 4;
+    if (len != size) {
+        snprintf(err, errlen, "%zu bytes, a net of this architecture has %zu (cut short or damaged)", len, size);
+        return NULL;
+    }
+    if (le_get(b + len - 4, 4) != crc32_of(b, len - 4)) {
+        snprintf(err, errlen, "checksum mismatch (damaged file)");
+        return NULL;
+    }
+    int scale = (int)le_get(b + 52, 4);
+    if (scale < 1 || scale > 10000) {
+        snprintf(err, errlen, "output scale %d out of range 1..10000", scale);
+        return NULL;
+    }
+    struct nnue_net *net = net_new(v);
+    if (!net) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    net->scale = scale;
+    walk_body(net, (unsigned char *)b + NNUE_HEADER, false);
+    return net;
+}
+
+struct nnue_net *nnue_load(const char *path, const struct variant *v, char *err, size_t errlen)
+{
+    char why[256];
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    /* Bounded, so a huge file is refused without reading it whole. */
+    size_t cap = NNUE_HEADER + 4
+                 + body_size(&(struct nnue_view){
+                     MAX_PLAYERS, MAX_TYPES, MAX_CELLS, MAX_PLAYERS * MAX_TYPES * MAX_CELLS, { { 0 } } });
+    unsigned char *b = malloc(cap + 1);
+    size_t len = b ? fread(b, 1, cap + 1, f) : 0;
+    bool bad = ferror(f);
+    fclose(f);
+    struct nnue_net *net = NULL;
+    if (!b)
+        snprintf(why, sizeof why, "out of memory");
+    else if (bad)
+        snprintf(why, sizeof why, "cannot read");
+    else
+        net = nnue_from_bytes(b, len, v, why, sizeof why);
+    free(b);
+    if (!net)
+        snprintf(err, errlen, "%s: %s", path, why);
+    return net;
+}
+
+struct nnue_net *nnue_random(const struct variant *v, uint64_t seed)
+{
+    struct nnue_net *net = net_new(v);
+    if (!net)
+        return NULL;
+    net->scale = 400;
+    for (int i = 0; i < net->view.nfeatures * NNUE_HIDDEN; i++)
+        net->ft_weight[i] = (int16_t)((int)(random_next(&seed) % 121) - 60);
+    for (int i = 0; i < NNUE_HIDDEN; i++)
+        net->ft_bias[i] = (int16_t)(random_next(&seed) % 100);
+    for (int i = 0; i < net->view.nfeatures; i++)
+        net->psqt_weight[i] = (int32_t)(random_next(&seed) % 200001) - 100000;
+    for (int o = 0; o < NNUE_L1; o++) {
+        net->l1_bias[o] = (int32_t)(random_next(&seed) % 20001) - 10000;
+        for (int i = 0; i < NNUE_MAX_INPUTS; i++)
+            net->l1_weight[o][i] = (int8_t)((int)(random_next(&seed) % 255) - 127);
+    }
+    for (int o = 0; o < NNUE_L2; o++) {
+        net->l2_bias[o] = (int32_t)(random_next(&seed) % 20001) - 10000;
+        for (int i = 0; i < NNUE_L1; i++)
+            net->l2_weight[o][i] = (int8_t)((int)(random_next(&seed) % 255) - 127);
+    }
+    net->out_bias = (int32_t)(random_next(&seed) % 20001) - 10000;
+    for (int i = 0; i < NNUE_L2; i++)
+        net->out_weight[i] = (int16_t)((int)(random_next(&seed) % 4001) - 2000);
+    return net;
+}
+
+int32_t nnue_dot_portable(const uint8_t *in, const int8_t *w, int n)
+{
+    int32_t sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += in[i] * w[i];
+    return sum;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* 32 inputs at a time: products of pairs summed to 16 bits cannot saturate (2 * 127 * 127 < 32767),
+ * so the sum is exactly the portable one. */
+__attribute__((target("avx2"))) static int32_t dot_avx2(const uint8_t *in, const int8_t *w, int n)
+{
+    __m256i sum = _mm256_setzero_si256(), ones = _mm256_set1_epi16(1);
+    for (int i = 0; i < n; i += 32) {
+        __m256i pairs = _mm256_maddubs_epi16(_mm256_loadu_si256((const __m256i *)(in + i)),
+                                             _mm256_loadu_si256((const __m256i *)(w + i)));
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
+    }
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+
+nnue_dot_fn nnue_dot_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") ? dot_avx2 : NULL;
+}
+#else
+nnue_dot_fn nnue_dot_avx2(void)
+{
+    return NULL;
+}
+#endif
+
+static int clip(int32_t x)
+{
+    return x <= 0 ? 0 : x / NNUE_QB >= NNUE_QA ? NNUE_QA : x / NNUE_QB;
+}
+
+int nnue_output(const struct nnue_net *net, const struct nnue_acc *const acc[MAX_PLAYERS])
+{
+    uint8_t in[NNUE_MAX_INPUTS], h1[NNUE_L1];
+    int n = net->view.nplayers * NNUE_HIDDEN;
+    for (int p = 0; p < net->view.nplayers; p++)
+        for (int i = 0; i < NNUE_HIDDEN; i++) {
+            int x = acc[p]->v[i];
+            in[p * NNUE_HIDDEN + i] = (uint8_t)(x < 0 ? 0 : x > NNUE_QA ? NNUE_QA : x);
+        }
+    for (int o = 0; o < NNUE_L1; o++)
+        h1[o] = (uint8_t)clip(net->l1_bias[o] + net->dot(in, net->l1_weight[o], n));
+    int64_t others = 0;
+    for (int p = 1; p < net->view.nplayers; p++)
+        others += acc[p]->psqt;
+    int64_t out = net->out_bias + acc[0]->psqt - others / (net->view.nplayers - 1);
+    for (int o = 0; o < NNUE_L2; o++)
+        out += (int64_t)net->out_weight[o] * clip(net->l2_bias[o] + nnue_dot_portable(h1, net->l2_weight[o], NNUE_L1));
+    return (int)(out * net->scale / (NNUE_QA * NNUE_QO));
+}
+
+/* The choice of nets: set by the protocol loop between searches, read by every game_init. */
+static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool store_use;
+/* EvalFile's nets, one per variant definition. */
+static struct {
+    struct nnue_net *net;
+    char path[1024];
+} file_nets[MAX_VARIANTS];
+static int nfile_nets;
+/* Embedded nets, parsed on first use for a definition (its fingerprint) and kept to the end. */
+static struct {
+    uint64_t fingerprint;
+    bool tried;
+    struct nnue_net *net;
+} shipped_cache[MAX_VARIANTS];
+
+void nnue_use(bool use)
+{
+    pthread_mutex_lock(&store_lock);
+    store_use = use;
+    pthread_mutex_unlock(&store_lock);
+}
+
+const struct variant *nnue_add_file(const char *path, char *err, size_t errlen)
+{
+    if (strlen(path) >= sizeof file_nets[0].path) {
+        snprintf(err, errlen, "%.100s...: path too long", path);
+        return NULL;
+    }
+    struct nnue_net *net = nnue_load(path, NULL, err, errlen);
+    if (!net)
+        return NULL;
+    const struct variant *v = registry_find(net->variant);
+    pthread_mutex_lock(&store_lock);
+    int i = 0;
+    while (i < nfile_nets && file_nets[i].net->fingerprint != net->fingerprint)
+        i++;
+    if (i < MAX_VARIANTS) {
+        if (i == nfile_nets)
+            nfile_nets++;
+        else
+            nnue_free(file_nets[i].net);
+        file_nets[i].net = net;
+        snprintf(file_nets[i].path, sizeof file_nets[i].path, "%s", path);
+    }
+    pthread_mutex_unlock(&store_lock);
+    if (i == MAX_VARIANTS) {
+        nnue_free(net);
+        snprintf(err, errlen, "%s: no room for another net", path);
+        return NULL;
+    }
+    return v;
+}
+
+void nnue_clear_files(void)
+{
+    pthread_mutex_lock(&store_lock);
+    for (int i = 0; i < nfile_nets; i++)
+        nnue_free(file_nets[i].net);
+    nfile_nets = 0;
+    pthread_mutex_unlock(&store_lock);
+}
+
+static const struct nnue_net *shipped(const struct variant *v, const char **source)
+{
+    for (int i = 0; i < MAX_VARIANTS && nnue_embedded[i].name; i++) {
+        if (strcmp(nnue_embedded[i].name, v->name))
+            continue;
+        *source = nnue_embedded[i].path;
+        for (int k = 0; k < MAX_VARIANTS; k++) {
+            if (shipped_cache[k].tried && shipped_cache[k].fingerprint == v->fingerprint)
+                return shipped_cache[k].net;
+            if (!shipped_cache[k].tried) {
+                char err[256];
+                /* A user's definition under a built-in name has another fingerprint: no net. */
+                shipped_cache[k].net = nnue_from_bytes(nnue_embedded[i].data, nnue_embedded[i].len, v, err, sizeof err);
+                shipped_cache[k].fingerprint = v->fingerprint;
+                shipped_cache[k].tried = true;
+                return shipped_cache[k].net;
+            }
+        }
+    }
+    return NULL;
+}
+
+static const struct nnue_net *net_for(const struct variant *v, const char **source)
+{
+    *source = "";
+    if (!store_use)
+        return NULL;
+    for (int i = 0; i < nfile_nets; i++)
+        if (file_nets[i].net->fingerprint == v->fingerprint) {
+            *source = file_nets[i].path;
+            return file_nets[i].net;
+        }
+    return shipped(v, source);
+}
+
+const struct nnue_net *nnue_for(const struct variant *v)
+{
+    const char *source;
+    pthread_mutex_lock(&store_lock);
+    const struct nnue_net *net = net_for(v, &source);
+    pthread_mutex_unlock(&store_lock);
+    return net;
+}
+
+void nnue_describe(const struct variant *v, char *out, size_t len)
+{
+    const char *source;
+    pthread_mutex_lock(&store_lock);
+    const struct nnue_net *net = net_for(v, &source);
+    if (net)
+        snprintf(out, len, "NNUE %s (%s)", source, net->variant);
+    else
+        snprintf(out, len, "classical (%s)", store_use ? "no net for this variant" : "UseNNUE is off");
+    pthread_mutex_unlock(&store_lock);
+}

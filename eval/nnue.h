@@ -1,0 +1,97 @@
+/* The learned evaluation (docs/nnue.md): a net file's reader and writer, its features, and the
+ * quantised layers after the accumulator, portable and AVX2 (width-independent). */
+#ifndef NNUE_H
+#define NNUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../rules/variant.h"
+
+enum {
+    NNUE_VERSION = 1,
+    NNUE_HIDDEN = 128,      /* accumulator width per perspective */
+    NNUE_L1 = 16,           /* first hidden layer */
+    NNUE_L2 = 32,           /* second hidden layer */
+    NNUE_QA = 127,          /* the accumulator's scale: 1.0 is 127, clipped to [0, 127] */
+    NNUE_QB = 64,           /* the hidden layers' weight scale */
+    NNUE_QO = 1024,         /* the output weights' scale */
+    NNUE_HEADER = 80,       /* bytes before the weights (docs/nnue.md) */
+    NNUE_MAX_INPUTS = MAX_PLAYERS * NNUE_HIDDEN,
+};
+
+/* How a variant's pieces become features: perspective p sees army (p + k) % nplayers as its k-th,
+ * and the board turned so that its own army stands where the first army starts. */
+struct nnue_view {
+    int nplayers, ntypes, ncells, nfeatures;
+    unsigned char cell[MAX_PLAYERS][MAX_CELLS];
+};
+
+/* One perspective's sums over the pieces: the feature transformer's, and the linear piece-cell term's
+ * (which no clipping bounds, so that material counts however lopsided the position). */
+struct nnue_acc {
+    int16_t v[NNUE_HIDDEN];
+    int32_t psqt;
+};
+
+typedef int32_t (*nnue_dot_fn)(const uint8_t *in, const int8_t *w, int n);
+
+struct nnue_net {
+    char variant[NAME_LEN];
+    uint64_t fingerprint;
+    struct nnue_view view;
+    int scale;                          /* centipawns per unit of the float output */
+    int16_t *ft_weight;                 /* nfeatures x NNUE_HIDDEN */
+    int32_t *psqt_weight;               /* nfeatures, in output units (NNUE_QA * NNUE_QO per 1.0) */
+    int16_t ft_bias[NNUE_HIDDEN];
+    int32_t l1_bias[NNUE_L1];
+    int8_t l1_weight[NNUE_L1][NNUE_MAX_INPUTS];   /* nplayers * NNUE_HIDDEN used */
+    int32_t l2_bias[NNUE_L2];
+    int8_t l2_weight[NNUE_L2][NNUE_L1];
+    int32_t out_bias;
+    int16_t out_weight[NNUE_L2];
+    nnue_dot_fn dot;                    /* the first layer's dot product: AVX2 where the CPU has it */
+};
+
+void nnue_view_init(struct nnue_view *view, const struct variant *v);
+/* The feature of a piece (piece_make code) on a cell, from perspective p. */
+static inline int nnue_feature(const struct nnue_view *view, int p, int piece, int cell)
+{
+    int army = (piece_colour(piece) - p + view->nplayers) % view->nplayers;
+    return (army * view->ntypes + piece_type(piece)) * view->ncells + view->cell[p][cell];
+}
+
+/* Reads a net for variant v (NULL: the registered variant the file names); on any error NULL and one
+ * line in err. */
+struct nnue_net *nnue_load(const char *path, const struct variant *v, char *err, size_t errlen);
+struct nnue_net *nnue_from_bytes(const unsigned char *data, size_t len, const struct variant *v, char *err,
+                                 size_t errlen);
+/* A net of random weights (tests of the machinery) for variant v. */
+struct nnue_net *nnue_random(const struct variant *v, uint64_t seed);
+/* The file's bytes (malloc'd, *len set), NULL when out of memory. */
+unsigned char *nnue_to_bytes(const struct nnue_net *net, size_t *len);
+void nnue_free(struct nnue_net *net);
+
+/* The score in centipawns from the accumulators of the perspectives in order (the mover's first): the
+ * layers' output plus the mover's piece-cell sum less the mean of the others'. */
+int nnue_output(const struct nnue_net *net, const struct nnue_acc *const acc[MAX_PLAYERS]);
+/* The first layer's dot products, for the tests: the portable one, and the AVX2 one (NULL when the
+ * CPU or the compiler has none). */
+int32_t nnue_dot_portable(const uint8_t *in, const int8_t *w, int n);
+nnue_dot_fn nnue_dot_avx2(void);
+
+/* Which nets the engine uses (options UseNNUE and EvalFile): none unless use; then for each variant
+ * the net of an EvalFile file for its definition, else its shipped net, else none. */
+void nnue_use(bool use);
+/* Loads path's net for the registered variant it names, replacing an earlier file's net for that
+ * definition: the variant, or NULL (nothing changed, one line in err). */
+const struct variant *nnue_add_file(const char *path, char *err, size_t errlen);
+void nnue_clear_files(void);
+/* The net the evaluation uses for v, NULL for the classical evaluation. A net lives until exit, or
+ * until nnue_add_file replaces it or nnue_clear_files. */
+const struct nnue_net *nnue_for(const struct variant *v);
+/* What nnue_for(v) gives, in words: "NNUE <source> (<variant>)" or "classical (<why>)". */
+void nnue_describe(const struct variant *v, char *out, size_t len);
+
+#endif
