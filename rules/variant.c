@@ -417,17 +417,28 @@ static int parse_cell(struct parser *p, const struct variant *v, const char *tok
 }
 
 /* double-step = cells: the first player's; replaces the list. */
-static void parse_double_step(struct parser *p, struct variant *v, char *val)
+/* double-step = cells, triple-step = cells: the first player's cells from which a pawn may take up to
+ * `steps` steps in one line; replaces the cells of that kind. */
+static void parse_step_cells(struct parser *p, struct variant *v, char *val, unsigned char steps)
 {
     char *save;
-    memset(v->double_cell, 0, sizeof v->double_cell);
+    for (int c = 0; c < MAX_CELLS; c++)
+        if (v->double_cell[0][c] == steps)
+            v->double_cell[0][c] = 0;
     for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         int c = parse_cell(p, v, tok);
         if (c == CELL_NONE)
             return;
-        v->double_cell[0][c] = true;
+        if (v->double_cell[0][c]) {
+            parse_error(p, "cell %s is both a double-step and a triple-step cell", tok);
+            return;
+        }
+        v->double_cell[0][c] = steps;
     }
 }
+
+static void parse_double_step(struct parser *p, struct variant *v, char *val) { parse_step_cells(p, v, val, 2); }
+static void parse_triple_step(struct parser *p, struct variant *v, char *val) { parse_step_cells(p, v, val, 3); }
 
 /* How many steps u takes from `from` to `cell` (0 for the cell itself), or -1 off that ray. */
 static int steps_along(const struct geometry *g, int from, struct vec u, int cell)
@@ -485,10 +496,11 @@ static void parse_castling(struct parser *p, struct variant *v, char *val)
         }
         for (int i = 0; i < v->ncastles; i++) {
             const struct castle_rule *o = &v->castle[0][i];
-            /* Rules may share targets (two rooks on one edge): the nearer rook blocks the farther's way. */
+            /* Rules may share targets (two rooks on one edge): the nearer rook blocks the farther's way. A
+             * rook may castle by two rules (short and long), which share its right. */
             const char *why = o->royal != r.royal ? "every rule starts from the same royal cell"
-                              : o->rook == r.rook ? "a rook castles by one rule"
-                                                  : NULL;
+                              : o->rook == r.rook && o->royal_to == r.royal_to ? "a rook's rules need different targets"
+                                                                               : NULL;
             if (why) {
                 parse_error(p, "castling rule '%s': %s", text, why);
                 return;
@@ -648,6 +660,7 @@ static const struct key {
     { "piece",           parse_piece },
     { "promotion",       parse_promotion },
     { "double-step",     parse_double_step },
+    { "triple-step",     parse_triple_step },
     { "castling",        parse_castling },
     { "start",           parse_start },
     { "promotion-limit", parse_promotion_limit },
@@ -673,7 +686,7 @@ static void derive(struct variant *v)
             if (v->double_cell[0][c]) {
                 int m = variant_map_cell(v, c, pl);
                 if (m != CELL_NONE)
-                    v->double_cell[pl][m] = true;
+                    v->double_cell[pl][m] = v->double_cell[0][c];
             }
         /* Every board is symmetric under the players' maps, so no castling cell leaves it. */
         for (int i = 0; i < v->ncastles; i++) {
@@ -701,7 +714,7 @@ static bool royal_reaches(const struct variant *v, int player, int from, int to)
         for (int d = 0; d < 6 && pd->double_step; d++)
             doubles |= (pd->double_dirs >> d & 1) && geo_orth[d].q == l.dq && geo_orth[d].r == l.dr;
         int k = steps_along(g, from, u, to);
-        if ((l.mode & MODE_MOVE) && (k == 1 || (k == 2 && doubles && v->double_cell[player][from])))
+        if ((l.mode & MODE_MOVE) && (k == 1 || (k >= 2 && doubles && k <= v->double_cell[player][from])))
             return true;
     }
     unsigned slides = pd->slide[MODE_MOVE] | pd->slide[MODE_BOTH];

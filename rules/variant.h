@@ -41,7 +41,7 @@ struct piece_def {
     unsigned hop;                /* straight directions of hopping captures (hR, hB) */
     bool royal;
     bool pawn;                   /* promotes, resets the 100-ply counter */
-    bool double_step;            /* two move-only steps in a line from the double-step cells */
+    bool double_step;            /* two (three from triple-step cells) move-only steps in a line */
     unsigned char double_dirs;   /* orthogonal directions (bit d = O d) a double step may take */
     bool centreward;             /* its leaps never move it away from the central file */
     bool en_passant;             /* can take and be taken en passant */
@@ -71,7 +71,9 @@ struct variant {
     /* Fusion (Mishling Fusion): two simple types that fuse, and the compound's components. */
     unsigned char fuse[MAX_TYPES][MAX_TYPES]; /* compound type + 1, or 0 where the pair does not fuse */
     unsigned char component[MAX_TYPES][2];    /* a compound's two simple types + 1 in type order; 0: simple */
-    bool double_cell[MAX_PLAYERS][MAX_CELLS];
+    /* The most steps a pawn's first move takes in one line from the cell: 2 (double-step cells) or 3
+     * (triple-step cells, which allow two as well); 0 where it makes one step only. */
+    unsigned char double_cell[MAX_PLAYERS][MAX_CELLS];
     int ncastles;                /* castling rules per player, the first player's given, the others derived */
     struct castle_rule castle[MAX_PLAYERS][MAX_CASTLES];
     char start_fen[1024];

@@ -9,7 +9,7 @@ struct ref_move {
     int from, to;
     int promo;   /* type the pawn becomes, or -1 */
     int victim;  /* cell of the pawn taken en passant, or CELL_NONE */
-    int passed;  /* cell a double step passes over, or CELL_NONE */
+    int passed;  /* first cell a double or triple step passes over (of a pawn taken en passant), or CELL_NONE */
     int fission; /* Fusion: the component type that moves away alone (the other stays), or -1 */
     int castle;  /* castling: the rule (variant.h, castle[side][rule]), or -1 */
 };
@@ -367,60 +367,67 @@ bool reference_in_zone(const struct variant *v, int player, int type, int cell)
     return !ref_leap_cells(v, player, ref_piece(v, type), MODE_MOVE, cell, cells);
 }
 
-/* The pawn of the previous army whose double step passed over the en-passant cell: one step on from
- * the cell along a double-step direction. Three players: the previous army still on the board, so that
- * after an elimination the next army takes the pawn of the army that made the last ply. */
-static int ref_ep_victim(const struct variant *v, const struct setup *s)
+/* The pawn that made the last ply's double or triple step, while it is on the board. */
+static int ref_ep_victim(const struct setup *s)
 {
-    int prev = ref_prev_army(v, s);
-    for (int t = 0; t < v->ntypes; t++) {
-        const struct reference_piece *p = ref_piece(v, t);
-        for (int k = 0; p->en_passant && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
-            int c = ref_step(v, s->ep, ref_turn(v, prev, p->double_step[k]));
-            if (c != CELL_NONE && s->piece[c] == piece_make(prev, t))
-                return c;
-        }
-    }
-    return CELL_NONE;
+    return s->ep != CELL_NONE && s->piece[s->ep_victim] ? s->ep_victim : CELL_NONE;
 }
 
-/* Two move steps in one line along a double-step direction from a double-step cell, the first one a
- * step the piece may take from here (centreward filtered), both cells empty. */
+/* The orthogonal step that leads from one cell to the other along a straight line, or {0, 0}. */
+static struct vec ref_orth_towards(const struct variant *v, int from, int to)
+{
+    for (int d = 0; d < 6; d++)
+        for (int c = ref_step(v, from, geo_orth[d]); c != CELL_NONE; c = ref_step(v, c, geo_orth[d]))
+            if (c == to)
+                return geo_orth[d];
+    return (struct vec){ 0, 0 };
+}
+
+/* Two or three (from a triple-step cell) move steps in one line along a double-step direction from a
+ * double-step cell, the first one a step the piece may take from here (centreward filtered), every cell
+ * on the way and the last empty. */
 static void ref_double_steps(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
 {
     int colour = piece_colour(s->piece[from]);
     const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
     for (int k = 0; v->double_cell[colour][from] && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
         struct vec u = ref_turn(v, colour, p->double_step[k]);
-        int mid = ref_leap_target(v, p, from, u);
-        int to = mid == CELL_NONE ? CELL_NONE : ref_step(v, mid, u);
-        /* Only a piece that can be taken en passant leaves the passed cell behind. */
-        if (to != CELL_NONE && !s->piece[mid] && !s->piece[to])
-            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, p->en_passant ? mid : CELL_NONE, -1, -1 });
+        int mid = ref_leap_target(v, p, from, u), to = mid;
+        for (int steps = 2; to != CELL_NONE && !s->piece[to] && steps <= v->double_cell[colour][from]; steps++) {
+            to = ref_step(v, to, u);
+            /* Only a piece that can be taken en passant leaves the passed cells behind. */
+            if (to != CELL_NONE && !s->piece[to])
+                ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, p->en_passant ? mid : CELL_NONE, -1, -1 });
+        }
     }
 }
 
+/* En passant: a piece of the same kind as the pawn that just made a double or triple step takes it by a
+ * capturing leap onto any cell it passed. */
 static void ref_en_passant(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
 {
-    int colour = piece_colour(s->piece[from]);
+    int colour = piece_colour(s->piece[from]), victim = ref_ep_victim(s);
     const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
-    if (!p->en_passant || s->ep == CELL_NONE)
+    if (!p->en_passant || victim == CELL_NONE || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
         return;
-    int victim = ref_ep_victim(v, s), cells[REFERENCE_ATOMS * REFERENCE_DIRS];
-    int n = ref_leap_cells(v, colour, p, MODE_CAPTURE, from, cells);
-    bool reaches = false;
-    for (int i = 0; i < n; i++)
-        reaches |= cells[i] == s->ep;
-    /* En passant is taken by a piece of the same kind only. */
-    if (victim == CELL_NONE || !reaches || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
-        return;
-    /* Where the pawn could also move to the passed cell, that move is the capture (pieces.md). */
-    for (int i = 0; i < l->n; i++)
-        if (l->m[i].to == s->ep) {
-            l->m[i].victim = victim;
-            return;
-        }
-    ref_add(l, (struct ref_move){ from, s->ep, -1, victim, CELL_NONE, -1, -1 });
+    int cells[REFERENCE_ATOMS * REFERENCE_DIRS], n = ref_leap_cells(v, colour, p, MODE_CAPTURE, from, cells);
+    struct vec u = ref_orth_towards(v, s->ep, victim);
+    for (int passed = s->ep; passed != victim; passed = ref_step(v, passed, u)) {
+        bool reaches = false;
+        for (int i = 0; i < n; i++)
+            reaches |= cells[i] == passed;
+        if (!reaches)
+            continue;
+        /* Where the pawn could also move to the passed cell, that move is the capture (pieces.md). */
+        bool merged = false;
+        for (int i = 0; i < l->n && !merged; i++)
+            if (l->m[i].from == from && l->m[i].to == passed) {
+                l->m[i].victim = victim;
+                merged = true;
+            }
+        if (!merged)
+            ref_add(l, (struct ref_move){ from, passed, -1, victim, CELL_NONE, -1, -1 });
+    }
 }
 
 /* How many pieces of the type the player has on the board. */
@@ -617,16 +624,6 @@ static void ref_piece_moves(const struct variant *v, const struct setup *s, int 
     ref_promote(v, s, &moves, l, st);
 }
 
-/* The orthogonal step that leads from one cell to the other along a straight line, or {0, 0}. */
-static struct vec ref_orth_towards(const struct variant *v, int from, int to)
-{
-    for (int d = 0; d < 6; d++)
-        for (int c = ref_step(v, from, geo_orth[d]); c != CELL_NONE; c = ref_step(v, c, geo_orth[d]))
-            if (c == to)
-                return geo_orth[d];
-    return (struct vec){ 0, 0 };
-}
-
 /* Castling (variants.md, "Rules (seed 003)"): the royal and a rook on one line, both unmoved (the
  * setup's right says so), pass each other, the royal to the target nearer the rook and the rook to the
  * other; every cell between them must be empty, and no cell the royal stands on or crosses may be
@@ -725,6 +722,7 @@ static void ref_apply(const struct variant *v, struct setup *s, struct ref_move 
     }
     s->halfmove = capture || v->piece[piece_type(p)].pawn ? 0 : s->halfmove + 1;
     s->ep = m.passed;
+    s->ep_victim = m.passed != CELL_NONE ? m.to : CELL_NONE;
     ref_rights_after(v, s, m);
     /* The fullmove number grows when the turn passes to an army earlier in turn order (protocol.md). */
     int next = ref_next_army(v, s, s->side);
@@ -864,7 +862,7 @@ bool reference_resolve(const struct variant *v, struct setup *s, struct referenc
     /* A double step whose pawn has left the board with its army leaves nothing to take. (That army made
      * the last ply, so its royal was safe then; it can only fall after another removal, and the game is
      * over then.) */
-    if (r->neliminated && s->ep != CELL_NONE && ref_ep_victim(v, s) == CELL_NONE)
+    if (r->neliminated && s->ep != CELL_NONE && ref_ep_victim(s) == CELL_NONE)
         s->ep = CELL_NONE;
     return r->winner < 0 && !r->stalemate;
 }

@@ -138,7 +138,7 @@ static void lists_compare(const struct game *g, const struct setup *s, move_text
 static bool setup_equal(const struct variant *v, const struct setup *a, const struct setup *b)
 {
     return !memcmp(a->piece, b->piece, (size_t)v->geo.ncells) && a->side == b->side && a->ep == b->ep &&
-           a->castling == b->castling && a->halfmove == b->halfmove && a->fullmove == b->fullmove;
+           (a->ep == CELL_NONE || a->ep_victim == b->ep_victim) && a->castling == b->castling && a->halfmove == b->halfmove && a->fullmove == b->fullmove;
 }
 
 /* The engine's position must be the reference setup, with a consistent incremental key. */
@@ -1306,6 +1306,76 @@ static void hand_rights_text(const struct variant *v, const struct setup *s, cha
                     text_append(out, len, v->geo.name[c]);
 }
 
+static int cell_of(const struct variant *v, const char *name)
+{
+    int len;
+    return geo_parse_cell(&v->geo, name, &len);
+}
+
+/* The engine from the setup's FEN, compared with the reference there and after the move (if any). */
+static void ep_compare(const struct variant *v, const struct setup *s, const char *move)
+{
+    static move_text ref[REFERENCE_MAX_MOVES];
+    static struct fast_move fast[MAX_MOVES];
+    char fen[1024], err[256];
+    struct game g;
+    setup_to_fen(s, v, fen, sizeof fen);
+    test_game(&g, v->name, NULL, false);
+    ck_assert_msg(game_set_position(&g, fen, NULL, 0, err, sizeof err), "%s: %s", fen, err);
+    state_compare(&g, s, fen);
+    int n = position_compare(&g, s, ref, fast);
+    struct setup after = *s;
+    if (move) {
+        ck_assert(reference_make(v, &after, move));
+        g.ops->position_make(g.pos, fast_find(fast, n, move));
+        state_compare(&g, &after, move);
+    }
+    game_free(&g);
+}
+
+/* The pawn taken en passant is the one that made the last double step, even where another pawn of its
+ * army stands one step past the passed cell along its other double-step direction (De Vasa: after d3d5
+ * d7b5 c3c5 both d5 and c5 do, past c4). The FEN names that pawn after the cell when the cell alone
+ * would not say which one it is. */
+START_TEST(test_en_passant_victim)
+{
+    const struct variant *v = test_variant("devasa");
+    struct setup s, t;
+    char err[256], fen[1024];
+    const int pawn = piece_make(0, variant_type_of_letter(v, 'P'));
+    ck_assert(setup_from_fen(&s, v, v->start_fen, err, sizeof err));
+    ck_assert(reference_make(v, &s, "d3d5") && reference_make(v, &s, "d7b5") && reference_make(v, &s, "c3c5"));
+    ck_assert_int_eq(s.ep, cell_of(v, "c4"));
+    ck_assert_int_eq(s.ep_victim, cell_of(v, "c5"));
+    t = s;
+    ck_assert(reference_make(v, &t, "b5c4"));
+    ck_assert(!t.piece[cell_of(v, "c5")] && t.piece[cell_of(v, "d5")] == pawn);
+    /* d5 could only have passed c4 from b3, where a pawn stands: the cell alone says c5. */
+    setup_to_fen(&s, v, fen, sizeof fen);
+    ck_assert_msg(strstr(fen, " c4 0 "), "%s", fen);
+    ep_compare(v, &s, "b5c4");
+    /* With b3 empty either pawn could have: the FEN names the one that did, and a FEN that does not is
+     * refused. */
+    s.piece[cell_of(v, "b3")] = 0;
+    setup_to_fen(&s, v, fen, sizeof fen);
+    ck_assert_msg(strstr(fen, " c4c5 0 "), "%s", fen);
+    ck_assert(setup_from_fen(&t, v, fen, err, sizeof err) && t.ep_victim == cell_of(v, "c5"));
+    ep_compare(v, &s, "b5c4");
+    s.ep_victim = cell_of(v, "d5");
+    setup_to_fen(&s, v, fen, sizeof fen);
+    ck_assert_msg(strstr(fen, " c4d5 0 "), "%s", fen);
+    ck_assert(setup_from_fen(&t, v, fen, err, sizeof err) && t.ep_victim == cell_of(v, "d5"));
+    /* Taking d5 would open the d-file from White's queen d1 to Black's king d9. */
+    ep_compare(v, &s, NULL);
+    t = s;
+    ck_assert(!reference_make(v, &t, "b5c4"));
+    *strstr(fen, " c4d5 0 ") = 0;
+    strcat(fen, " c4 0 2");
+    ck_assert(!setup_from_fen(&t, v, fen, err, sizeof err));
+    ck_assert_msg(strstr(err, "two pawns may have passed the en-passant cell"), "%s", err);
+}
+END_TEST
+
 /* Castling by hand (variants.md, "Rules (seed 003)"). castle-nd: White's Grandduke on the corner h1,
  * Rooks on e1 (castling takes the Grandduke to f1 and the Rook to g1) and l1 (to k1, the Rook to i1),
  * Black's Grandduke on h15. Its own steps from h1 are g1 h2 i1 (W) and g2 i2 (F). */
@@ -1639,6 +1709,7 @@ Suite *suite_reference(void)
     tcase_add_test(hand, test_by_hand_atoms);
     tcase_add_test(hand, test_by_hand_fusion);
     tcase_add_test(hand, test_by_hand_castling);
+    tcase_add_test(hand, test_en_passant_victim);
     suite_add_tcase(s, hand);
     TCase *table = tcase_create("piece table");
     tcase_add_test(table, test_table_covers_builtins);
