@@ -149,6 +149,8 @@ static const struct army {
         { 'L', SLING }, { 'S', KNIGHT }, { 'P', FLATSTAR_POINT } } },
     { { "wellisch" },
       { { 'G', GENERAL }, { 'V', VICEREINE }, { 'R', ROOK }, { 'E', FIRZAN }, { 'P', WELLISCH_POINT } } },
+    { { "shafran" },
+      { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', MCCOOEY_PAWN } } },
     { { "devasa" },
       { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', DEVASA_PAWN } } },
     { { "nd-wellisch", "nd-wellisch-3p" },
