@@ -35,6 +35,7 @@ static const struct {
     { "nd-mccooey", NULL, 0 },
     { "devasa", NULL, 0 },
     { "shafran", NULL, 0 },
+    { "brusky", NULL, 0 },
     { "nd-wellisch-3p", NULL, 2 },
     { "nd-mccooey-3p", NULL, 3 },
 };

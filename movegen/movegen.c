@@ -333,6 +333,11 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
             for (int k = 0; k < 2; k++)
                 if (cs_test(ep_takers[k], from))
                     quiet = cs_andnot(quiet, tb->bit[ep_cells[k]]);
+            /* Brusky: an enemy on a cell a start-cell pawn steps to blocks all its non-capturing moves. */
+            bool blocked = v->piece[t].blocked && v->double_cell[us][from]
+                           && cs_intersects(cs_or(pt->leap[MODE_MOVE][from], pt->leap[MODE_BOTH][from]), enemy);
+            if (blocked)
+                quiet = cs_andnot(quiet, empty);
             cellset allowed = cs_test(pinned, from) ? cs_and(mask, line[from]) : mask;
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
             if (noisy)
@@ -356,7 +361,7 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
                 n = add_promotions(promo, npromo, list, n, from, promotions);
             }
             const struct double_step *ds = &pt->dbl[from];
-            for (int i = 0; i < ds->n && !noisy; i++) {
+            for (int i = 0; i < ds->n && !noisy && !blocked; i++) {
                 int two = ds->to[i];
                 if (!cs_test(empty, ds->mid[i]) || !cs_test(empty, two) || !cs_test(allowed, two)
                     || (ds->far[i] != CELL_NONE && !cs_test(empty, ds->far[i])))

@@ -124,7 +124,7 @@ static void tables_piece(struct tables *tb, int pl, int t)
             may_double |= geo_orth[d].q == l->dq && geo_orth[d].r == l->dr && (pd->double_dirs >> d & 1);
         for (int c = 0; c < g->ncells; c++) {
             int to = step_cell(g, c, u, 1);
-            if (to == CELL_NONE || (pd->centreward && abs(g->q[to]) > abs(g->q[c])))
+            if (to == CELL_NONE || (pd->centreward && abs(g->q[to]) > abs(g->q[c])) || (l->start && !v->double_cell[pl][c]))
                 continue;
             cs_set(&pt->leap[l->mode][c], to);
             pt->gen |= 1u << l->mode;

@@ -125,16 +125,16 @@ static int angle_dir(enum orientation o, bool diagonal, int angle)
     return ((a / 60) % 6 + 6) % 6;
 }
 
-static void add_leap(struct piece_def *pd, struct vec v, int mode)
+static void add_leap(struct piece_def *pd, struct vec v, int mode, bool start)
 {
     for (int i = 0; i < pd->nleaps; i++) {
-        if (pd->leaps[i].dq == v.q && pd->leaps[i].dr == v.r) {
+        if (pd->leaps[i].dq == v.q && pd->leaps[i].dr == v.r && pd->leaps[i].start == start) {
             pd->leaps[i].mode |= (unsigned char)mode;
             return;
         }
     }
     if (pd->nleaps < MAX_LEAPS)
-        pd->leaps[pd->nleaps++] = (struct leap){ (signed char)v.q, (signed char)v.r, (unsigned char)mode };
+        pd->leaps[pd->nleaps++] = (struct leap){ (signed char)v.q, (signed char)v.r, (unsigned char)mode, start };
 }
 
 /* "@a,b,...": the directions (bit d = direction d of the atom's kind) of a list of angles. */
@@ -162,10 +162,13 @@ static bool parse_angles(struct parser *p, const struct variant *v, const char *
     return true;
 }
 
-/* Parses one movement token such as "R", "capture:W@60,-60", "move:F", "cR4". */
+/* Parses one movement token such as "R", "capture:W@60,-60", "move:F", "cR4", "start:capture:F@0". */
 static bool parse_atom(struct parser *p, const struct variant *v, struct piece_def *pd, const char *tok)
 {
     int mode = MODE_BOTH;
+    bool start = !strncmp(tok, "start:", 6);
+    if (start)
+        tok += 6;
     if (!strncmp(tok, "move:", 5)) {
         mode = MODE_MOVE;
         tok += 5;
@@ -198,6 +201,10 @@ static bool parse_atom(struct parser *p, const struct variant *v, struct piece_d
         return false;
     }
     bool diagonal = kind == LEAP_F || kind == SLIDE_B || kind == CURVED_B || kind == HOP_B;
+    if (start && kind != LEAP_W && kind != LEAP_D && kind != LEAP_H && kind != LEAP_F && kind != LEAP_N) {
+        parse_error(p, "'start:' applies to leaps only (W F D H N), not '%s'", atom);
+        return false;
+    }
     if (kind == CURVED_R || kind == CURVED_B) {
         unsigned char *limit = &pd->curved_steps[diagonal];
         if (*limit && *limit != steps) {
@@ -221,11 +228,11 @@ static bool parse_atom(struct parser *p, const struct variant *v, struct piece_d
         struct vec o = geo_orth[d], f = geo_diag[d];
         unsigned straight = 1u << ((diagonal ? DIR_DIAG : DIR_ORTH) + d);
         switch (kind) {
-        case LEAP_W: add_leap(pd, o, mode); break;
-        case LEAP_D: add_leap(pd, (struct vec){ 2 * o.q, 2 * o.r }, mode); break;
-        case LEAP_H: add_leap(pd, (struct vec){ 3 * o.q, 3 * o.r }, mode); break;
-        case LEAP_F: add_leap(pd, f, mode); break;
-        case LEAP_N: add_leap(pd, geo_root7[2 * d], mode); add_leap(pd, geo_root7[2 * d + 1], mode); break;
+        case LEAP_W: add_leap(pd, o, mode, start); break;
+        case LEAP_D: add_leap(pd, (struct vec){ 2 * o.q, 2 * o.r }, mode, start); break;
+        case LEAP_H: add_leap(pd, (struct vec){ 3 * o.q, 3 * o.r }, mode, start); break;
+        case LEAP_F: add_leap(pd, f, mode, start); break;
+        case LEAP_N: add_leap(pd, geo_root7[2 * d], mode, start); add_leap(pd, geo_root7[2 * d + 1], mode, start); break;
         case SLIDE_R: case SLIDE_B: pd->slide[mode] |= straight; break;
         case RIDE_NN: pd->ride[mode] |= 3u << (2 * d); break;
         case CURVED_R: case CURVED_B: pd->curved[mode] |= straight; break;
@@ -299,6 +306,8 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
             pd.centreward = true;
         } else if (!strcmp(tok, "ep")) {
             pd.en_passant = true;
+        } else if (!strcmp(tok, "blocked")) {
+            pd.blocked = true;
         } else if (!parse_atom(p, v, &pd, tok)) {
             return;
         } else {

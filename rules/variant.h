@@ -26,7 +26,8 @@ enum turn_end { TURN_PLAYS, TURN_LAST_ARMY, TURN_STALEMATE };
 /* How a movement component may be used. */
 enum { MODE_MOVE = 1, MODE_CAPTURE = 2, MODE_BOTH = 3 };
 
-struct leap { signed char dq, dr; unsigned char mode; };
+/* start: only from the player's double- and triple-step cells (a pawn's start cells). */
+struct leap { signed char dq, dr; unsigned char mode; bool start; };
 
 /* A piece type, written for the first player; other players get it rotated (board.md). */
 struct piece_def {
@@ -45,6 +46,8 @@ struct piece_def {
     unsigned char double_dirs;   /* orthogonal directions (bit d = O d) a double step may take */
     bool centreward;             /* its leaps never move it away from the central file */
     bool en_passant;             /* can take and be taken en passant */
+    bool blocked;                /* on a start cell, an enemy on a cell its move steps reach stops every
+                                  * non-capturing move (Brusky) */
     double value;                /* in pawns, from the variant's `values`; 0: derived (eval/values.c) */
 };
 

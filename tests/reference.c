@@ -85,7 +85,8 @@ static void ref_from_def(const struct piece_def *d, struct reference_piece *p)
     memset(p, 0, sizeof *p);
     p->name = d->name;
     for (int i = 0; i < d->nleaps; i++)
-        ref_atom_add(p, REF_LEAP, d->leaps[i].mode, 1, (struct vec){ d->leaps[i].dq, d->leaps[i].dr });
+        ref_atom_add(p, d->leaps[i].start ? REF_START_LEAP : REF_LEAP, d->leaps[i].mode, 1,
+                     (struct vec){ d->leaps[i].dq, d->leaps[i].dr });
     for (unsigned mode = MODE_MOVE; mode <= MODE_BOTH; mode++)
         for (int dir = 0; dir < NUM_STRAIGHT; dir++) {
             if (d->slide[mode] >> dir & 1)
@@ -107,6 +108,7 @@ static void ref_from_def(const struct piece_def *d, struct reference_piece *p)
                 p->double_step[n++] = geo_orth[k];
     p->en_passant = d->en_passant;
     p->centreward = d->centreward;
+    p->blocked = d->blocked;
 }
 
 /* How a type moves: in a built-in variant as the reference's table says (reference_pieces.c, written
@@ -137,7 +139,7 @@ static const struct reference_piece *ref_piece(const struct variant *v, int type
 /* The vector of the atom's k-th direction as the player sees it; a leap's times its reach. */
 static struct vec ref_atom_vec(const struct variant *v, int player, const struct reference_atom *a, int k)
 {
-    int n = a->motion == REF_LEAP ? a->reach : 1;
+    int n = a->motion == REF_LEAP || a->motion == REF_START_LEAP ? a->reach : 1;
     return ref_turn(v, player, (struct vec){ n * a->dir[k].q, n * a->dir[k].r });
 }
 
@@ -155,6 +157,13 @@ static int ref_leap_target(const struct variant *v, const struct reference_piece
     return to != CELL_NONE && ref_centreward_ok(v, p, from, to) ? to : CELL_NONE;
 }
 
+/* Whether the atom is a leap the player's piece may make from the cell: start leaps only from the
+ * player's start (double-step) cells. */
+static bool ref_leaps_from(const struct variant *v, int player, const struct reference_atom *a, int from)
+{
+    return a->motion == REF_LEAP || (a->motion == REF_START_LEAP && v->double_cell[player][from]);
+}
+
 /* The cells that the piece's leaps of the mode reach from the cell; returns how many. */
 static int ref_leap_cells(const struct variant *v, int player, const struct reference_piece *p, unsigned mode,
                           int from, int cells[REFERENCE_ATOMS * REFERENCE_DIRS])
@@ -162,7 +171,7 @@ static int ref_leap_cells(const struct variant *v, int player, const struct refe
     int n = 0;
     for (int i = 0, natoms = ref_atoms(p); i < natoms; i++) {
         const struct reference_atom *a = &p->atom[i];
-        int ndirs = a->motion == REF_LEAP && (a->mode & mode) ? ref_dirs(a->dir, REFERENCE_DIRS) : 0;
+        int ndirs = ref_leaps_from(v, player, a, from) && (a->mode & mode) ? ref_dirs(a->dir, REFERENCE_DIRS) : 0;
         for (int k = 0; k < ndirs; k++) {
             int to = ref_leap_target(v, p, from, ref_atom_vec(v, player, a, k));
             if (to != CELL_NONE)
@@ -269,8 +278,9 @@ static void ref_basic(const struct variant *v, const struct setup *s, int from, 
         for (int k = 0, ndirs = ref_dirs(a->dir, REFERENCE_DIRS); k < ndirs; k++) {
             struct vec u = ref_atom_vec(v, colour, a, k);
             switch (a->motion) {
-            case REF_LEAP:
-                ref_leap(v, s, from, u, a->mode, l, st);
+            case REF_LEAP: case REF_START_LEAP:
+                if (ref_leaps_from(v, colour, a, from))
+                    ref_leap(v, s, from, u, a->mode, l, st);
                 break;
             case REF_SLIDE:
                 ref_line(v, s, from, u, a->mode, l);
@@ -604,6 +614,28 @@ static void ref_fissions(const struct variant *v, const struct setup *s, int fro
 
 /* One piece's moves: a target reached by two atoms (a Sailor's W and R) or two curved paths is one
  * move. */
+/* A blocked piece on one of its start cells with an enemy on a cell one of its move leaps reaches. */
+static bool ref_blocked(const struct variant *v, const struct setup *s, int from)
+{
+    int colour = piece_colour(s->piece[from]), cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
+    int n = p->blocked && v->double_cell[colour][from] ? ref_leap_cells(v, colour, p, MODE_MOVE, from, cells) : 0;
+    for (int i = 0; i < n; i++)
+        if (s->piece[cells[i]] && piece_colour(s->piece[cells[i]]) != colour)
+            return true;
+    return false;
+}
+
+/* Keeps the moves that capture. */
+static void ref_drop_quiet(const struct setup *s, struct ref_list *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        if (s->piece[l->m[i].to])
+            l->m[n++] = l->m[i];
+    l->n = n;
+}
+
 static void ref_piece_moves(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
                             struct reference_stats *st)
 {
@@ -618,7 +650,10 @@ static void ref_piece_moves(const struct variant *v, const struct setup *s, int 
         ref_fissions(v, s, from, &moves, st);
     }
     if (v->piece[piece_type(s->piece[from])].pawn) {
-        ref_double_steps(v, s, from, &moves);
+        if (ref_blocked(v, s, from))
+            ref_drop_quiet(s, &moves);
+        else
+            ref_double_steps(v, s, from, &moves);
         ref_en_passant(v, s, from, &moves);
     }
     ref_promote(v, s, &moves, l, st);

@@ -45,6 +45,16 @@ static void rng_seed(uint64_t seed)
     rng_state = seed * 0x9e3779b97f4a7c15u + 1;
 }
 
+/* A test's seed from the variant's name and width (FNV-1a), so that adding a variant changes no other
+ * variant's random positions. */
+static void rng_seed_for(const struct variant *v, bool wide, uint64_t salt)
+{
+    uint64_t h = 14695981039346656037u ^ salt;
+    for (const char *c = v->name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211u;
+    rng_seed(h + wide);
+}
+
 static int rng_below(int n)
 {
     rng_state ^= rng_state << 13;
@@ -367,7 +377,7 @@ START_TEST(test_random_games)
     loop_pair(_i, &v, &wide);
     struct reference_stats met = { 0 };
     long played[KIND_CASTLING + 1] = { 0 };
-    rng_seed((uint64_t)_i + 1);
+    rng_seed_for(v, wide, 1);
     int games = GAMES * scale() / (test_wide_only(v) ? 2 : 1);
     for (int k = 0; k < games; k++)
         game_play_random(v, wide, &met, played);
@@ -431,7 +441,8 @@ struct coverage {
 };
 
 /* The army's royal on its castling cell and, each with its right, most of the rooks on theirs (the
- * pieces that start there); false if the royal's cell is taken. */
+ * pieces that start there; a rook's right covers every rule it castles by); false if the royal's cell
+ * is taken. */
 static bool placement_castling_army(const struct variant *v, struct setup *s, int player)
 {
     struct setup start;
@@ -443,7 +454,9 @@ static bool placement_castling_army(const struct variant *v, struct setup *s, in
         int rook = v->castle[player][i].rook;
         if (rng_below(4) && !s->piece[rook]) {
             s->piece[rook] = start.piece[rook];
-            s->castling |= castle_bit(player, i);
+            for (int k = 0; k < v->ncastles; k++)
+                if (v->castle[player][k].rook == rook)
+                    s->castling |= castle_bit(player, k);
         }
     }
     return true;
@@ -631,7 +644,7 @@ START_TEST(test_random_placements)
     struct game g;
     struct coverage cov = { 0 };
     test_game(&g, v->name, NULL, wide);
-    rng_seed((uint64_t)_i + 1000);
+    rng_seed_for(v, wide, 1000);
     int want = PLACEMENTS * scale() / (test_wide_only(v) ? 2 : 1);
     for (int k = 0; cov.positions < want && k < 4 * want; k++) {
         struct setup s;

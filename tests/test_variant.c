@@ -272,6 +272,15 @@ START_TEST(test_new_atoms_and_keys)
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = f F cR6\n"), "t.ini:2: unknown movement atom 'cR6'"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:haynie]\npiece = x X W centreward\n"), "t.ini:2: centreward needs"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X W double@30\n"), "t.ini:2: bad angle"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X start:capture:R\n"),
+                                 "t.ini:2: 'start:' applies to leaps only (W F D H N), not 'R'"));
+    /* Brusky's pawn: its straight-ahead capture is a leap of its own, kept apart from the other leaps. */
+    const struct variant *br = test_variant("brusky");
+    const struct piece_def *bp = &br->piece[variant_type_of_letter(br, 'P')];
+    int starts = 0;
+    for (int i = 0; i < bp->nleaps; i++)
+        starts += bp->leaps[i].start && bp->leaps[i].mode == MODE_CAPTURE && bp->leaps[i].dq == -1 && bp->leaps[i].dr == 2;
+    ck_assert(starts == 1 && bp->blocked && bp->nleaps == 5);
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npromotion-limit = 0\n"), "t.ini:2: promotion-limit"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B\n"), "t.ini:2: bad fusion 'R+B'"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+K=Q\n"), "royal pieces and pawns"));
