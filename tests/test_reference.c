@@ -214,23 +214,33 @@ static bool move_is_special(const struct variant *v, const struct setup *s, cons
 }
 
 /* Half the time castling if there is one (it is rare: the royal and a rook must both stay home while
- * the way clears), then half the time a capture, promotion or en-passant capture if there is one, so
- * that games reach endgames and promotions (fusions and fissions are frequent enough among the other
- * moves). */
+ * the way clears, so while the mover may still castle its royal stays home three times in four), then
+ * half the time a capture, promotion or en-passant capture if there is one, so that games reach
+ * endgames and promotions (fusions and fissions are frequent enough among the other moves). */
 static int move_choose(const struct variant *v, const struct setup *s, move_text *moves, int n)
 {
     for (int i = 0; i < n; i++)
         if (move_kind(v, s, moves[i]) == KIND_CASTLING && rng_below(2))
             return i;
-    if (rng_below(2)) {
-        int special[REFERENCE_MAX_MOVES], k = 0;
-        for (int i = 0; i < n; i++)
-            if (move_is_special(v, s, moves[i]))
-                special[k++] = i;
-        if (k)
-            return special[rng_below(k)];
+    int pool[REFERENCE_MAX_MOVES], k = 0, from, to;
+    bool home = (s->castling & castle_bits_of(s->side)) && rng_below(4);
+    for (int i = 0; i < n; i++) {
+        text_cells(v, moves[i], &from, &to);
+        if (!home || from != v->castle[s->side][0].royal)
+            pool[k++] = i;
     }
-    return rng_below(n);
+    if (!k)
+        for (; k < n; k++)
+            pool[k] = k;
+    if (rng_below(2)) {
+        int special[REFERENCE_MAX_MOVES], m = 0;
+        for (int i = 0; i < k; i++)
+            if (move_is_special(v, s, moves[pool[i]]))
+                special[m++] = pool[i];
+        if (m)
+            return special[rng_below(m)];
+    }
+    return pool[rng_below(k)];
 }
 
 /* Where a position came from, for failure messages: the previous FEN and the move. */
