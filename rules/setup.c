@@ -218,10 +218,13 @@ int setup_ep_victims(const struct variant *v, const struct setup *s, int npassed
                 int origin = step(g, s->ep, u, -1);
                 for (int k = 2; origin != CELL_NONE && !s->piece[origin] && k <= v->double_cell[prev][origin]; k++) {
                     int victim = step(g, origin, u, k);
-                    bool clear = true;
+                    bool clear = true, known = false;
                     for (int j = 1; j < k; j++)
                         clear &= !s->piece[step(g, origin, u, j)];
-                    if ((!npassed || npassed == k - 1) && clear && victim != CELL_NONE &&
+                    /* A vector given twice (with and without start:) finds the pawn once. */
+                    for (int j = 0; j < n; j++)
+                        known |= out[j] == victim;
+                    if ((!npassed || npassed == k - 1) && clear && !known && victim != CELL_NONE &&
                         s->piece[victim] == piece_make(prev, t))
                         out[n++] = victim;
                 }

@@ -22,7 +22,7 @@ enum { SETUP_EP_PASSED = 2 };
 int setup_ep_passed(const struct variant *v, const struct setup *s, int cells[SETUP_EP_PASSED]);
 /* The pawns of the army that moved last that may just have passed s->ep by a step of npassed + 1 cells
  * (npassed 0: two or three): one past the passed cells along a multi-step direction of theirs, from an
- * empty cell allowing that step. Returns how many, at most MAX_CELLS. */
+ * empty cell allowing that step. Returns how many (distinct, at most MAX_CELLS). */
 int setup_ep_victims(const struct variant *v, const struct setup *s, int npassed, int out[]);
 
 /* Parses a FEN; on error writes one line to err and returns false. */
