@@ -139,6 +139,13 @@ static bool decode_position(const unsigned char *in, const struct variant *v, st
             snprintf(err, errlen, "piece code after the last piece");
             return false;
         }
+    /* A record keeps the first passed cell only; the pawn that passed it is found as a FEN's is. */
+    int victims[MAX_CELLS];
+    if (s->ep != CELL_NONE && !setup_ep_victims(v, s, 0, victims)) {
+        snprintf(err, errlen, "no pawn has just passed the en-passant cell %s", v->geo.name[s->ep]);
+        return false;
+    }
+    s->ep_victim = s->ep == CELL_NONE ? CELL_NONE : victims[0];
     return true;
 }
 

@@ -156,17 +156,18 @@ static cellset evasion_mask(const struct position *pos, int king, int checker)
     return mask;
 }
 
-static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int king)
+/* En passant onto one cell the last double or triple step passed. */
+static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int king, int ep)
 {
     const struct state *st = &pos->st[pos->ply];
     /* En passant is taken by a piece of the same kind only. */
     int t = piece_type(pos->board[st->ep_victim]), from;
     const struct piece_tables *pt = &pos->tb->pt[us][t];
     /* With three players the passed cell can be on the taker's last row: the capture then promotes. */
-    int promo[MAX_TYPES], npromo = cs_test(pt->promo_zone, st->ep) ? promotion_choices(pos, promo) : -1;
-    cellset cands = cs_and(pt->leap_from[st->ep], pos_pieces(pos, us, t));
+    int promo[MAX_TYPES], npromo = cs_test(pt->promo_zone, ep) ? promotion_choices(pos, promo) : -1;
+    cellset cands = cs_and(pt->leap_from[ep], pos_pieces(pos, us, t));
     CS_FOR_EACH(from, cands) {
-        move_t m = move_make(from, st->ep) | MOVE_EP;
+        move_t m = move_make(from, ep) | MOVE_EP;
         position_make(pos, m);
         bool legal = !attacked(pos, king, pos->occ, us);
         position_unmake(pos, m);
@@ -307,10 +308,11 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
     }
     int promo[MAX_TYPES], npromo = -1;   /* the promotion choices, found when a pawn first needs them */
     /* Where a pawn could also step onto the en-passant cell, that step is the capture (pieces.md). */
-    cellset ep_takers = cs_empty();
-    if (st->ep != CELL_NONE) {
+    const int ep_cells[2] = { st->ep, st->ep_far };
+    cellset ep_takers[2] = { cs_empty(), cs_empty() };
+    for (int k = 0; k < 2 && ep_cells[k] != CELL_NONE; k++) {
         int t = piece_type(pos->board[st->ep_victim]);
-        ep_takers = cs_and(tb->pt[us][t].leap_from[st->ep], pos_pieces(pos, us, t));
+        ep_takers[k] = cs_and(tb->pt[us][t].leap_from[ep_cells[k]], pos_pieces(pos, us, t));
     }
     for (int t = 0; t < v->ntypes; t++) {
         if (t == pos->royal)
@@ -328,8 +330,14 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
                 caps = cs_andnot(caps, partners);
                 quiet = cs_or(quiet, fusions);
             }
-            if (cs_test(ep_takers, from))
-                quiet = cs_andnot(quiet, tb->bit[st->ep]);
+            for (int k = 0; k < 2; k++)
+                if (cs_test(ep_takers[k], from))
+                    quiet = cs_andnot(quiet, tb->bit[ep_cells[k]]);
+            /* Brusky: an enemy on a cell a start-cell pawn steps to blocks all its non-capturing moves. */
+            bool blocked = v->piece[t].blocked && v->double_cell[us][from]
+                           && cs_intersects(cs_or(pt->leap[MODE_MOVE][from], pt->leap[MODE_BOTH][from]), enemy);
+            if (blocked)
+                quiet = cs_andnot(quiet, empty);
             cellset allowed = cs_test(pinned, from) ? cs_and(mask, line[from]) : mask;
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
             if (noisy)
@@ -353,9 +361,10 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
                 n = add_promotions(promo, npromo, list, n, from, promotions);
             }
             const struct double_step *ds = &pt->dbl[from];
-            for (int i = 0; i < ds->n && !noisy; i++) {
+            for (int i = 0; i < ds->n && !noisy && !blocked; i++) {
                 int two = ds->to[i];
-                if (!cs_test(empty, ds->mid[i]) || !cs_test(empty, two) || !cs_test(allowed, two))
+                if (!cs_test(empty, ds->mid[i]) || !cs_test(empty, two) || !cs_test(allowed, two)
+                    || (ds->far[i] != CELL_NONE && !cs_test(empty, ds->far[i])))
                     continue;
                 if (!(test_all || (exotic && (cs_test(zone, from) || cs_test(zone, two))))
                     || !cs_is_empty(safe_targets(pos, opp, nopp, king, vacated, tb->bit[two])))
@@ -363,8 +372,8 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
             }
         }
     }
-    if (st->ep != CELL_NONE)
-        n = gen_en_passant(pos, list, n, us, king);
+    for (int k = 0; k < 2 && ep_cells[k] != CELL_NONE; k++)
+        n = gen_en_passant(pos, list, n, us, king, ep_cells[k]);
     return n;
 }
 

@@ -104,6 +104,7 @@ static void position_get(const struct position *pos, struct setup *s)
     memcpy(s->piece, pos->board, sizeof s->piece);
     s->side = pos->side;
     s->ep = pos->st[pos->ply].ep;
+    s->ep_victim = pos->st[pos->ply].ep_victim;
     s->castling = pos->st[pos->ply].castling;
     s->halfmove = pos->st[pos->ply].halfmove;
     s->fullmove = pos->fullmove;
@@ -215,8 +216,7 @@ static void position_make(struct position *pos, move_t m)
     st->moved = pos->board[from];
     st->captured = m & MOVE_CASTLE ? 0 : pos->board[victim];
     st->halfmove = prev->halfmove + 1;
-    st->ep = CELL_NONE;
-    st->ep_victim = CELL_NONE;
+    st->ep = st->ep_far = st->ep_victim = CELL_NONE;
     /* A right is lost once its royal or its rook leaves its cell, or a piece lands on the rook's. */
     unsigned lost = prev->castling ? prev->castling & (pos->tb->castle_touch[from] | pos->tb->castle_touch[to]) : 0;
     st->castling = prev->castling ^ lost;
@@ -231,7 +231,11 @@ static void position_make(struct position *pos, move_t m)
     /* Only a piece that can be taken en passant leaves an en-passant cell behind. */
     if ((m & MOVE_DOUBLE) && v->piece[piece_type(st->moved)].en_passant) {
         const struct geometry *g = &v->geo;
-        st->ep = geo_cell(g, (g->q[from] + g->q[to]) / 2, (g->r[from] + g->r[to]) / 2);
+        struct vec d = { g->q[to] - g->q[from], g->r[to] - g->r[from] };
+        int k = geo_distance(d, (struct vec){ 0, 0 });
+        st->ep = geo_cell(g, g->q[from] + d.q / k, g->r[from] + d.r / k);
+        if (k == 3)
+            st->ep_far = geo_cell(g, g->q[from] + 2 * d.q / k, g->r[from] + 2 * d.r / k);
         st->ep_victim = to;
         key ^= v->key_ep[st->ep];
     }
@@ -255,7 +259,7 @@ static void position_make_null(struct position *pos)
     st->move = MOVE_NONE;
     st->moved = st->captured = 0;
     st->halfmove = 0;
-    st->ep = st->ep_victim = CELL_NONE;
+    st->ep = st->ep_far = st->ep_victim = CELL_NONE;
     st->castling = prev->castling;
     int us = pos->side;
     st->side_before = us;
@@ -326,7 +330,7 @@ static void position_remove_army(struct position *pos, int colour)
     key ^= castling_key(v, lost);
     if (st->ep != CELL_NONE && !pos->board[st->ep_victim]) {
         key ^= v->key_ep[st->ep];
-        st->ep = st->ep_victim = CELL_NONE;
+        st->ep = st->ep_far = st->ep_victim = CELL_NONE;
     }
     if (colour == pos->side) {
         key ^= v->key_side[pos->side];
@@ -344,23 +348,6 @@ static void position_restore_army(struct position *pos)
         pos_put(pos, ra->cell[i], ra->piece[i]);
     pos->side = pos->st[pos->ply].side_before;
     pos->ply--;
-}
-
-/* The pawn that passed the en-passant cell: one of the last mover's en-passant pawns one step past it. */
-static int ep_victim_of(const struct position *pos, int ep, int mover)
-{
-    const struct variant *v = pos->v;
-    for (int t = 0; t < v->ntypes; t++) {
-        if (!v->piece[t].en_passant)
-            continue;
-        const struct piece_tables *pt = &pos->tb->pt[mover][t];
-        for (int from = 0; from < pos->tb->ncells; from++)
-            for (int i = 0; i < pt->dbl[from].n; i++)
-                if (pt->dbl[from].mid[i] == ep && pos->board[pt->dbl[from].to[i]] == piece_make(mover, t)
-                    && !pos->board[from])
-                    return pt->dbl[from].to[i];
-    }
-    return CELL_NONE;
 }
 
 static int position_prev_player(const struct position *pos)
@@ -390,18 +377,23 @@ static bool position_set(struct position *pos, const struct setup *s, char *err,
     struct state *st = &t->st[0];
     st->halfmove = s->halfmove;
     st->side_before = position_prev_player(t);
-    st->ep = CELL_NONE;
-    st->ep_victim = CELL_NONE;
+    st->ep = st->ep_far = st->ep_victim = CELL_NONE;
     st->castling = s->castling;
     int prev = position_prev_player(t);
     bool ok = true;
+    /* The setup names the pawn (a FEN's is checked by setup_from_fen); a record's or a caller's is
+     * checked here as far as the generator relies on it. */
     if (s->ep != CELL_NONE) {
-        st->ep_victim = t->board[s->ep] ? CELL_NONE : ep_victim_of(t, s->ep, prev);
-        st->ep = s->ep;
-        if (st->ep_victim == CELL_NONE) {
+        int passed[SETUP_EP_PASSED], victim = s->ep_victim, n = 0;
+        ok = victim < t->tb->ncells && s->ep < t->tb->ncells && t->board[victim] && !t->board[s->ep]
+             && piece_colour(t->board[victim]) == prev && t->v->piece[piece_type(t->board[victim])].en_passant
+             && (n = setup_ep_passed(t->v, s, passed)) > 0;
+        if (ok) {
+            st->ep = passed[0];
+            st->ep_far = n == 2 ? passed[1] : CELL_NONE;
+            st->ep_victim = victim;
+        } else
             snprintf(err, errlen, "bad FEN: no pawn has just passed the en-passant cell %s", t->v->geo.name[s->ep]);
-            ok = false;
-        }
     }
     if (ok && prev != t->side && !cs_is_empty(checkers_of(t, prev))) {
         snprintf(err, errlen, "bad FEN: the side that just moved (%c) is in check", t->v->colour_letter[prev]);

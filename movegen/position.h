@@ -15,7 +15,8 @@ struct state {
     move_t move;
     int moved;         /* piece code that moved, before any promotion */
     int captured;      /* piece code taken by the move, 0 if none */
-    int ep;            /* en-passant cell after the move, CELL_NONE if none */
+    int ep;            /* en-passant cell after the move (the first a multi-step passed), CELL_NONE if none */
+    int ep_far;        /* the second cell a triple step passed, also en passant, or CELL_NONE */
     int ep_victim;     /* the pawn that may be taken en passant */
     unsigned castling; /* castling rights held (castle_bit) */
     int castle_rule;   /* the rule of a castling move (variant.h castle[side][rule]) */

@@ -124,17 +124,20 @@ static void tables_piece(struct tables *tb, int pl, int t)
             may_double |= geo_orth[d].q == l->dq && geo_orth[d].r == l->dr && (pd->double_dirs >> d & 1);
         for (int c = 0; c < g->ncells; c++) {
             int to = step_cell(g, c, u, 1);
-            if (to == CELL_NONE || (pd->centreward && abs(g->q[to]) > abs(g->q[c])))
+            if (to == CELL_NONE || (pd->centreward && abs(g->q[to]) > abs(g->q[c])) || (l->start && !v->double_cell[pl][c]))
                 continue;
             cs_set(&pt->leap[l->mode][c], to);
             pt->gen |= 1u << l->mode;
             if (l->mode & MODE_CAPTURE)
                 cs_set(&pt->leap_from[to], c);
-            int two = step_cell(g, c, u, 2);
-            if (pd->double_step && (l->mode & MODE_MOVE) && may_double && v->double_cell[pl][c] && two != CELL_NONE) {
+            for (int k = 2; pd->double_step && (l->mode & MODE_MOVE) && may_double && k <= v->double_cell[pl][c]; k++) {
                 struct double_step *ds = &pt->dbl[c];
+                int target = step_cell(g, c, u, k);
+                if (target == CELL_NONE)
+                    break;
                 ds->mid[ds->n] = (unsigned char)to;
-                ds->to[ds->n] = (unsigned char)two;
+                ds->far[ds->n] = (unsigned char)(k == 3 ? step_cell(g, c, u, 2) : CELL_NONE);
+                ds->to[ds->n] = (unsigned char)target;
                 ds->n++;
             }
         }

@@ -6,9 +6,11 @@
 #include "cellset.h"
 #include "../rules/variant.h"
 
+/* A pawn's double and triple steps from one cell: one entry per orthogonal step it may repeat and per
+ * length, with the cells passed (far: the second, or CELL_NONE on a double step) and the target. */
 struct double_step {
     unsigned char n;
-    unsigned char mid[6], to[6];   /* one per single orthogonal step the piece may move along */
+    unsigned char mid[12], far[12], to[12];
 };
 
 /* Slide or ride directions split for attack generation: whole axes (both ways along one line, one

@@ -148,21 +148,117 @@ static bool parse_castling(struct setup *t, const struct variant *v, const char 
     snprintf(buf, sizeof buf, "%s", field);
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int len = 0, cell = geo_parse_cell(&v->geo, tok, &len), player = -1, rule = -1;
+        unsigned bits = 0;
+        /* A rook's right covers every rule it castles by (short and long). */
         for (int p = 0; p < v->nplayers && cell != CELL_NONE && !tok[len]; p++)
             for (int i = 0; i < v->ncastles; i++)
-                if (v->castle[p][i].rook == cell && player < 0)
-                    player = p, rule = i;
+                if (v->castle[p][i].rook == cell) {
+                    bits |= castle_bit(p, i);
+                    if (player < 0)
+                        player = p, rule = i;
+                }
         if (player < 0)
             return fail(err, errlen, "no castling rook starts on", tok);
-        if (t->castling & castle_bit(player, rule))
+        if (t->castling & bits)
             return fail(err, errlen, "castling rook listed twice:", tok);
         int royal = v->castle[player][rule].royal, rook = t->piece[cell];
         if (t->piece[royal] != piece_make(player, variant_royal_type(v)))
             return fail(err, errlen, "castling right without the royal piece on", v->geo.name[royal]);
         if (!rook || piece_colour(rook) != player || rook != start_piece(v, cell))
             return fail(err, errlen, "castling right without its rook on", tok);
-        t->castling |= castle_bit(player, rule);
+        t->castling |= bits;
     }
+    return true;
+}
+
+/* The army that moved last: the previous one in turn order with its royal on the board. */
+static int prev_army(const struct variant *v, const struct setup *s)
+{
+    int royal = variant_royal_type(v);
+    for (int k = 1; k < v->nplayers; k++) {
+        int p = (s->side + v->nplayers - k) % v->nplayers;
+        for (int c = 0; c < v->geo.ncells; c++)
+            if (s->piece[c] == piece_make(p, royal))
+                return p;
+    }
+    return s->side;
+}
+
+static int step(const struct geometry *g, int cell, struct vec u, int times)
+{
+    return cell == CELL_NONE ? CELL_NONE : geo_cell(g, g->q[cell] + times * u.q, g->r[cell] + times * u.r);
+}
+
+int setup_ep_passed(const struct variant *v, const struct setup *s, int cells[SETUP_EP_PASSED])
+{
+    const struct geometry *g = &v->geo;
+    struct vec d = { g->q[s->ep_victim] - g->q[s->ep], g->r[s->ep_victim] - g->r[s->ep] };
+    int k = geo_distance(d, (struct vec){ 0, 0 });
+    if (k < 1 || k > SETUP_EP_PASSED || d.q % k || d.r % k)
+        return 0;
+    struct vec u = { d.q / k, d.r / k };
+    for (int i = 0; i < k; i++)
+        if ((cells[i] = step(g, s->ep, u, i)) == CELL_NONE)
+            return 0;
+    return k;
+}
+
+int setup_ep_victims(const struct variant *v, const struct setup *s, int npassed, int out[])
+{
+    const struct geometry *g = &v->geo;
+    int prev = prev_army(v, s), n = 0;
+    for (int t = 0; t < v->ntypes; t++) {
+        const struct piece_def *d = &v->piece[t];
+        for (int i = 0; d->en_passant && d->double_step && i < d->nleaps; i++)
+            for (int dir = 0; dir < 6; dir++) {
+                if (!(d->leaps[i].mode & MODE_MOVE) || !(d->double_dirs >> dir & 1) ||
+                    d->leaps[i].dq != geo_orth[dir].q || d->leaps[i].dr != geo_orth[dir].r)
+                    continue;
+                struct vec u = geo_rotate(geo_orth[dir], v->rotation[prev]);
+                int origin = step(g, s->ep, u, -1);
+                for (int k = 2; origin != CELL_NONE && !s->piece[origin] && k <= v->double_cell[prev][origin]; k++) {
+                    int victim = step(g, origin, u, k);
+                    bool clear = true, known = false;
+                    for (int j = 1; j < k; j++)
+                        clear &= !s->piece[step(g, origin, u, j)];
+                    /* A vector given twice (with and without start:) finds the pawn once. */
+                    for (int j = 0; j < n; j++)
+                        known |= out[j] == victim;
+                    if ((!npassed || npassed == k - 1) && clear && !known && victim != CELL_NONE &&
+                        s->piece[victim] == piece_make(prev, t))
+                        out[n++] = victim;
+                }
+            }
+    }
+    return n;
+}
+
+/* The en-passant field: the cells the last double or triple step passed, in the order passed, then the
+ * cell of the pawn that made it where the passed cells alone could belong to two pawns' steps. */
+static bool parse_en_passant(struct setup *t, const struct variant *v, const char *field, char *err, size_t errlen)
+{
+    int cell[SETUP_EP_PASSED + 1], n = 0, len = 0;
+    for (const char *p = field; *p; p += len)
+        if (n == SETUP_EP_PASSED + 1 || (cell[n++] = geo_parse_cell(&v->geo, p, &len)) == CELL_NONE)
+            return fail(err, errlen, "bad en-passant cell", field);
+    bool named = n > 1 && t->piece[cell[n - 1]];
+    int npassed = n - named, victims[MAX_CELLS], passed[SETUP_EP_PASSED];
+    t->ep = cell[0];
+    int k = npassed <= SETUP_EP_PASSED ? setup_ep_victims(v, t, npassed, victims) : 0, found = 0;
+    for (int i = 0; i < k; i++) {
+        t->ep_victim = victims[i];
+        bool same = setup_ep_passed(v, t, passed) == npassed && (!named || victims[i] == cell[n - 1]);
+        for (int j = 0; same && j < npassed; j++)
+            same = passed[j] == cell[j];
+        if (same)
+            victims[found++] = victims[i];
+    }
+    if (!found)
+        return fail(err, errlen, "no pawn has just passed the en-passant cell", field);
+    if (found > 1)
+        return fail(err, errlen, "two pawns may have passed the en-passant cell: name the one that did after it, as in",
+                    "c4c5");
+    t->ep_victim = victims[0];
     return true;
 }
 
@@ -196,12 +292,8 @@ bool setup_from_fen(struct setup *s, const struct variant *v, const char *fen, c
         return fail(err, errlen, "bad side to move", f[1]);
     if (f[2] && !parse_castling(&t, v, f[2], err, errlen))
         return false;
-    if (f[3] && strcmp(f[3], "-")) {
-        int len = 0;
-        t.ep = geo_parse_cell(&v->geo, f[3], &len);
-        if (t.ep == CELL_NONE || f[3][len])
-            return fail(err, errlen, "bad en-passant cell", f[3]);
-    }
+    if (f[3] && strcmp(f[3], "-") && !parse_en_passant(&t, v, f[3], err, errlen))
+        return false;
     if (f[4] && !parse_count(f[4], 0, &t.halfmove))
         return fail(err, errlen, "bad halfmove clock", f[4]);
     if (f[5] && !parse_count(f[5], 1, &t.fullmove))
@@ -222,6 +314,21 @@ bool setup_from_fen(struct setup *s, const struct variant *v, const char *fen, c
     }
     *s = t;
     return true;
+}
+
+/* The en-passant field (parse_en_passant), written into buf. */
+static const char *ep_text(const struct variant *v, const struct setup *s, char *buf)
+{
+    int passed[SETUP_EP_PASSED], victims[MAX_CELLS];
+    if (s->ep == CELL_NONE)
+        return "-";
+    int n = setup_ep_passed(v, s, passed);
+    *buf = 0;
+    for (int i = 0; i < n; i++)
+        strcat(buf, v->geo.name[passed[i]]);
+    if (setup_ep_victims(v, s, n, victims) != 1)
+        strcat(buf, v->geo.name[s->ep_victim]);
+    return buf;
 }
 
 void setup_to_fen(const struct setup *s, const struct variant *v, char *fen, size_t len)
@@ -252,12 +359,16 @@ void setup_to_fen(const struct setup *s, const struct variant *v, char *fen, siz
     out[n] = 0;
     /* The rooks' cells in cell order, which is by file, then rank. */
     char castling[MAX_PLAYERS * MAX_CASTLES * (CELL_NAME_LEN + 1) + 2] = "";
-    for (int c = 0; c < g->ncells; c++)
+    for (int c = 0; c < g->ncells; c++) {
+        bool held = false;
         for (int p = 0; p < v->nplayers; p++)
             for (int i = 0; i < v->ncastles; i++)
-                if ((s->castling & castle_bit(p, i)) && v->castle[p][i].rook == c)
-                    snprintf(castling + strlen(castling), sizeof castling - strlen(castling), "%s%s",
-                             castling[0] ? "," : "", g->name[c]);
+                held |= (s->castling & castle_bit(p, i)) && v->castle[p][i].rook == c;
+        if (held)
+            snprintf(castling + strlen(castling), sizeof castling - strlen(castling), "%s%s", castling[0] ? "," : "",
+                     g->name[c]);
+    }
+    char ep[(SETUP_EP_PASSED + 1) * CELL_NAME_LEN + 1];
     snprintf(fen, len, "%s %c %s %s %d %d", out, v->colour_letter[s->side], castling[0] ? castling : "-",
-             s->ep == CELL_NONE ? "-" : g->name[s->ep], s->halfmove, s->fullmove);
+             ep_text(v, s, ep), s->halfmove, s->fullmove);
 }

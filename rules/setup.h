@@ -11,9 +11,19 @@ struct setup {
     unsigned char piece[MAX_CELLS];   /* piece_make() codes, 0 = empty */
     int side;
     unsigned castling;                /* castling rights: castle_bit(player, rule) */
-    int ep;                           /* cell passed by the last double step, or CELL_NONE */
+    int ep;                           /* first cell passed by the last double or triple step, or CELL_NONE */
+    int ep_victim;                    /* with ep: the pawn that made that step */
     int halfmove, fullmove;
 };
+
+enum { SETUP_EP_PASSED = 2 };
+/* The cells the last multi-step passed (s->ep set), in the order passed: s->ep up to s->ep_victim along
+ * an orthogonal line. Returns how many, or 0 when the two cells do not make such a step. */
+int setup_ep_passed(const struct variant *v, const struct setup *s, int cells[SETUP_EP_PASSED]);
+/* The pawns of the army that moved last that may just have passed s->ep by a step of npassed + 1 cells
+ * (npassed 0: two or three): one past the passed cells along a multi-step direction of theirs, from an
+ * empty cell allowing that step. Returns how many (distinct, at most MAX_CELLS). */
+int setup_ep_victims(const struct variant *v, const struct setup *s, int npassed, int out[]);
 
 /* Parses a FEN; on error writes one line to err and returns false. */
 bool setup_from_fen(struct setup *s, const struct variant *v, const char *fen, char *err, size_t errlen);

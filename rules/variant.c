@@ -125,16 +125,16 @@ static int angle_dir(enum orientation o, bool diagonal, int angle)
     return ((a / 60) % 6 + 6) % 6;
 }
 
-static void add_leap(struct piece_def *pd, struct vec v, int mode)
+static void add_leap(struct piece_def *pd, struct vec v, int mode, bool start)
 {
     for (int i = 0; i < pd->nleaps; i++) {
-        if (pd->leaps[i].dq == v.q && pd->leaps[i].dr == v.r) {
+        if (pd->leaps[i].dq == v.q && pd->leaps[i].dr == v.r && pd->leaps[i].start == start) {
             pd->leaps[i].mode |= (unsigned char)mode;
             return;
         }
     }
     if (pd->nleaps < MAX_LEAPS)
-        pd->leaps[pd->nleaps++] = (struct leap){ (signed char)v.q, (signed char)v.r, (unsigned char)mode };
+        pd->leaps[pd->nleaps++] = (struct leap){ (signed char)v.q, (signed char)v.r, (unsigned char)mode, start };
 }
 
 /* "@a,b,...": the directions (bit d = direction d of the atom's kind) of a list of angles. */
@@ -162,10 +162,13 @@ static bool parse_angles(struct parser *p, const struct variant *v, const char *
     return true;
 }
 
-/* Parses one movement token such as "R", "capture:W@60,-60", "move:F", "cR4". */
+/* Parses one movement token such as "R", "capture:W@60,-60", "move:F", "cR4", "start:capture:F@0". */
 static bool parse_atom(struct parser *p, const struct variant *v, struct piece_def *pd, const char *tok)
 {
     int mode = MODE_BOTH;
+    bool start = !strncmp(tok, "start:", 6);
+    if (start)
+        tok += 6;
     if (!strncmp(tok, "move:", 5)) {
         mode = MODE_MOVE;
         tok += 5;
@@ -198,6 +201,10 @@ static bool parse_atom(struct parser *p, const struct variant *v, struct piece_d
         return false;
     }
     bool diagonal = kind == LEAP_F || kind == SLIDE_B || kind == CURVED_B || kind == HOP_B;
+    if (start && kind != LEAP_W && kind != LEAP_D && kind != LEAP_H && kind != LEAP_F && kind != LEAP_N) {
+        parse_error(p, "'start:' applies to leaps only (W F D H N), not '%s'", atom);
+        return false;
+    }
     if (kind == CURVED_R || kind == CURVED_B) {
         unsigned char *limit = &pd->curved_steps[diagonal];
         if (*limit && *limit != steps) {
@@ -221,11 +228,11 @@ static bool parse_atom(struct parser *p, const struct variant *v, struct piece_d
         struct vec o = geo_orth[d], f = geo_diag[d];
         unsigned straight = 1u << ((diagonal ? DIR_DIAG : DIR_ORTH) + d);
         switch (kind) {
-        case LEAP_W: add_leap(pd, o, mode); break;
-        case LEAP_D: add_leap(pd, (struct vec){ 2 * o.q, 2 * o.r }, mode); break;
-        case LEAP_H: add_leap(pd, (struct vec){ 3 * o.q, 3 * o.r }, mode); break;
-        case LEAP_F: add_leap(pd, f, mode); break;
-        case LEAP_N: add_leap(pd, geo_root7[2 * d], mode); add_leap(pd, geo_root7[2 * d + 1], mode); break;
+        case LEAP_W: add_leap(pd, o, mode, start); break;
+        case LEAP_D: add_leap(pd, (struct vec){ 2 * o.q, 2 * o.r }, mode, start); break;
+        case LEAP_H: add_leap(pd, (struct vec){ 3 * o.q, 3 * o.r }, mode, start); break;
+        case LEAP_F: add_leap(pd, f, mode, start); break;
+        case LEAP_N: add_leap(pd, geo_root7[2 * d], mode, start); add_leap(pd, geo_root7[2 * d + 1], mode, start); break;
         case SLIDE_R: case SLIDE_B: pd->slide[mode] |= straight; break;
         case RIDE_NN: pd->ride[mode] |= 3u << (2 * d); break;
         case CURVED_R: case CURVED_B: pd->curved[mode] |= straight; break;
@@ -299,6 +306,8 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
             pd.centreward = true;
         } else if (!strcmp(tok, "ep")) {
             pd.en_passant = true;
+        } else if (!strcmp(tok, "blocked")) {
+            pd.blocked = true;
         } else if (!parse_atom(p, v, &pd, tok)) {
             return;
         } else {
@@ -417,17 +426,28 @@ static int parse_cell(struct parser *p, const struct variant *v, const char *tok
 }
 
 /* double-step = cells: the first player's; replaces the list. */
-static void parse_double_step(struct parser *p, struct variant *v, char *val)
+/* double-step = cells, triple-step = cells: the first player's cells from which a pawn may take up to
+ * `steps` steps in one line; replaces the cells of that kind. */
+static void parse_step_cells(struct parser *p, struct variant *v, char *val, unsigned char steps)
 {
     char *save;
-    memset(v->double_cell, 0, sizeof v->double_cell);
+    for (int c = 0; c < MAX_CELLS; c++)
+        if (v->double_cell[0][c] == steps)
+            v->double_cell[0][c] = 0;
     for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         int c = parse_cell(p, v, tok);
         if (c == CELL_NONE)
             return;
-        v->double_cell[0][c] = true;
+        if (v->double_cell[0][c]) {
+            parse_error(p, "cell %s is both a double-step and a triple-step cell", tok);
+            return;
+        }
+        v->double_cell[0][c] = steps;
     }
 }
+
+static void parse_double_step(struct parser *p, struct variant *v, char *val) { parse_step_cells(p, v, val, 2); }
+static void parse_triple_step(struct parser *p, struct variant *v, char *val) { parse_step_cells(p, v, val, 3); }
 
 /* How many steps u takes from `from` to `cell` (0 for the cell itself), or -1 off that ray. */
 static int steps_along(const struct geometry *g, int from, struct vec u, int cell)
@@ -485,10 +505,11 @@ static void parse_castling(struct parser *p, struct variant *v, char *val)
         }
         for (int i = 0; i < v->ncastles; i++) {
             const struct castle_rule *o = &v->castle[0][i];
-            /* Rules may share targets (two rooks on one edge): the nearer rook blocks the farther's way. */
+            /* Rules may share targets (two rooks on one edge): the nearer rook blocks the farther's way. A
+             * rook may castle by two rules (short and long), which share its right. */
             const char *why = o->royal != r.royal ? "every rule starts from the same royal cell"
-                              : o->rook == r.rook ? "a rook castles by one rule"
-                                                  : NULL;
+                              : o->rook == r.rook && o->royal_to == r.royal_to ? "a rook's rules need different targets"
+                                                                               : NULL;
             if (why) {
                 parse_error(p, "castling rule '%s': %s", text, why);
                 return;
@@ -648,6 +669,7 @@ static const struct key {
     { "piece",           parse_piece },
     { "promotion",       parse_promotion },
     { "double-step",     parse_double_step },
+    { "triple-step",     parse_triple_step },
     { "castling",        parse_castling },
     { "start",           parse_start },
     { "promotion-limit", parse_promotion_limit },
@@ -673,7 +695,7 @@ static void derive(struct variant *v)
             if (v->double_cell[0][c]) {
                 int m = variant_map_cell(v, c, pl);
                 if (m != CELL_NONE)
-                    v->double_cell[pl][m] = true;
+                    v->double_cell[pl][m] = v->double_cell[0][c];
             }
         /* Every board is symmetric under the players' maps, so no castling cell leaves it. */
         for (int i = 0; i < v->ncastles; i++) {
@@ -701,7 +723,7 @@ static bool royal_reaches(const struct variant *v, int player, int from, int to)
         for (int d = 0; d < 6 && pd->double_step; d++)
             doubles |= (pd->double_dirs >> d & 1) && geo_orth[d].q == l.dq && geo_orth[d].r == l.dr;
         int k = steps_along(g, from, u, to);
-        if ((l.mode & MODE_MOVE) && (k == 1 || (k == 2 && doubles && v->double_cell[player][from])))
+        if ((l.mode & MODE_MOVE) && (k == 1 || (k >= 2 && doubles && k <= v->double_cell[player][from])))
             return true;
     }
     unsigned slides = pd->slide[MODE_MOVE] | pd->slide[MODE_BOTH];

@@ -26,7 +26,8 @@ enum turn_end { TURN_PLAYS, TURN_LAST_ARMY, TURN_STALEMATE };
 /* How a movement component may be used. */
 enum { MODE_MOVE = 1, MODE_CAPTURE = 2, MODE_BOTH = 3 };
 
-struct leap { signed char dq, dr; unsigned char mode; };
+/* start: only from the player's double- and triple-step cells (a pawn's start cells). */
+struct leap { signed char dq, dr; unsigned char mode; bool start; };
 
 /* A piece type, written for the first player; other players get it rotated (docs/geometry.md). */
 struct piece_def {
@@ -41,10 +42,12 @@ struct piece_def {
     unsigned hop;                /* straight directions of hopping captures (hR, hB) */
     bool royal;
     bool pawn;                   /* promotes, resets the 100-ply counter */
-    bool double_step;            /* two move-only steps in a line from the double-step cells */
+    bool double_step;            /* two (three from triple-step cells) move-only steps in a line */
     unsigned char double_dirs;   /* orthogonal directions (bit d = O d) a double step may take */
     bool centreward;             /* its leaps never move it away from the central file */
     bool en_passant;             /* can take and be taken en passant */
+    bool blocked;                /* on a start cell, an enemy on a cell its move steps reach stops every
+                                  * non-capturing move (Brusky) */
     double value;                /* in pawns, from the variant's `values`; 0: derived (eval/values.c) */
 };
 
@@ -71,7 +74,9 @@ struct variant {
     /* Fusion (Mishling Fusion): two simple types that fuse, and the compound's components. */
     unsigned char fuse[MAX_TYPES][MAX_TYPES]; /* compound type + 1, or 0 where the pair does not fuse */
     unsigned char component[MAX_TYPES][2];    /* a compound's two simple types + 1 in type order; 0: simple */
-    bool double_cell[MAX_PLAYERS][MAX_CELLS];
+    /* The most steps a pawn's first move takes in one line from the cell: 2 (double-step cells) or 3
+     * (triple-step cells, which allow two as well); 0 where it makes one step only. */
+    unsigned char double_cell[MAX_PLAYERS][MAX_CELLS];
     int ncastles;                /* castling rules per player, the first player's given, the others derived */
     struct castle_rule castle[MAX_PLAYERS][MAX_CASTLES];
     char start_fen[1024];

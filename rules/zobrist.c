@@ -25,10 +25,14 @@ void zobrist_init(struct variant *v)
         snprintf(text, sizeof text, "side %c", v->colour_letter[pl]);
         /* The first player's key is zero, so a key names the position, not the move number. */
         v->key_side[pl] = pl ? key_of(text) : 0;
-        /* A right is named by its rook's cell, as in FEN: "castle w a1". */
+        /* A right is named by its rook's cell, as in FEN: "castle w a1". A rook's second rule shares its
+         * right (held and lost together), so it adds no key: the same key twice would cancel out. */
         for (int i = 0; i < v->ncastles; i++) {
+            bool second = false;
+            for (int k = 0; k < i; k++)
+                second |= v->castle[pl][k].rook == v->castle[pl][i].rook;
             snprintf(text, sizeof text, "castle %c %s", v->colour_letter[pl], g->name[v->castle[pl][i].rook]);
-            v->key_castle[pl][i] = key_of(text);
+            v->key_castle[pl][i] = second ? 0 : key_of(text);
         }
     }
     for (int c = 0; c < g->ncells; c++) {

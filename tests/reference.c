@@ -9,7 +9,7 @@ struct ref_move {
     int from, to;
     int promo;   /* type the pawn becomes, or -1 */
     int victim;  /* cell of the pawn taken en passant, or CELL_NONE */
-    int passed;  /* cell a double step passes over, or CELL_NONE */
+    int passed;  /* first cell a double or triple step passes over (of a pawn taken en passant), or CELL_NONE */
     int fission; /* Fusion: the component type that moves away alone (the other stays), or -1 */
     int castle;  /* castling: the rule (variant.h, castle[side][rule]), or -1 */
 };
@@ -85,7 +85,8 @@ static void ref_from_def(const struct piece_def *d, struct reference_piece *p)
     memset(p, 0, sizeof *p);
     p->name = d->name;
     for (int i = 0; i < d->nleaps; i++)
-        ref_atom_add(p, REF_LEAP, d->leaps[i].mode, 1, (struct vec){ d->leaps[i].dq, d->leaps[i].dr });
+        ref_atom_add(p, d->leaps[i].start ? REF_START_LEAP : REF_LEAP, d->leaps[i].mode, 1,
+                     (struct vec){ d->leaps[i].dq, d->leaps[i].dr });
     for (unsigned mode = MODE_MOVE; mode <= MODE_BOTH; mode++)
         for (int dir = 0; dir < NUM_STRAIGHT; dir++) {
             if (d->slide[mode] >> dir & 1)
@@ -107,6 +108,7 @@ static void ref_from_def(const struct piece_def *d, struct reference_piece *p)
                 p->double_step[n++] = geo_orth[k];
     p->en_passant = d->en_passant;
     p->centreward = d->centreward;
+    p->blocked = d->blocked;
 }
 
 /* How a type moves: in a built-in variant as the reference's table says (reference_pieces.c, written
@@ -137,7 +139,7 @@ static const struct reference_piece *ref_piece(const struct variant *v, int type
 /* The vector of the atom's k-th direction as the player sees it; a leap's times its reach. */
 static struct vec ref_atom_vec(const struct variant *v, int player, const struct reference_atom *a, int k)
 {
-    int n = a->motion == REF_LEAP ? a->reach : 1;
+    int n = a->motion == REF_LEAP || a->motion == REF_START_LEAP ? a->reach : 1;
     return ref_turn(v, player, (struct vec){ n * a->dir[k].q, n * a->dir[k].r });
 }
 
@@ -155,6 +157,13 @@ static int ref_leap_target(const struct variant *v, const struct reference_piece
     return to != CELL_NONE && ref_centreward_ok(v, p, from, to) ? to : CELL_NONE;
 }
 
+/* Whether the atom is a leap the player's piece may make from the cell: start leaps only from the
+ * player's start (double-step) cells. */
+static bool ref_leaps_from(const struct variant *v, int player, const struct reference_atom *a, int from)
+{
+    return a->motion == REF_LEAP || (a->motion == REF_START_LEAP && v->double_cell[player][from]);
+}
+
 /* The cells that the piece's leaps of the mode reach from the cell; returns how many. */
 static int ref_leap_cells(const struct variant *v, int player, const struct reference_piece *p, unsigned mode,
                           int from, int cells[REFERENCE_ATOMS * REFERENCE_DIRS])
@@ -162,7 +171,7 @@ static int ref_leap_cells(const struct variant *v, int player, const struct refe
     int n = 0;
     for (int i = 0, natoms = ref_atoms(p); i < natoms; i++) {
         const struct reference_atom *a = &p->atom[i];
-        int ndirs = a->motion == REF_LEAP && (a->mode & mode) ? ref_dirs(a->dir, REFERENCE_DIRS) : 0;
+        int ndirs = ref_leaps_from(v, player, a, from) && (a->mode & mode) ? ref_dirs(a->dir, REFERENCE_DIRS) : 0;
         for (int k = 0; k < ndirs; k++) {
             int to = ref_leap_target(v, p, from, ref_atom_vec(v, player, a, k));
             if (to != CELL_NONE)
@@ -269,8 +278,9 @@ static void ref_basic(const struct variant *v, const struct setup *s, int from, 
         for (int k = 0, ndirs = ref_dirs(a->dir, REFERENCE_DIRS); k < ndirs; k++) {
             struct vec u = ref_atom_vec(v, colour, a, k);
             switch (a->motion) {
-            case REF_LEAP:
-                ref_leap(v, s, from, u, a->mode, l, st);
+            case REF_LEAP: case REF_START_LEAP:
+                if (ref_leaps_from(v, colour, a, from))
+                    ref_leap(v, s, from, u, a->mode, l, st);
                 break;
             case REF_SLIDE:
                 ref_line(v, s, from, u, a->mode, l);
@@ -367,60 +377,67 @@ bool reference_in_zone(const struct variant *v, int player, int type, int cell)
     return !ref_leap_cells(v, player, ref_piece(v, type), MODE_MOVE, cell, cells);
 }
 
-/* The pawn of the previous army whose double step passed over the en-passant cell: one step on from
- * the cell along a double-step direction. Three players: the previous army still on the board, so that
- * after an elimination the next army takes the pawn of the army that made the last ply. */
-static int ref_ep_victim(const struct variant *v, const struct setup *s)
+/* The pawn that made the last ply's double or triple step, while it is on the board. */
+static int ref_ep_victim(const struct setup *s)
 {
-    int prev = ref_prev_army(v, s);
-    for (int t = 0; t < v->ntypes; t++) {
-        const struct reference_piece *p = ref_piece(v, t);
-        for (int k = 0; p->en_passant && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
-            int c = ref_step(v, s->ep, ref_turn(v, prev, p->double_step[k]));
-            if (c != CELL_NONE && s->piece[c] == piece_make(prev, t))
-                return c;
-        }
-    }
-    return CELL_NONE;
+    return s->ep != CELL_NONE && s->piece[s->ep_victim] ? s->ep_victim : CELL_NONE;
 }
 
-/* Two move steps in one line along a double-step direction from a double-step cell, the first one a
- * step the piece may take from here (centreward filtered), both cells empty. */
+/* The orthogonal step that leads from one cell to the other along a straight line, or {0, 0}. */
+static struct vec ref_orth_towards(const struct variant *v, int from, int to)
+{
+    for (int d = 0; d < 6; d++)
+        for (int c = ref_step(v, from, geo_orth[d]); c != CELL_NONE; c = ref_step(v, c, geo_orth[d]))
+            if (c == to)
+                return geo_orth[d];
+    return (struct vec){ 0, 0 };
+}
+
+/* Two or three (from a triple-step cell) move steps in one line along a double-step direction from a
+ * double-step cell, the first one a step the piece may take from here (centreward filtered), every cell
+ * on the way and the last empty. */
 static void ref_double_steps(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
 {
     int colour = piece_colour(s->piece[from]);
     const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
     for (int k = 0; v->double_cell[colour][from] && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
         struct vec u = ref_turn(v, colour, p->double_step[k]);
-        int mid = ref_leap_target(v, p, from, u);
-        int to = mid == CELL_NONE ? CELL_NONE : ref_step(v, mid, u);
-        /* Only a piece that can be taken en passant leaves the passed cell behind. */
-        if (to != CELL_NONE && !s->piece[mid] && !s->piece[to])
-            ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, p->en_passant ? mid : CELL_NONE, -1, -1 });
+        int mid = ref_leap_target(v, p, from, u), to = mid;
+        for (int steps = 2; to != CELL_NONE && !s->piece[to] && steps <= v->double_cell[colour][from]; steps++) {
+            to = ref_step(v, to, u);
+            /* Only a piece that can be taken en passant leaves the passed cells behind. */
+            if (to != CELL_NONE && !s->piece[to])
+                ref_add(l, (struct ref_move){ from, to, -1, CELL_NONE, p->en_passant ? mid : CELL_NONE, -1, -1 });
+        }
     }
 }
 
+/* En passant: a piece of the same kind as the pawn that just made a double or triple step takes it by a
+ * capturing leap onto any cell it passed. */
 static void ref_en_passant(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
 {
-    int colour = piece_colour(s->piece[from]);
+    int colour = piece_colour(s->piece[from]), victim = ref_ep_victim(s);
     const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
-    if (!p->en_passant || s->ep == CELL_NONE)
+    if (!p->en_passant || victim == CELL_NONE || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
         return;
-    int victim = ref_ep_victim(v, s), cells[REFERENCE_ATOMS * REFERENCE_DIRS];
-    int n = ref_leap_cells(v, colour, p, MODE_CAPTURE, from, cells);
-    bool reaches = false;
-    for (int i = 0; i < n; i++)
-        reaches |= cells[i] == s->ep;
-    /* En passant is taken by a piece of the same kind only. */
-    if (victim == CELL_NONE || !reaches || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
-        return;
-    /* Where the pawn could also move to the passed cell, that move is the capture (docs/variants.md, en passant). */
-    for (int i = 0; i < l->n; i++)
-        if (l->m[i].to == s->ep) {
-            l->m[i].victim = victim;
-            return;
-        }
-    ref_add(l, (struct ref_move){ from, s->ep, -1, victim, CELL_NONE, -1, -1 });
+    int cells[REFERENCE_ATOMS * REFERENCE_DIRS], n = ref_leap_cells(v, colour, p, MODE_CAPTURE, from, cells);
+    struct vec u = ref_orth_towards(v, s->ep, victim);
+    for (int passed = s->ep; passed != victim; passed = ref_step(v, passed, u)) {
+        bool reaches = false;
+        for (int i = 0; i < n; i++)
+            reaches |= cells[i] == passed;
+        if (!reaches)
+            continue;
+        /* Where the pawn could also move to the passed cell, that move is the capture (docs/variants.md, en passant). */
+        bool merged = false;
+        for (int i = 0; i < l->n && !merged; i++)
+            if (l->m[i].from == from && l->m[i].to == passed) {
+                l->m[i].victim = victim;
+                merged = true;
+            }
+        if (!merged)
+            ref_add(l, (struct ref_move){ from, passed, -1, victim, CELL_NONE, -1, -1 });
+    }
 }
 
 /* How many pieces of the type the player has on the board. */
@@ -597,6 +614,28 @@ static void ref_fissions(const struct variant *v, const struct setup *s, int fro
 
 /* One piece's moves: a target reached by two atoms (a Sailor's W and R) or two curved paths is one
  * move. */
+/* A blocked piece on one of its start cells with an enemy on a cell one of its move leaps reaches. */
+static bool ref_blocked(const struct variant *v, const struct setup *s, int from)
+{
+    int colour = piece_colour(s->piece[from]), cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
+    int n = p->blocked && v->double_cell[colour][from] ? ref_leap_cells(v, colour, p, MODE_MOVE, from, cells) : 0;
+    for (int i = 0; i < n; i++)
+        if (s->piece[cells[i]] && piece_colour(s->piece[cells[i]]) != colour)
+            return true;
+    return false;
+}
+
+/* Keeps the moves that capture. */
+static void ref_drop_quiet(const struct setup *s, struct ref_list *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        if (s->piece[l->m[i].to])
+            l->m[n++] = l->m[i];
+    l->n = n;
+}
+
 static void ref_piece_moves(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
                             struct reference_stats *st)
 {
@@ -611,20 +650,13 @@ static void ref_piece_moves(const struct variant *v, const struct setup *s, int 
         ref_fissions(v, s, from, &moves, st);
     }
     if (v->piece[piece_type(s->piece[from])].pawn) {
-        ref_double_steps(v, s, from, &moves);
+        if (ref_blocked(v, s, from))
+            ref_drop_quiet(s, &moves);
+        else
+            ref_double_steps(v, s, from, &moves);
         ref_en_passant(v, s, from, &moves);
     }
     ref_promote(v, s, &moves, l, st);
-}
-
-/* The orthogonal step that leads from one cell to the other along a straight line, or {0, 0}. */
-static struct vec ref_orth_towards(const struct variant *v, int from, int to)
-{
-    for (int d = 0; d < 6; d++)
-        for (int c = ref_step(v, from, geo_orth[d]); c != CELL_NONE; c = ref_step(v, c, geo_orth[d]))
-            if (c == to)
-                return geo_orth[d];
-    return (struct vec){ 0, 0 };
 }
 
 /* Castling (variants.md, "Rules (seed 003)"): the royal and a rook on one line, both unmoved (the
@@ -725,6 +757,7 @@ static void ref_apply(const struct variant *v, struct setup *s, struct ref_move 
     }
     s->halfmove = capture || v->piece[piece_type(p)].pawn ? 0 : s->halfmove + 1;
     s->ep = m.passed;
+    s->ep_victim = m.passed != CELL_NONE ? m.to : CELL_NONE;
     ref_rights_after(v, s, m);
     /* The fullmove number grows when the turn passes to an army earlier in turn order (protocol.md). */
     int next = ref_next_army(v, s, s->side);
@@ -864,7 +897,7 @@ bool reference_resolve(const struct variant *v, struct setup *s, struct referenc
     /* A double step whose pawn has left the board with its army leaves nothing to take. (That army made
      * the last ply, so its royal was safe then; it can only fall after another removal, and the game is
      * over then.) */
-    if (r->neliminated && s->ep != CELL_NONE && ref_ep_victim(v, s) == CELL_NONE)
+    if (r->neliminated && s->ep != CELL_NONE && ref_ep_victim(s) == CELL_NONE)
         s->ep = CELL_NONE;
     return r->winner < 0 && !r->stalemate;
 }

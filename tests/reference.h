@@ -24,6 +24,7 @@ enum { REFERENCE_MAX_MOVES = MAX_MOVES, REFERENCE_TEXT_LEN = 16 };
 enum reference_motion {
     REF_END,   /* ends the list of atoms */
     REF_LEAP,  /* to the cell `reach` times the vector away, never blocked */
+    REF_START_LEAP, /* a leap from the variant's double-step (start) cells only */
     REF_SLIDE, /* the vector repeated through empty cells, ending on any of them or on the first piece met */
     REF_CURVE, /* a curved path: the vector first, each further step turned 60 degrees the same way (both
                 * ways are paths), at most `reach` steps through empty cells, ending as a slide does */
@@ -50,6 +51,8 @@ struct reference_piece {
     struct vec double_step[REFERENCE_DOUBLE_DIRS];
     bool en_passant;  /* its double step may be taken en passant, and it takes en passant */
     bool centreward;  /* its leaps never take it away from the central file (q = 0) */
+    bool blocked;     /* on a start cell, an enemy on a cell it could step to forbids it every move that
+                       * captures nothing */
 };
 
 /* The movement of the piece with the letter in the built-in variant (reference_pieces.c), or NULL for

@@ -31,6 +31,7 @@
 /* The movement atoms (docs/variant-format.md) in the reference's words. mode: MOVE (never captures), CAPTURE (only
  * captures) or BOTH. */
 #define LEAP(n, dirs, mode) { REF_LEAP, MODE_##mode, n, dirs }         /* n steps along a vector */
+#define START_LEAP(n, dirs, mode) { REF_START_LEAP, MODE_##mode, n, dirs } /* from start cells only */
 #define SLIDE(dirs, mode) { REF_SLIDE, MODE_##mode, 0, dirs }
 #define CURVE(steps, dirs, mode) { REF_CURVE, MODE_##mode, steps, dirs } /* at most `steps` steps */
 #define HOP(dirs) { REF_HOP, MODE_CAPTURE, 0, dirs }
@@ -53,7 +54,7 @@ enum kind {
     PEGASUS, HYDRA, PACEY_UNICORN, VICEREINE, FINCH, FLATSTAR_FINCH, RABBI, COHEN, FLATSTAR_COHEN,
     FINCHRIDER, RABBIRIDER, VICERRANGER, BESIERANGER, WAITRESS, CONTRAWAITRESS, SHAMMES, CONTRASHAMMES,
     SLING, FOREROOK, HINDROOK, GLINSKI_PAWN, MCCOOEY_PAWN, MISHLING_BROKER, HAYNIE_PAWN, WELLISCH_POINT,
-    ND_POINT, DEVASA_PAWN, FLATSTAR_POINT, NKINDS
+    ND_POINT, DEVASA_PAWN, BRUSKY_PAWN, FLATSTAR_POINT, NKINDS
 };
 
 static const struct reference_piece kinds[NKINDS] = {
@@ -109,6 +110,11 @@ static const struct reference_piece kinds[NKINDS] = {
      * the sides, one row up (variants.md, De Vasa). */
     [DEVASA_PAWN]    = { "De Vasa pawn",                { LEAP(1, DIRS(O0, O1), MOVE), LEAP(1, DIRS(D5, D1), CAPTURE) },
                          .double_step = DIRS(O0, O1), .en_passant = true },
+    /* De Vasa's, and from its start cells also a capture straight ahead (D0, the cell of its colour);
+     * there an enemy on either cell it steps to blocks its steps (variants.md, Brusky). */
+    [BRUSKY_PAWN]    = { "Brusky pawn",                 { LEAP(1, DIRS(O0, O1), MOVE), LEAP(1, DIRS(D5, D1), CAPTURE),
+                                                          START_LEAP(1, DIRS(D0), CAPTURE) },
+                         .double_step = DIRS(O0, O1), .en_passant = true, .blocked = true },
 };
 
 /* The armies of variants.md: each piece letter of the variants on a row and its movement. */
@@ -150,6 +156,10 @@ static const struct army {
         { 'L', SLING }, { 'S', KNIGHT }, { 'P', FLATSTAR_POINT } } },
     { { "wellisch" },
       { { 'G', GENERAL }, { 'V', VICEREINE }, { 'R', ROOK }, { 'E', FIRZAN }, { 'P', WELLISCH_POINT } } },
+    { { "shafran" },
+      { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', MCCOOEY_PAWN } } },
+    { { "brusky" },
+      { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', BRUSKY_PAWN } } },
     { { "devasa" },
       { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', DEVASA_PAWN } } },
     { { "nd-wellisch", "nd-wellisch-3p" },

@@ -217,6 +217,43 @@ START_TEST(test_castling_fen)
 }
 END_TEST
 
+/* Shafran: a triple step's field lists both cells passed; a rook castling by two rules (short and long)
+ * is listed once and keys one right. */
+START_TEST(test_multi_step_fen)
+{
+    const char *board = "6/7/6p1/1P1pP4/K3P3pk/4pP1p1/1P6/7/6";
+    char fen[512], out[512];
+    snprintf(fen, sizeof fen, "%s b - e3e4 0 1", board);
+    for (int wide = 0; wide < 2; wide++)
+        assert_round_trip("shafran", fen, wide);
+    struct game g;
+    test_game(&g, "shafran", "6/7/6p1/1P1pP4/KP6pk/4pP1p1/1P6/7/6 w - - 0 1", false);
+    ck_assert(game_set_position(&g, "6/7/6p1/1P1pP4/KP6pk/4pP1p1/1P6/7/6 w - - 0 1", (char *[]){ "e2e5" }, 1,
+                                out, sizeof out));
+    game_fen(&g, out, sizeof out);
+    ck_assert_str_eq(out, fen);
+    game_free(&g);
+    static const char *const bad[][2] = {
+        { "e3", "no pawn has just passed the en-passant cell e3" },    /* one cell: a double step, to e4 */
+        { "e4", "no pawn has just passed the en-passant cell e4" },
+        { "e3e5", "no pawn has just passed the en-passant cell e3e5" }, /* e5 named after one cell */
+        { "e4e3", "no pawn has just passed the en-passant cell e4e3" }, /* the cells out of order */
+        { "e3e4e5e6", "bad en-passant cell e3e4e5e6" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(fen, sizeof fen, "%s b - %s 0 1", board, bad[i][0]);
+        assert_refused("shafran", fen, bad[i][1]);
+    }
+    assert_round_trip("shafran", test_variant("shafran")->start_fen, false);
+    struct game all, one;
+    test_game(&all, "shafran", "RP2pr/NP3pb/BP4pn/QP5pb/KP6pk/BP5pq/NP4pb/BP3pn/RP2pr w a1,i10 - 0 1", false);
+    test_game(&one, "shafran", "RP2pr/NP3pb/BP4pn/QP5pb/KP6pk/BP5pq/NP4pb/BP3pn/RP2pr w i10 - 0 1", false);
+    ck_assert_uint_ne(all.ops->position_key(all.pos), one.ops->position_key(one.pos));
+    game_free(&all);
+    game_free(&one);
+}
+END_TEST
+
 Suite *suite_fen(void)
 {
     Suite *s = suite_create("fen");
@@ -227,6 +264,7 @@ Suite *suite_fen(void)
     tcase_add_test(tc, test_three_player_fen);
     tcase_add_test(tc, test_compound_fen);
     tcase_add_test(tc, test_castling_fen);
+    tcase_add_test(tc, test_multi_step_fen);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -45,6 +45,16 @@ static void rng_seed(uint64_t seed)
     rng_state = seed * 0x9e3779b97f4a7c15u + 1;
 }
 
+/* A test's seed from the variant's name and width (FNV-1a), so that adding a variant changes no other
+ * variant's random positions. */
+static void rng_seed_for(const struct variant *v, bool wide, uint64_t salt)
+{
+    uint64_t h = 14695981039346656037u ^ salt;
+    for (const char *c = v->name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211u;
+    rng_seed(h + wide);
+}
+
 static int rng_below(int n)
 {
     rng_state ^= rng_state << 13;
@@ -138,7 +148,7 @@ static void lists_compare(const struct game *g, const struct setup *s, move_text
 static bool setup_equal(const struct variant *v, const struct setup *a, const struct setup *b)
 {
     return !memcmp(a->piece, b->piece, (size_t)v->geo.ncells) && a->side == b->side && a->ep == b->ep &&
-           a->castling == b->castling && a->halfmove == b->halfmove && a->fullmove == b->fullmove;
+           (a->ep == CELL_NONE || a->ep_victim == b->ep_victim) && a->castling == b->castling && a->halfmove == b->halfmove && a->fullmove == b->fullmove;
 }
 
 /* The engine's position must be the reference setup, with a consistent incremental key. */
@@ -204,23 +214,33 @@ static bool move_is_special(const struct variant *v, const struct setup *s, cons
 }
 
 /* Half the time castling if there is one (it is rare: the royal and a rook must both stay home while
- * the way clears), then half the time a capture, promotion or en-passant capture if there is one, so
- * that games reach endgames and promotions (fusions and fissions are frequent enough among the other
- * moves). */
+ * the way clears, so while the mover may still castle its royal stays home three times in four), then
+ * half the time a capture, promotion or en-passant capture if there is one, so that games reach
+ * endgames and promotions (fusions and fissions are frequent enough among the other moves). */
 static int move_choose(const struct variant *v, const struct setup *s, move_text *moves, int n)
 {
     for (int i = 0; i < n; i++)
         if (move_kind(v, s, moves[i]) == KIND_CASTLING && rng_below(2))
             return i;
-    if (rng_below(2)) {
-        int special[REFERENCE_MAX_MOVES], k = 0;
-        for (int i = 0; i < n; i++)
-            if (move_is_special(v, s, moves[i]))
-                special[k++] = i;
-        if (k)
-            return special[rng_below(k)];
+    int pool[REFERENCE_MAX_MOVES], k = 0, from, to;
+    bool home = (s->castling & castle_bits_of(s->side)) && rng_below(4);
+    for (int i = 0; i < n; i++) {
+        text_cells(v, moves[i], &from, &to);
+        if (!home || from != v->castle[s->side][0].royal)
+            pool[k++] = i;
     }
-    return rng_below(n);
+    if (!k)
+        for (; k < n; k++)
+            pool[k] = k;
+    if (rng_below(2)) {
+        int special[REFERENCE_MAX_MOVES], m = 0;
+        for (int i = 0; i < k; i++)
+            if (move_is_special(v, s, moves[pool[i]]))
+                special[m++] = pool[i];
+        if (m)
+            return special[rng_below(m)];
+    }
+    return pool[rng_below(k)];
 }
 
 /* Where a position came from, for failure messages: the previous FEN and the move. */
@@ -367,7 +387,7 @@ START_TEST(test_random_games)
     loop_pair(_i, &v, &wide);
     struct reference_stats met = { 0 };
     long played[KIND_CASTLING + 1] = { 0 };
-    rng_seed((uint64_t)_i + 1);
+    rng_seed_for(v, wide, 1);
     int games = GAMES * scale() / (test_wide_only(v) ? 2 : 1);
     for (int k = 0; k < games; k++)
         game_play_random(v, wide, &met, played);
@@ -431,7 +451,8 @@ struct coverage {
 };
 
 /* The army's royal on its castling cell and, each with its right, most of the rooks on theirs (the
- * pieces that start there); false if the royal's cell is taken. */
+ * pieces that start there; a rook's right covers every rule it castles by); false if the royal's cell
+ * is taken. */
 static bool placement_castling_army(const struct variant *v, struct setup *s, int player)
 {
     struct setup start;
@@ -443,7 +464,9 @@ static bool placement_castling_army(const struct variant *v, struct setup *s, in
         int rook = v->castle[player][i].rook;
         if (rng_below(4) && !s->piece[rook]) {
             s->piece[rook] = start.piece[rook];
-            s->castling |= castle_bit(player, i);
+            for (int k = 0; k < v->ncastles; k++)
+                if (v->castle[player][k].rook == rook)
+                    s->castling |= castle_bit(player, k);
         }
     }
     return true;
@@ -631,7 +654,7 @@ START_TEST(test_random_placements)
     struct game g;
     struct coverage cov = { 0 };
     test_game(&g, v->name, NULL, wide);
-    rng_seed((uint64_t)_i + 1000);
+    rng_seed_for(v, wide, 1000);
     int want = PLACEMENTS * scale() / (test_wide_only(v) ? 2 : 1);
     for (int k = 0; cov.positions < want && k < 4 * want; k++) {
         struct setup s;
@@ -1306,6 +1329,76 @@ static void hand_rights_text(const struct variant *v, const struct setup *s, cha
                     text_append(out, len, v->geo.name[c]);
 }
 
+static int cell_of(const struct variant *v, const char *name)
+{
+    int len;
+    return geo_parse_cell(&v->geo, name, &len);
+}
+
+/* The engine from the setup's FEN, compared with the reference there and after the move (if any). */
+static void ep_compare(const struct variant *v, const struct setup *s, const char *move)
+{
+    static move_text ref[REFERENCE_MAX_MOVES];
+    static struct fast_move fast[MAX_MOVES];
+    char fen[1024], err[256];
+    struct game g;
+    setup_to_fen(s, v, fen, sizeof fen);
+    test_game(&g, v->name, NULL, false);
+    ck_assert_msg(game_set_position(&g, fen, NULL, 0, err, sizeof err), "%s: %s", fen, err);
+    state_compare(&g, s, fen);
+    int n = position_compare(&g, s, ref, fast);
+    struct setup after = *s;
+    if (move) {
+        ck_assert(reference_make(v, &after, move));
+        g.ops->position_make(g.pos, fast_find(fast, n, move));
+        state_compare(&g, &after, move);
+    }
+    game_free(&g);
+}
+
+/* The pawn taken en passant is the one that made the last double step, even where another pawn of its
+ * army stands one step past the passed cell along its other double-step direction (De Vasa: after d3d5
+ * d7b5 c3c5 both d5 and c5 do, past c4). The FEN names that pawn after the cell when the cell alone
+ * would not say which one it is. */
+START_TEST(test_en_passant_victim)
+{
+    const struct variant *v = test_variant("devasa");
+    struct setup s, t;
+    char err[256], fen[1024];
+    const int pawn = piece_make(0, variant_type_of_letter(v, 'P'));
+    ck_assert(setup_from_fen(&s, v, v->start_fen, err, sizeof err));
+    ck_assert(reference_make(v, &s, "d3d5") && reference_make(v, &s, "d7b5") && reference_make(v, &s, "c3c5"));
+    ck_assert_int_eq(s.ep, cell_of(v, "c4"));
+    ck_assert_int_eq(s.ep_victim, cell_of(v, "c5"));
+    t = s;
+    ck_assert(reference_make(v, &t, "b5c4"));
+    ck_assert(!t.piece[cell_of(v, "c5")] && t.piece[cell_of(v, "d5")] == pawn);
+    /* d5 could only have passed c4 from b3, where a pawn stands: the cell alone says c5. */
+    setup_to_fen(&s, v, fen, sizeof fen);
+    ck_assert_msg(strstr(fen, " c4 0 "), "%s", fen);
+    ep_compare(v, &s, "b5c4");
+    /* With b3 empty either pawn could have: the FEN names the one that did, and a FEN that does not is
+     * refused. */
+    s.piece[cell_of(v, "b3")] = 0;
+    setup_to_fen(&s, v, fen, sizeof fen);
+    ck_assert_msg(strstr(fen, " c4c5 0 "), "%s", fen);
+    ck_assert(setup_from_fen(&t, v, fen, err, sizeof err) && t.ep_victim == cell_of(v, "c5"));
+    ep_compare(v, &s, "b5c4");
+    s.ep_victim = cell_of(v, "d5");
+    setup_to_fen(&s, v, fen, sizeof fen);
+    ck_assert_msg(strstr(fen, " c4d5 0 "), "%s", fen);
+    ck_assert(setup_from_fen(&t, v, fen, err, sizeof err) && t.ep_victim == cell_of(v, "d5"));
+    /* Taking d5 would open the d-file from White's queen d1 to Black's king d9. */
+    ep_compare(v, &s, NULL);
+    t = s;
+    ck_assert(!reference_make(v, &t, "b5c4"));
+    *strstr(fen, " c4d5 0 ") = 0;
+    strcat(fen, " c4 0 2");
+    ck_assert(!setup_from_fen(&t, v, fen, err, sizeof err));
+    ck_assert_msg(strstr(err, "two pawns may have passed the en-passant cell"), "%s", err);
+}
+END_TEST
+
 /* Castling by hand (variants.md, "Rules (seed 003)"). castle-nd: White's Grandduke on the corner h1,
  * Rooks on e1 (castling takes the Grandduke to f1 and the Rook to g1) and l1 (to k1, the Rook to i1),
  * Black's Grandduke on h15. Its own steps from h1 are g1 h2 i1 (W) and g2 i2 (F). */
@@ -1639,6 +1732,7 @@ Suite *suite_reference(void)
     tcase_add_test(hand, test_by_hand_atoms);
     tcase_add_test(hand, test_by_hand_fusion);
     tcase_add_test(hand, test_by_hand_castling);
+    tcase_add_test(hand, test_en_passant_victim);
     suite_add_tcase(s, hand);
     TCase *table = tcase_create("piece table");
     tcase_add_test(table, test_table_covers_builtins);

@@ -83,7 +83,7 @@ START_TEST(test_mirrored_double_steps)
     int n[2] = { 0 };
     for (int c = 0; c < g->ncells; c++)
         for (int p = 0; p < 2; p++)
-            n[p] += v->double_cell[p][c];
+            n[p] += v->double_cell[p][c] != 0;
     ck_assert_int_eq(n[0], 6);
     ck_assert_int_eq(n[1], 6);
     for (int i = 0; i < 6; i++) {
@@ -272,6 +272,15 @@ START_TEST(test_new_atoms_and_keys)
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = f F cR6\n"), "t.ini:2: unknown movement atom 'cR6'"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:haynie]\npiece = x X W centreward\n"), "t.ini:2: centreward needs"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X W double@30\n"), "t.ini:2: bad angle"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X start:capture:R\n"),
+                                 "t.ini:2: 'start:' applies to leaps only (W F D H N), not 'R'"));
+    /* Brusky's pawn: its straight-ahead capture is a leap of its own, kept apart from the other leaps. */
+    const struct variant *br = test_variant("brusky");
+    const struct piece_def *bp = &br->piece[variant_type_of_letter(br, 'P')];
+    int starts = 0;
+    for (int i = 0; i < bp->nleaps; i++)
+        starts += bp->leaps[i].start && bp->leaps[i].mode == MODE_CAPTURE && bp->leaps[i].dq == -1 && bp->leaps[i].dr == 2;
+    ck_assert(starts == 1 && bp->blocked && bp->nleaps == 5);
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npromotion-limit = 0\n"), "t.ini:2: promotion-limit"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B\n"), "t.ini:2: bad fusion 'R+B'"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+K=Q\n"), "royal pieces and pawns"));
@@ -370,7 +379,7 @@ START_TEST(test_castling_rules)
         { "h1 e1 d1 g1", "t.ini:5: castling rule 'h1 e1 d1 g1': the royal and the rook must" },
         { "h1 h1 h1 h1", "t.ini:5: castling rule 'h1 h1 h1 h1': the royal and the rook must" },
         { "h1 e1 f1 g1, i1 m1 l1 k1", "t.ini:5: castling rule 'i1 m1 l1 k1': every rule starts from the same royal" },
-        { "h1 e1 f1 g1, h1 e1 e1 h1", "t.ini:5: castling rule 'h1 e1 e1 h1': a rook castles by one rule" },
+        { "h1 e1 f1 g1, h1 e1 f1 h1", "t.ini:5: castling rule 'h1 e1 f1 h1': a rook's rules need different targets" },
         { "h1 e1 f1 g1, h1 l1 k1 i1, h1 d1 e1 g1, h1 m1 l1 i1, h1 c1 d1 g1", "t.ini:5: more than 4 castling rules" },
         { "h1 e1 g1 h1", "t.ini:6: variant 'z': castling h1g1 is also an ordinary move of the royal piece" },
     };
@@ -391,6 +400,12 @@ START_TEST(test_castling_rules)
                                  "t.ini:6: variant 'z': castling h1f1 is also an ordinary move"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z]\npiece = grandduke K W F royal\ncastling = h1 e1 f1 g1\n"),
                                  "t.ini:3: no cell 'h1' on this board"));
+    /* Three steps from a triple-step cell reach farther: the royal's double may not land on its target. */
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z]\nboard = hexagon 8\npiece = grandduke K W royal double\n"
+                                                "triple-step = h1\ncastling = h1 m1 l1 k1\nstart = -\n"),
+                                 "t.ini:6: variant 'z': castling h1l1 is also an ordinary move"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z]\nboard = hexagon 8\ndouble-step = h1 g1\ntriple-step = e1 g1\n"),
+                                 "t.ini:4: cell g1 is both a double-step and a triple-step cell"));
     /* The start position must grant every right, and may grant only rights whose pieces are home. */
     const char *start = "[z]\nboard = hexagon 8\npiece = grandduke K W F royal\npiece = rook R R\n"
                         "castling = h1 e1 f1 g1, h1 l1 k1 i1\nstart = 8/9/10/11/R10r/13/14/K13k/14/13/R10r/11/10/9/8 ";
