@@ -118,15 +118,9 @@ static void store(_Atomic uint64_t *w, uint64_t v)
     atomic_store_explicit(w, v, memory_order_relaxed);
 }
 
-static struct tt_entry *bucket_of(const struct tt *tt, uint64_t key)
-{
-    /* The high bits choose the bucket without a division. */
-    return tt->entries + (size_t)(((unsigned __int128)key * tt->nbuckets) >> 64) * TT_BUCKET;
-}
-
 bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit)
 {
-    const struct tt_entry *b = bucket_of(tt, key);
+    const struct tt_entry *b = tt_bucket(tt, key);
     for (int i = 0; i < TT_BUCKET; i++) {
         uint64_t data = load(&b[i].data);
         if ((load(&b[i].check) ^ data) != key || !data)
@@ -142,7 +136,7 @@ bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit)
 
 void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, int bound)
 {
-    struct tt_entry *b = bucket_of(tt, key), *victim = b;
+    struct tt_entry *b = tt_bucket(tt, key), *victim = b;
     int worst = 1 << 30;
     for (int i = 0; i < TT_BUCKET; i++) {
         uint64_t data = load(&b[i].data);
