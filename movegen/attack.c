@@ -283,21 +283,13 @@ static bool attacked(const struct position *pos, int cell, cellset occ, int us)
     return false;
 }
 
-static cellset checkers_of(const struct position *pos, int us)
+/* Whether the player's royal is attacked: the first attacker found answers. */
+static bool player_in_check(const struct position *pos, int player)
 {
-    struct attackers a;
-    int king = pos_royal_cell(pos, us);
-    cellset all = cs_empty();
-    for (int p = 0; p < pos->v->nplayers; p++) {
-        if (p == us)
-            continue;
-        attackers_init(&a, pos, p);
-        all = cs_or(all, attackers_to(&a, king, pos->occ, false));
-    }
-    return all;
+    return attacked(pos, pos_royal_cell(pos, player), pos->occ, player);
 }
 
 static bool position_in_check(const struct position *pos)
 {
-    return !cs_is_empty(checkers_of(pos, pos->side));
+    return player_in_check(pos, pos->side);
 }
