@@ -225,7 +225,8 @@ static inline cellset curved_hits(const struct tables *tb, const struct curved_g
         for (int s = 0; s < 2; s++) {
             const struct curved_ray *cr = &tb->curved[cell][e][s];
             int n = cr->len < limit ? cr->len : limit;
-            if (!n || !cs_intersects(cr->prefix[n - 1], occ))
+            /* The first piece on the path must be one of pcs: a path without any is skipped. */
+            if (!n || !cs_intersects(cr->prefix[n - 1], pcs) || !cs_intersects(cr->prefix[n - 1], occ))
                 continue;
             for (int k = 0; k < n; k++) {
                 if (!cs_test(occ, cr->cell[k]))
@@ -265,7 +266,8 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
             return found;
     }
     for (int i = 0; i < a->nhop; i++)
-        found = cs_or(found, cs_and(hop_targets(tb, a->hop[i]->dirs, cell, occ), a->hop_pcs[i]));
+        if (cs_intersects(a->hop[i]->reach[cell], a->hop_pcs[i]))
+            found = cs_or(found, cs_and(hop_targets(tb, a->hop[i]->dirs, cell, occ), a->hop_pcs[i]));
     return found;
 }
 
