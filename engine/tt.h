@@ -35,6 +35,18 @@ struct tt {
 
 enum { TT_BUCKET = 4, TT_DEFAULT_MB = 16, TT_MAX_MB = 1 << 20, TT_MAX_CLEAR_THREADS = 256 };
 
+static inline struct tt_entry *tt_bucket(const struct tt *tt, uint64_t key)
+{
+    /* The high bits choose the bucket without a division. */
+    return tt->entries + (size_t)(((unsigned __int128)key * tt->nbuckets) >> 64) * TT_BUCKET;
+}
+
+/* Starts loading a position's bucket (one cache line) while the caller does other work. */
+static inline void tt_prefetch(const struct tt *tt, uint64_t key)
+{
+    __builtin_prefetch(tt_bucket(tt, key));
+}
+
 /* Resizes and clears with `threads` threads; on failure keeps the old table and returns false. */
 bool tt_resize(struct tt *tt, size_t mb, int threads);
 void tt_free(struct tt *tt);

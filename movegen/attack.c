@@ -225,7 +225,8 @@ static inline cellset curved_hits(const struct tables *tb, const struct curved_g
         for (int s = 0; s < 2; s++) {
             const struct curved_ray *cr = &tb->curved[cell][e][s];
             int n = cr->len < limit ? cr->len : limit;
-            if (!n || !cs_intersects(cr->prefix[n - 1], occ))
+            /* The first piece on the path must be one of pcs: a path without any is skipped. */
+            if (!n || !cs_intersects(cr->prefix[n - 1], pcs) || !cs_intersects(cr->prefix[n - 1], occ))
                 continue;
             for (int k = 0; k < n; k++) {
                 if (!cs_test(occ, cr->cell[k]))
@@ -265,7 +266,8 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
             return found;
     }
     for (int i = 0; i < a->nhop; i++)
-        found = cs_or(found, cs_and(hop_targets(tb, a->hop[i]->dirs, cell, occ), a->hop_pcs[i]));
+        if (cs_intersects(a->hop[i]->reach[cell], a->hop_pcs[i]))
+            found = cs_or(found, cs_and(hop_targets(tb, a->hop[i]->dirs, cell, occ), a->hop_pcs[i]));
     return found;
 }
 
@@ -283,21 +285,13 @@ static bool attacked(const struct position *pos, int cell, cellset occ, int us)
     return false;
 }
 
-static cellset checkers_of(const struct position *pos, int us)
+/* Whether the player's royal is attacked: the first attacker found answers. */
+static bool player_in_check(const struct position *pos, int player)
 {
-    struct attackers a;
-    int king = pos_royal_cell(pos, us);
-    cellset all = cs_empty();
-    for (int p = 0; p < pos->v->nplayers; p++) {
-        if (p == us)
-            continue;
-        attackers_init(&a, pos, p);
-        all = cs_or(all, attackers_to(&a, king, pos->occ, false));
-    }
-    return all;
+    return attacked(pos, pos_royal_cell(pos, player), pos->occ, player);
 }
 
 static bool position_in_check(const struct position *pos)
 {
-    return !cs_is_empty(checkers_of(pos, pos->side));
+    return player_in_check(pos, pos->side);
 }

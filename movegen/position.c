@@ -395,7 +395,7 @@ static bool position_set(struct position *pos, const struct setup *s, char *err,
         } else
             snprintf(err, errlen, "bad FEN: no pawn has just passed the en-passant cell %s", t->v->geo.name[s->ep]);
     }
-    if (ok && prev != t->side && !cs_is_empty(checkers_of(t, prev))) {
+    if (ok && prev != t->side && player_in_check(t, prev)) {
         snprintf(err, errlen, "bad FEN: the side that just moved (%c) is in check", t->v->colour_letter[prev]);
         ok = false;
     }
