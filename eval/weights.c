@@ -11,27 +11,29 @@
 enum { WEIGHT_LIMIT = 10000, WEIGHTS_FILE_MAX = 1 << 20 };
 
 const char *const eval_term_names[NUM_TERMS] = { "material", "piece-cell", "mobility", "royal safety",
-                                                 "pawns",    "threats",    "triad",    "tempo" };
+                                                 "pawns",    "threats",    "triad",    "tempo",
+                                                 "balance" };
 
 const struct weight_family weight_families[] = {
-    { "value", W_VALUE, MAX_TYPES, BY_TYPE, TERM_MATERIAL },
-    { "mobility", W_MOBILITY, MAX_TYPES, BY_PIECE, TERM_MOBILITY },
-    { "threat", W_THREAT, MAX_TYPES, BY_TYPE, TERM_THREATS },
-    { "hanging", W_HANGING, MAX_TYPES, BY_TYPE, TERM_THREATS },
-    { "passed", W_PASSED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "protected", W_PROTECTED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "isolated", W_ISOLATED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "blocked", W_BLOCKED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "doubled", W_DOUBLED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "centre", W_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST },
-    { "royal-centre", W_ROYAL_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST },
-    { "advance", W_ADVANCE, ADVANCE_MAX, BY_NUMBER, TERM_PST },
-    { "safety", W_SAFETY, SAFETY_MAX, BY_NUMBER, TERM_ROYAL },
-    { "shield", W_SHIELD, 1, BY_NONE, TERM_ROYAL },
-    { "shelter", W_SHELTER, 1, BY_NONE, TERM_ROYAL },
-    { "triad", W_TRIAD, TRIAD_MAX, BY_NUMBER, TERM_TRIAD },
-    { "tempo", W_TEMPO, 1, BY_NONE, TERM_TEMPO },
-    { NULL, 0, 0, BY_NONE, 0 },
+    { "value", W_VALUE, MAX_TYPES, BY_TYPE, TERM_MATERIAL, 0 },
+    { "mobility", W_MOBILITY, MAX_TYPES, BY_PIECE, TERM_MOBILITY, 0 },
+    { "threat", W_THREAT, MAX_TYPES, BY_TYPE, TERM_THREATS, 0 },
+    { "hanging", W_HANGING, MAX_TYPES, BY_TYPE, TERM_THREATS, 0 },
+    { "passed", W_PASSED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "protected", W_PROTECTED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "isolated", W_ISOLATED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "blocked", W_BLOCKED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "doubled", W_DOUBLED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "leader", W_LEADER, MAX_TYPES, BY_TYPE, TERM_BALANCE, 3 },
+    { "centre", W_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST, 0 },
+    { "royal-centre", W_ROYAL_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST, 0 },
+    { "advance", W_ADVANCE, ADVANCE_MAX, BY_NUMBER, TERM_PST, 0 },
+    { "safety", W_SAFETY, SAFETY_MAX, BY_NUMBER, TERM_ROYAL, 0 },
+    { "shield", W_SHIELD, 1, BY_NONE, TERM_ROYAL, 0 },
+    { "shelter", W_SHELTER, 1, BY_NONE, TERM_ROYAL, 0 },
+    { "triad", W_TRIAD, TRIAD_MAX, BY_NUMBER, TERM_TRIAD, 0 },
+    { "tempo", W_TEMPO, 1, BY_NONE, TERM_TEMPO, 0 },
+    { NULL, 0, 0, BY_NONE, 0, 0 },
 };
 
 const struct eval_weights eval_weights_default = {
@@ -58,6 +60,8 @@ bool weights_applies(const struct variant *v, int id)
 {
     int k;
     const struct weight_family *f = weights_family(id, &k);
+    if (f->players && f->players != v->nplayers)
+        return false;
     return f->by == BY_NONE || f->by == BY_NUMBER || type_fits(v, f->by, k);
 }
 
@@ -98,6 +102,10 @@ static int name_ids(const struct variant *v, const char *name, int *ids, char *w
         return 0;
     }
     int n = 0;
+    if (dot && f->players && f->players != v->nplayers) {
+        snprintf(why, len, "\"%s\": %s weights are for %d-player variants", name, f->name, f->players);
+        return 0;
+    }
     if (f->by == BY_NONE || f->by == BY_NUMBER) {
         int k = 0;
         if ((f->by == BY_NONE) != !dot || (dot && (!parse_int(dot + 1, &k) || k < 0 || k >= f->count))) {
