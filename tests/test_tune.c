@@ -110,6 +110,46 @@ START_TEST(test_weights_bad_fields)
 }
 END_TEST
 
+static bool has_builtin_file(const char *name)
+{
+    for (const struct weights_file *f = weights_builtin; f->name; f++)
+        if (!strcmp(f->name, name))
+            return true;
+    return false;
+}
+
+/* A variant without a weights file of its own has its nearest ancestor's weights (a family's file
+ * serves its descendants); a user variant whose parent's file names a piece it replaced still gets
+ * the rest of the file. */
+START_TEST(test_family_weights)
+{
+    char err[512];
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i), *parent = registry_find(v->parent);
+        struct eval_params pv, pp;
+        if (!parent || has_builtin_file(v->name))
+            continue;
+        ck_assert_msg(weights_for_variant(v, &pv, err, sizeof err), "%s: %s", v->name, err);
+        ck_assert_msg(weights_for_variant(parent, &pp, err, sizeof err), "%s: %s", parent->name, err);
+        for (int a = W_MOBILITY; a < NUM_WEIGHTS; a++)
+            for (int b = W_MOBILITY; b < NUM_WEIGHTS && weights_applies(v, a); b++) {
+                char na[64], nb[64];
+                weights_name(v, a, na, sizeof na);
+                weights_name(parent, b, nb, sizeof nb);
+                if (weights_applies(parent, b) && !strcmp(na, nb))
+                    ck_assert_msg(!memcmp(&pv.w[a], &pp.w[b], sizeof pv.w[a]), "%s %s: %d %d, %s's %d %d", v->name, na,
+                                  pv.w[a].mg, pv.w[a].eg, parent->name, pp.w[b].mg, pp.w[b].eg);
+            }
+    }
+    ck_assert_int_eq(registry_add_text("[tune-child:glinski]\npiece = amazon Q R B N\n", "t.ini", false, err, sizeof err), 1);
+    struct eval_params child, glinski;
+    ck_assert_msg(weights_for_variant(registry_find("tune-child"), &child, err, sizeof err), "%s", err);
+    ck_assert(weights_for_variant(test_variant("glinski"), &glinski, err, sizeof err));
+    ck_assert_int_eq(child.w[W_TEMPO].mg, glinski.w[W_TEMPO].mg);
+    ck_assert_str_eq(child.source, glinski.source);
+}
+END_TEST
+
 /* Random weights for every term but the piece values, so that each term counts. */
 static void random_weights(struct eval_params *p, uint64_t *rng)
 {
@@ -489,6 +529,7 @@ Suite *suite_tune(void)
     tcase_add_test(tc, test_weights_round_trip);
     tcase_add_test(tc, test_weights_cuts);
     tcase_add_test(tc, test_weights_bad_fields);
+    tcase_add_test(tc, test_family_weights);
     tcase_add_test(tc, test_trace_exact);
     tcase_add_test(tc, test_tuner_recovers);
     tcase_add_test(tc, test_tuner_recovers_leader);
