@@ -351,8 +351,9 @@ static const char *read_until(struct proc *p, const char *prefix)
 START_TEST(test_eval_weights_option)
 {
     char good[] = "/tmp/sennight-weights-XXXXXX", bad[] = "/tmp/sennight-weights-bad-XXXXXX", line[256];
-    int fg = mkstemp(good), fb = mkstemp(bad);
-    ck_assert(fg >= 0 && fb >= 0);
+    char mishling[] = "/tmp/sennight-weights-mishling-XXXXXX";
+    int fg = mkstemp(good), fb = mkstemp(bad), fm = mkstemp(mishling);
+    ck_assert(fg >= 0 && fb >= 0 && fm >= 0);
     ck_assert(write(fg, "tempo 40 40\n", 12) == 12);
     ck_assert(write(fb, "tempo 40 40\ntempo 3\n", 20) == 20);
     close(fg);
@@ -380,12 +381,24 @@ START_TEST(test_eval_weights_option)
     ck_assert(pipe_send(&p, "setoption name EvalWeights value <empty>", 1000) && pipe_send(&p, "eval", 1000));
     got = read_until(&p, "weights ");
     ck_assert_msg(got && strstr(got, "built-in"), "%s", got ? got : "no weights line");
+    /* A file for another variant, set before the variant as GUIs do: refused for Glinski, applied to
+     * Mishling once it is selected. */
+    ck_assert(write(fm, "value.duchess 1234 1234\n", 24) == 24);
+    close(fm);
+    snprintf(line, sizeof line, "setoption name EvalWeights value %s", mishling);
+    ck_assert(pipe_send(&p, line, 1000));
+    got = read_until(&p, "info string error");
+    ck_assert_msg(got && strstr(got, "duchess"), "%s", got ? got : "no error");
+    ck_assert(pipe_send(&p, "setoption name UCI_Variant value mishling", 1000) && pipe_send(&p, "eval", 1000));
+    got = read_until(&p, "weights ");
+    ck_assert_msg(got && strstr(got, mishling), "%s", got ? got : "no weights line");
     ck_assert(pipe_send(&p, "quit", 1000));
     struct proc_exit x = pipe_wait(&p, (int)(test_timeout(5) * 1000));
     ck_assert(x.exited && x.code == 0);
     proc_end(&p, 0, NULL, 0);
     unlink(good);
     unlink(bad);
+    unlink(mishling);
 }
 END_TEST
 
