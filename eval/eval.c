@@ -195,6 +195,8 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
         ev->threats |= p->w[id].mg || p->w[id].eg;
     for (int id = W_TRIAD; id < W_TRIAD + TRIAD_MAX; id++)
         ev->triad |= p->w[id].mg || p->w[id].eg;
+    for (int id = W_LEADER; id < W_LEADER + MAX_TYPES; id++)
+        ev->balance |= weights_applies(v, id) && (p->w[id].mg || p->w[id].eg);
     struct setup s;
     char err[256];
     if (setup_from_fen(&s, v, v->start_fen, err, sizeof err))
@@ -414,6 +416,22 @@ static void eval_triad(const struct position *pos, const struct eval_data *ev, i
     }
 }
 
+/* Three players: the mover's pieces of each type less those of the opponent ahead in material (the
+ * leader). The material term sets the mover against the mean of its opponents; with this one the fit
+ * can weigh the balance against each opponent on its own. Only while both opponents are on the board. */
+static void eval_balance(const struct position *pos, int view, struct eval_sum *s)
+{
+    const struct variant *v = pos->v;
+    int a = (view + 1) % 3, b = (view + 2) % 3;
+    if (v->nplayers != 3 || pos_royal_cell(pos, a) == CELL_NONE || pos_royal_cell(pos, b) == CELL_NONE)
+        return;
+    /* Equal material: the opponent who moves next leads. */
+    int leader = pos->material[b] > pos->material[a] ? b : a;
+    for (int t = 0; t < v->ntypes; t++)
+        if (t != pos->royal)
+            add(s, view, W_LEADER + t, cs_popcount(pos_pieces(pos, view, t)) - cs_popcount(pos_pieces(pos, leader, t)));
+}
+
 /* Blends each army's sums by phase into player view's score against the average opponent. */
 static int eval_blend(const struct position *pos, const struct eval_sum *s, int view, int phase)
 {
@@ -466,6 +484,8 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
     }
     if (view == pos->side)
         add(&s, view, W_TEMPO, 1);
+    if (ev->balance || tr)
+        eval_balance(pos, view, &s);
     int phase = pos->phase_material * 256 / ev->start_phase;
     phase = phase > 256 ? 256 : phase;
     int early = eval_blend(pos, &s, view, phase), margin = settings->lazy_margin;

@@ -13,7 +13,7 @@ struct eval_data {
     int by_value[MAX_TYPES];                       /* types from least to most valuable, royal last */
     int start_phase;                               /* non-pawn material of the start position */
     bool mobile[MAX_TYPES], any_mobile;            /* a type's mobility weighs something */
-    bool threats, triad;                           /* some threat, some triad weight is not 0 */
+    bool threats, triad, balance;                  /* some threat, triad, leader weight is not 0 */
     bool colour_bound[MAX_TYPES];                  /* the type never leaves its cell colour */
     cellset colour[3];                             /* cells by colour */
     int16_t pst[MAX_PLAYERS][MAX_TYPES][MAX_CELLS][2]; /* piece-cell bonuses, [mg, eg] side by side;

@@ -6,32 +6,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../rules/registry.h"
 #include "values.h"
 
-enum { WEIGHT_LIMIT = 10000, WEIGHTS_FILE_MAX = 1 << 20 };
+enum { WEIGHT_LIMIT = 10000, WEIGHTS_FILE_MAX = 1 << 20, MAX_ANCESTRY = 8 };
 
 const char *const eval_term_names[NUM_TERMS] = { "material", "piece-cell", "mobility", "royal safety",
-                                                 "pawns",    "threats",    "triad",    "tempo" };
+                                                 "pawns",    "threats",    "triad",    "tempo",
+                                                 "balance" };
 
 const struct weight_family weight_families[] = {
-    { "value", W_VALUE, MAX_TYPES, BY_TYPE, TERM_MATERIAL },
-    { "mobility", W_MOBILITY, MAX_TYPES, BY_PIECE, TERM_MOBILITY },
-    { "threat", W_THREAT, MAX_TYPES, BY_TYPE, TERM_THREATS },
-    { "hanging", W_HANGING, MAX_TYPES, BY_TYPE, TERM_THREATS },
-    { "passed", W_PASSED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "protected", W_PROTECTED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "isolated", W_ISOLATED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "blocked", W_BLOCKED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "doubled", W_DOUBLED, MAX_TYPES, BY_PAWN, TERM_PAWNS },
-    { "centre", W_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST },
-    { "royal-centre", W_ROYAL_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST },
-    { "advance", W_ADVANCE, ADVANCE_MAX, BY_NUMBER, TERM_PST },
-    { "safety", W_SAFETY, SAFETY_MAX, BY_NUMBER, TERM_ROYAL },
-    { "shield", W_SHIELD, 1, BY_NONE, TERM_ROYAL },
-    { "shelter", W_SHELTER, 1, BY_NONE, TERM_ROYAL },
-    { "triad", W_TRIAD, TRIAD_MAX, BY_NUMBER, TERM_TRIAD },
-    { "tempo", W_TEMPO, 1, BY_NONE, TERM_TEMPO },
-    { NULL, 0, 0, BY_NONE, 0 },
+    { "value", W_VALUE, MAX_TYPES, BY_TYPE, TERM_MATERIAL, 0 },
+    { "mobility", W_MOBILITY, MAX_TYPES, BY_PIECE, TERM_MOBILITY, 0 },
+    { "threat", W_THREAT, MAX_TYPES, BY_TYPE, TERM_THREATS, 0 },
+    { "hanging", W_HANGING, MAX_TYPES, BY_TYPE, TERM_THREATS, 0 },
+    { "passed", W_PASSED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "protected", W_PROTECTED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "isolated", W_ISOLATED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "blocked", W_BLOCKED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "doubled", W_DOUBLED, MAX_TYPES, BY_PAWN, TERM_PAWNS, 0 },
+    { "leader", W_LEADER, MAX_TYPES, BY_TYPE, TERM_BALANCE, 3 },
+    { "centre", W_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST, 0 },
+    { "royal-centre", W_ROYAL_CENTRE, RIM_MAX, BY_NUMBER, TERM_PST, 0 },
+    { "advance", W_ADVANCE, ADVANCE_MAX, BY_NUMBER, TERM_PST, 0 },
+    { "safety", W_SAFETY, SAFETY_MAX, BY_NUMBER, TERM_ROYAL, 0 },
+    { "shield", W_SHIELD, 1, BY_NONE, TERM_ROYAL, 0 },
+    { "shelter", W_SHELTER, 1, BY_NONE, TERM_ROYAL, 0 },
+    { "triad", W_TRIAD, TRIAD_MAX, BY_NUMBER, TERM_TRIAD, 0 },
+    { "tempo", W_TEMPO, 1, BY_NONE, TERM_TEMPO, 0 },
+    { NULL, 0, 0, BY_NONE, 0, 0 },
 };
 
 const struct eval_weights eval_weights_default = {
@@ -58,6 +61,8 @@ bool weights_applies(const struct variant *v, int id)
 {
     int k;
     const struct weight_family *f = weights_family(id, &k);
+    if (f->players && f->players != v->nplayers)
+        return false;
     return f->by == BY_NONE || f->by == BY_NUMBER || type_fits(v, f->by, k);
 }
 
@@ -85,8 +90,9 @@ static bool parse_int(const char *s, int *x)
 }
 
 /* The weight ids a name sets: one, or with a bare per-type family name every type it applies to (maybe
- * none: a family default names no type). An error leaves why set. */
-static int name_ids(const struct variant *v, const char *name, int *ids, char *why, size_t len)
+ * none: a family default names no type). An error leaves why set, and *absent when the name is well
+ * formed but names a piece the variant lacks or a family for another number of players. */
+static int name_ids(const struct variant *v, const char *name, int *ids, char *why, size_t len, bool *absent)
 {
     const char *dot = strchr(name, '.');
     size_t stem = dot ? (size_t)(dot - name) : strlen(name);
@@ -98,6 +104,11 @@ static int name_ids(const struct variant *v, const char *name, int *ids, char *w
         return 0;
     }
     int n = 0;
+    if (dot && f->players && f->players != v->nplayers) {
+        *absent = true;
+        snprintf(why, len, "\"%s\": %s weights are for %d-player variants", name, f->name, f->players);
+        return 0;
+    }
     if (f->by == BY_NONE || f->by == BY_NUMBER) {
         int k = 0;
         if ((f->by == BY_NONE) != !dot || (dot && (!parse_int(dot + 1, &k) || k < 0 || k >= f->count))) {
@@ -111,13 +122,16 @@ static int name_ids(const struct variant *v, const char *name, int *ids, char *w
     for (int t = 0; t < v->ntypes; t++)
         if (type_fits(v, f->by, t) && (!dot || !strcmp(v->piece[t].name, dot + 1)))
             ids[n++] = f->first + t;
+    *absent = dot && !n;
     if (dot && !n)
         snprintf(why, len, "\"%s\": %s has no such %s", name, v->name, f->by == BY_PAWN ? "pawn" : "piece");
     return n;
 }
 
-bool weights_parse(const struct variant *v, const char *text, const char *source, struct eval_params *p, char *err,
-                   size_t errlen)
+/* weights_parse; lenient skips the lines that name a piece or a family the variant does not have (an
+ * ancestor's file read for a descendant that changed its pieces). */
+static bool parse_text(const struct variant *v, const char *text, const char *source, bool lenient,
+                       struct eval_params *p, char *err, size_t errlen)
 {
     struct eval_params next = *p;
     int lineno = 0;
@@ -153,13 +167,14 @@ bool weights_parse(const struct variant *v, const char *text, const char *source
         if (!ntok)
             continue;
         int ids[MAX_TYPES + 1], mg, eg, nids = 0;
+        bool absent = false;
         if (ntok != 3)
             snprintf(why, sizeof why, "expected \"<weight> <mg> <eg>\"");
         else if (!parse_int(tok[1], &mg) || !parse_int(tok[2], &eg))
             snprintf(why, sizeof why, "weights are integers from %d to %d", -WEIGHT_LIMIT, WEIGHT_LIMIT);
         else
-            nids = name_ids(v, tok[0], ids, why, sizeof why);
-        if (why[0]) {
+            nids = name_ids(v, tok[0], ids, why, sizeof why, &absent);
+        if (why[0] && !(absent && lenient)) {
             snprintf(err, errlen, "%s:%d: %s", source, lineno, why);
             return false;
         }
@@ -170,6 +185,12 @@ bool weights_parse(const struct variant *v, const char *text, const char *source
     snprintf(next.source, sizeof next.source, "%s", source);
     *p = next;
     return true;
+}
+
+bool weights_parse(const struct variant *v, const char *text, const char *source, struct eval_params *p, char *err,
+                   size_t errlen)
+{
+    return parse_text(v, text, source, false, p, err, errlen);
 }
 
 static const char *builtin_text(const char *name)
@@ -187,14 +208,22 @@ bool weights_for_variant(const struct variant *v, struct eval_params *p, char *e
     values_of(v, value);
     for (int t = 0; t < v->ntypes; t++)
         p->w[W_VALUE + t] = (struct phased){ value[t], value[t] };
-    const char *family = builtin_text("default"), *own = builtin_text(v->name);
-    char source[NAME_LEN + 16];
-    snprintf(source, sizeof source, "built-in %s", own ? v->name : "default");
+    const char *family = builtin_text("default");
     if (!family || !weights_parse(v, family, "built-in default", p, err, errlen))
         return false;
-    if (own && !weights_parse(v, own, source, p, err, errlen))
-        return false;
-    snprintf(p->source, sizeof p->source, "%s", source);
+    /* The variant's ancestors (a variant file's parent sections) from the root down: a family shares
+     * its root's file, and each descendant's own file overrides lines of it. */
+    const char *chain[MAX_ANCESTRY] = { v->name };
+    int n = 1;
+    for (const struct variant *a = v; n < MAX_ANCESTRY && a->parent[0] && (a = registry_find(a->parent)); n++)
+        chain[n] = a->name;
+    for (int i = n - 1; i >= 0; i--) {
+        const char *text = builtin_text(chain[i]);
+        char source[NAME_LEN + 16];
+        snprintf(source, sizeof source, "built-in %s", chain[i]);
+        if (text && !parse_text(v, text, source, i > 0, p, err, errlen))
+            return false;
+    }
     return true;
 }
 

@@ -33,7 +33,8 @@ enum {
     W_ISOLATED = W_PROTECTED + MAX_TYPES,
     W_BLOCKED = W_ISOLATED + MAX_TYPES,
     W_DOUBLED = W_BLOCKED + MAX_TYPES,
-    W_CENTRE = W_DOUBLED + MAX_TYPES,
+    W_LEADER = W_DOUBLED + MAX_TYPES,
+    W_CENTRE = W_LEADER + MAX_TYPES,
     W_ROYAL_CENTRE = W_CENTRE + RIM_MAX,
     W_ADVANCE = W_ROYAL_CENTRE + RIM_MAX,
     W_SAFETY = W_ADVANCE + ADVANCE_MAX,
@@ -45,7 +46,8 @@ enum {
 };
 
 /* The evaluation's terms, as the `eval` command prints them; every weight belongs to one. */
-enum { TERM_MATERIAL, TERM_PST, TERM_MOBILITY, TERM_ROYAL, TERM_PAWNS, TERM_THREATS, TERM_TRIAD, TERM_TEMPO, NUM_TERMS };
+enum { TERM_MATERIAL, TERM_PST, TERM_MOBILITY, TERM_ROYAL, TERM_PAWNS, TERM_THREATS, TERM_TRIAD, TERM_TEMPO,
+       TERM_BALANCE, NUM_TERMS };
 extern const char *const eval_term_names[NUM_TERMS];
 
 /* What a family's index means: the piece types it applies to, or a number. */
@@ -56,6 +58,7 @@ struct weight_family {
     int first, count;
     enum weight_index by;
     int term;
+    int players; /* only in variants of this many players; 0: in every variant */
 };
 
 extern const struct weight_family weight_families[];

@@ -367,8 +367,10 @@ static void set_eval_weights(struct uci *u, long x, const char *value)
 {
     (void)x;
     const char *path = strcmp(value, "<empty>") ? value : "";
-    if (apply_weights(u, path))
-        snprintf(u->weights_path, sizeof u->weights_path, "%s", path);
+    /* Kept even when it does not fit the variant in use: a GUI may set it before UCI_Variant, and
+     * selecting a variant applies it again. */
+    snprintf(u->weights_path, sizeof u->weights_path, "%s", path);
+    apply_weights(u, path);
 }
 
 static void set_clear_hash(struct uci *u, long x, const char *v) { (void)x, (void)v; pool_clear(&u->pool); }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../datagen/datagen.h"
 #include "../eval/trace.h"
 #include "../eval/weights.h"
 #include "../rules/registry.h"
@@ -109,6 +110,46 @@ START_TEST(test_weights_bad_fields)
 }
 END_TEST
 
+static bool has_builtin_file(const char *name)
+{
+    for (const struct weights_file *f = weights_builtin; f->name; f++)
+        if (!strcmp(f->name, name))
+            return true;
+    return false;
+}
+
+/* A variant without a weights file of its own has its nearest ancestor's weights (a family's file
+ * serves its descendants); a user variant whose parent's file names a piece it replaced still gets
+ * the rest of the file. */
+START_TEST(test_family_weights)
+{
+    char err[512];
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i), *parent = registry_find(v->parent);
+        struct eval_params pv, pp;
+        if (!parent || has_builtin_file(v->name))
+            continue;
+        ck_assert_msg(weights_for_variant(v, &pv, err, sizeof err), "%s: %s", v->name, err);
+        ck_assert_msg(weights_for_variant(parent, &pp, err, sizeof err), "%s: %s", parent->name, err);
+        for (int a = W_MOBILITY; a < NUM_WEIGHTS; a++)
+            for (int b = W_MOBILITY; b < NUM_WEIGHTS && weights_applies(v, a); b++) {
+                char na[64], nb[64];
+                weights_name(v, a, na, sizeof na);
+                weights_name(parent, b, nb, sizeof nb);
+                if (weights_applies(parent, b) && !strcmp(na, nb))
+                    ck_assert_msg(!memcmp(&pv.w[a], &pp.w[b], sizeof pv.w[a]), "%s %s: %d %d, %s's %d %d", v->name, na,
+                                  pv.w[a].mg, pv.w[a].eg, parent->name, pp.w[b].mg, pp.w[b].eg);
+            }
+    }
+    ck_assert_int_eq(registry_add_text("[tune-child:glinski]\npiece = amazon Q R B N\n", "t.ini", false, err, sizeof err), 1);
+    struct eval_params child, glinski;
+    ck_assert_msg(weights_for_variant(registry_find("tune-child"), &child, err, sizeof err), "%s", err);
+    ck_assert(weights_for_variant(test_variant("glinski"), &glinski, err, sizeof err));
+    ck_assert_int_eq(child.w[W_TEMPO].mg, glinski.w[W_TEMPO].mg);
+    ck_assert_str_eq(child.source, glinski.source);
+}
+END_TEST
+
 /* Random weights for every term but the piece values, so that each term counts. */
 static void random_weights(struct eval_params *p, uint64_t *rng)
 {
@@ -170,12 +211,18 @@ static int type_of(const struct variant *v, char letter)
     return -1;
 }
 
-/* Positions labelled with a synthetic evaluation under known weights (the result is the win
- * probability it gives): the tuner, started from the built-in weights, must come back to them. */
-START_TEST(test_tuner_recovers)
+/* A weight planted in the synthetic evaluation. */
+struct planted {
+    int id;
+    struct phased w;
+};
+
+/* Positions of random games labelled with a synthetic evaluation under known weights (the result is
+ * the win probability it gives): the tuner, started from the built-in weights, must come back to them. */
+static void assert_recovers(const char *variant, const struct planted *plant, int nplant)
 {
     char err[512];
-    const struct variant *v = test_variant("glinski");
+    const struct variant *v = test_variant(variant);
     struct game g = { 0 };
     struct eval_params start, truth, fit;
     struct tune_set s = { .v = v };
@@ -183,11 +230,8 @@ START_TEST(test_tuner_recovers)
     ck_assert(game_init(&g, v, false, err, sizeof err));
     ck_assert(weights_for_variant(v, &start, err, sizeof err));
     truth = start;
-    static const char movers[] = "QRBN";
-    for (int i = 0; i < 4; i++)
-        truth.w[W_MOBILITY + type_of(v, movers[i])] = (struct phased){ 4 + 2 * i, 10 - 2 * i };
-    truth.w[W_TEMPO] = (struct phased){ 30, 20 };
-    truth.w[W_SHIELD] = (struct phased){ 20, -10 };
+    for (int i = 0; i < nplant; i++)
+        truth.w[plant[i].id] = plant[i].w;
     const double k = 1.0;
     while (s.n < 4000) {
         ck_assert(game_set_position(&g, NULL, NULL, 0, err, sizeof err));
@@ -206,7 +250,7 @@ START_TEST(test_tuner_recovers)
     double before = tune_loss(&s, &start, &o);
     ck_assert(tune_run(&s, &o, &fit, NULL));
     double after = tune_loss(&s, &fit, &o);
-    ck_assert_msg(after < before / 20, "loss %g -> %g", before, after);
+    ck_assert_msg(after < before / 20, "%s: loss %g -> %g", variant, before, after);
     /* Each changed weight comes back to within a quarter of its change (and 1 cp of rounding). */
     for (int id = W_MOBILITY; id < NUM_WEIGHTS; id++) {
         char name[64];
@@ -215,13 +259,82 @@ START_TEST(test_tuner_recovers)
         weights_name(v, id, name, sizeof name);
         int dmg = abs(truth.w[id].mg - start.w[id].mg), deg = abs(truth.w[id].eg - start.w[id].eg);
         ck_assert_msg(abs(fit.w[id].mg - truth.w[id].mg) * 4 <= dmg + 4 && abs(fit.w[id].eg - truth.w[id].eg) * 4 <= deg + 4,
-                      "%s: truth %d %d, fitted %d %d", name, truth.w[id].mg, truth.w[id].eg, fit.w[id].mg, fit.w[id].eg);
+                      "%s %s: truth %d %d, fitted %d %d", variant, name, truth.w[id].mg, truth.w[id].eg, fit.w[id].mg,
+                      fit.w[id].eg);
     }
     /* The same data and seed give the same weights. */
     struct eval_params again = start;
     ck_assert(tune_run(&s, &o, &again, NULL));
     ck_assert(!memcmp(&again, &fit, sizeof fit));
     tune_set_free(&s);
+    game_free(&g);
+}
+
+START_TEST(test_tuner_recovers)
+{
+    const struct variant *v = test_variant("glinski");
+    struct planted plant[] = {
+        { W_MOBILITY + type_of(v, 'Q'), { 4, 10 } }, { W_MOBILITY + type_of(v, 'R'), { 6, 8 } },
+        { W_MOBILITY + type_of(v, 'B'), { 8, 6 } },  { W_MOBILITY + type_of(v, 'N'), { 10, 4 } },
+        { W_TEMPO, { 30, 20 } },                     { W_SHIELD, { 20, -10 } },
+    };
+    assert_recovers("glinski", plant, sizeof plant / sizeof *plant);
+}
+END_TEST
+
+/* Three players: the balance against the leading opponent, set apart from the material against the
+ * mean of both. */
+START_TEST(test_tuner_recovers_leader)
+{
+    const struct variant *v = test_variant("wellisch");
+    struct planted plant[] = {
+        { W_LEADER + type_of(v, 'P'), { 40, 60 } },
+        { W_LEADER + type_of(v, 'R'), { 120, 80 } },
+    };
+    assert_recovers("wellisch", plant, sizeof plant / sizeof *plant);
+}
+END_TEST
+
+/* Wellisch: the leader term counts the mover's pieces less those of the opponent with more material,
+ * type by type, in the mover's sums only. */
+START_TEST(test_leader_counts)
+{
+    struct game g;
+    struct setup s;
+    struct eval_trace tr;
+    char err[512];
+    test_game(&g, "wellisch", NULL, false);
+    const struct variant *v = g.v;
+    int rook = type_of(v, 'R'), knight = type_of(v, 'E');
+    g.ops->position_get(g.pos, &s);
+    ck_assert_int_eq(s.side, 0);
+    /* White loses a rook, Black a rook and a knight: White leads, against Red's full army. */
+    static const int lose[][2] = { { 1, 'R' }, { 2, 'R' }, { 2, 'E' } };
+    for (size_t i = 0; i < sizeof lose / sizeof *lose; i++) {
+        int c = 0, t = type_of(v, lose[i][1]);
+        while (!s.piece[c] || piece_colour(s.piece[c]) != lose[i][0] || piece_type(s.piece[c]) != t)
+            c++;
+        s.piece[c] = 0;
+    }
+    ck_assert_msg(g.ops->position_set(g.pos, &s, err, sizeof err), "%s", err);
+    g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+    for (int t = 0; t < v->ntypes; t++) {
+        ck_assert_int_eq(tr.coef[0][W_LEADER + t], t == rook);
+        ck_assert_int_eq(tr.coef[1][W_LEADER + t], 0);
+        ck_assert_int_eq(tr.coef[2][W_LEADER + t], 0);
+    }
+    /* Black to move: Red, which lost nothing, leads. */
+    s.side = 2;
+    ck_assert_msg(g.ops->position_set(g.pos, &s, err, sizeof err), "%s", err);
+    g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+    for (int t = 0; t < v->ntypes; t++)
+        ck_assert_int_eq(tr.coef[2][W_LEADER + t], -(t == rook) - (t == knight));
+    /* A two-player variant has no such weights. */
+    struct eval_params p;
+    ck_assert(weights_for_variant(test_variant("glinski"), &p, err, sizeof err));
+    ck_assert(!weights_parse(test_variant("glinski"), "leader.rook 1 2\n", "f", &p, err, sizeof err));
+    ck_assert_msg(strstr(err, "3-player") && !strchr(err, '\n'), "%s", err);
+    ck_assert_msg(weights_parse(test_variant("glinski"), "leader 1 2\n", "f", &p, err, sizeof err), "%s", err);
     game_free(&g);
 }
 END_TEST
@@ -238,8 +351,9 @@ static const char *read_until(struct proc *p, const char *prefix)
 START_TEST(test_eval_weights_option)
 {
     char good[] = "/tmp/sennight-weights-XXXXXX", bad[] = "/tmp/sennight-weights-bad-XXXXXX", line[256];
-    int fg = mkstemp(good), fb = mkstemp(bad);
-    ck_assert(fg >= 0 && fb >= 0);
+    char mishling[] = "/tmp/sennight-weights-mishling-XXXXXX";
+    int fg = mkstemp(good), fb = mkstemp(bad), fm = mkstemp(mishling);
+    ck_assert(fg >= 0 && fb >= 0 && fm >= 0);
     ck_assert(write(fg, "tempo 40 40\n", 12) == 12);
     ck_assert(write(fb, "tempo 40 40\ntempo 3\n", 20) == 20);
     close(fg);
@@ -267,12 +381,155 @@ START_TEST(test_eval_weights_option)
     ck_assert(pipe_send(&p, "setoption name EvalWeights value <empty>", 1000) && pipe_send(&p, "eval", 1000));
     got = read_until(&p, "weights ");
     ck_assert_msg(got && strstr(got, "built-in"), "%s", got ? got : "no weights line");
+    /* A file for another variant, set before the variant as GUIs do: refused for Glinski, applied to
+     * Mishling once it is selected. */
+    ck_assert(write(fm, "value.duchess 1234 1234\n", 24) == 24);
+    close(fm);
+    snprintf(line, sizeof line, "setoption name EvalWeights value %s", mishling);
+    ck_assert(pipe_send(&p, line, 1000));
+    got = read_until(&p, "info string error");
+    ck_assert_msg(got && strstr(got, "duchess"), "%s", got ? got : "no error");
+    ck_assert(pipe_send(&p, "setoption name UCI_Variant value mishling", 1000) && pipe_send(&p, "eval", 1000));
+    got = read_until(&p, "weights ");
+    ck_assert_msg(got && strstr(got, mishling), "%s", got ? got : "no weights line");
     ck_assert(pipe_send(&p, "quit", 1000));
     struct proc_exit x = pipe_wait(&p, (int)(test_timeout(5) * 1000));
     ck_assert(x.exited && x.code == 0);
     proc_end(&p, 0, NULL, 0);
     unlink(good);
     unlink(bad);
+    unlink(mishling);
+}
+END_TEST
+
+/* `sennight tune` with the arguments: its exit code, its standard output in out (lines joined by
+ * newlines) and the number of lines it wrote to standard error, the first in err. */
+static int run_tune(const char *const *args, char *out, size_t outlen, char *err, size_t errlen, int *err_lines)
+{
+    char path[] = "/tmp/sennight-tune-err-XXXXXX";
+    int fd = mkstemp(path), saved = dup(STDERR_FILENO);
+    ck_assert(fd >= 0 && saved >= 0);
+    /* The child inherits standard error from this process while it starts. */
+    fflush(stderr);
+    ck_assert(dup2(fd, STDERR_FILENO) >= 0);
+    struct proc p;
+    pipe_start(&p, args);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    out[0] = 0;
+    for (const char *line; (line = pipe_read_line(&p, (int)(test_timeout(60) * 1000)));)
+        snprintf(out + strlen(out), outlen - strlen(out), "%s\n", line);
+    struct proc_exit x = pipe_wait(&p, (int)(test_timeout(60) * 1000));
+    proc_end(&p, 0, NULL, 0);
+    ck_assert(x.exited);
+    FILE *f = fdopen(fd, "r");
+    ck_assert(f && !fseek(f, 0, SEEK_SET));
+    *err_lines = 0;
+    err[0] = 0;
+    for (char line[1024]; fgets(line, sizeof line, f); ++*err_lines)
+        if (!*err_lines)
+            snprintf(err, errlen, "%s", line);
+    fclose(f);
+    unlink(path);
+    return x.code;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    for (int ca = 0, cb = 0; same && ca != EOF; same = ca == cb) {
+        ca = fgetc(fa);
+        cb = fgetc(fb);
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* The executable: a fit on a small datagen file writes a weights file the engine reads, with the
+ * report; the same data and seed give the same file; a file given as --weights with no epochs comes
+ * back unchanged; bad options exit with 2 and the usage, bad files and data with 1 and one error
+ * line, writing nothing. */
+START_TEST(test_command_line)
+{
+    char dir[TEST_DIR_LEN], data[128], cut[128], w1[128], w2[128], w3[128], none[128], out[16384], err[1024];
+    char errs[512];
+    int lines;
+    test_dir_make(dir, "tune");
+    ck_assert(dir[0]);
+    snprintf(data, sizeof data, "%s/data.bin", dir);
+    snprintf(cut, sizeof cut, "%s/cut.bin", dir);
+    snprintf(w1, sizeof w1, "%s/w1.txt", dir);
+    snprintf(w2, sizeof w2, "%s/w2.txt", dir);
+    snprintf(w3, sizeof w3, "%s/w3.txt", dir);
+    snprintf(none, sizeof none, "%s/none.txt", dir);
+    struct datagen_options dg = { .v = test_variant("glinski"), .games = 4, .nodes = 300, .seed = 3, .shard = 1,
+                                  .nshards = 1, .concurrency = 1, .random_plies = 4, .hash_mb = 1,
+                                  .adj = datagen_adjudication };
+    struct datagen_stats st;
+    ck_assert_msg(datagen_run(data, &dg, &st, errs, sizeof errs), "%s", errs);
+    ck_assert(st.positions > 20);
+
+    const char *fit[] = { "tune", "--variant", "glinski", "--data", data, "--out", w1, "--epochs", "30", "--seed", "3", NULL };
+    ck_assert_int_eq(run_tune(fit, out, sizeof out, err, sizeof err, &lines), 0);
+    ck_assert_msg(lines == 0, "%s", err);
+    unsigned long n;
+    double k, before, after;
+    ck_assert_msg(sscanf(out, "%lu positions of glinski", &n) == 1 && n > 20 && n <= st.positions, "%s", out);
+    ck_assert_msg(strstr(out, "K = ") && sscanf(strstr(out, "K = "), "K = %lf", &k) == 1 && k > 0, "%s", out);
+    ck_assert_msg(strstr(out, "\nloss ") && sscanf(strstr(out, "\nloss "), "\nloss %lf -> %lf", &before, &after) == 2,
+                  "%s", out);
+    ck_assert_msg(after < before, "loss %g -> %g", before, after);
+    ck_assert_msg(strstr(out, "wrote ") && strstr(out, w1), "%s", out);
+    struct eval_params p;
+    ck_assert_msg(weights_load_file(test_variant("glinski"), w1, &p, errs, sizeof errs), "%s", errs);
+
+    fit[6] = w2;
+    ck_assert_int_eq(run_tune(fit, out, sizeof out, err, sizeof err, &lines), 0);
+    ck_assert_msg(same_file(w1, w2), "two runs with the same seed differ");
+    const char *again[] = { "tune", "--variant", "glinski", "--data", data, "--out", w3, "--weights", w1,
+                            "--epochs", "0", NULL };
+    ck_assert_int_eq(run_tune(again, out, sizeof out, err, sizeof err, &lines), 0);
+    ck_assert_msg(same_file(w1, w3), "--weights with no epochs changed the weights");
+
+    /* Data cut inside a record. */
+    FILE *in = fopen(data, "rb"), *to = fopen(cut, "wb");
+    ck_assert(in && to);
+    for (int i = 0, c; i < 300 && (c = fgetc(in)) != EOF; i++)
+        fputc(c, to);
+    fclose(in);
+    fclose(to);
+    static const char *const usage[][10] = {
+        { "tune", NULL },
+        { "tune", "--data", "x.bin", "--out", "x.txt", NULL },
+        { "tune", "--variant", "glinski", "--data", "x.bin", "--out", "x.txt", "--lambda", "2", NULL },
+        { "tune", "--variant", "glinski", "--data", "x.bin", "--out", "x.txt", "--epochs", "-1", NULL },
+        { "tune", "--variant", "glinski", "--data", "x.bin", "--out", "x.txt", "--threads", NULL },
+        { "tune", "--frobnicate", "1", NULL },
+    };
+    for (size_t i = 0; i < sizeof usage / sizeof *usage; i++) {
+        ck_assert_msg(run_tune(usage[i], out, sizeof out, err, sizeof err, &lines) == 2, "usage case %zu", i);
+        ck_assert_msg(!strncmp(err, "sennight tune: ", 15) && strstr(out, "usage: sennight tune") == NULL
+                          && lines >= 2, "usage case %zu: %s", i, err);
+    }
+    const char *const bad[][10] = {
+        { "tune", "--variant", "nonesuch", "--data", data, "--out", none, NULL },
+        { "tune", "--variant", "glinski", "--data", "/nonexistent/x.bin", "--out", none, NULL },
+        { "tune", "--variant", "glinski", "--data", cut, "--out", none, NULL },
+        { "tune", "--variant", "mccooey", "--data", data, "--out", none, NULL },
+        { "tune", "--variant", "glinski", "--data", data, "--out", none, "--weights", data, NULL },
+        { "tune", "--variant", "glinski", "--data", data, "--out", "/nonexistent/w.txt", "--epochs", "1", NULL },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_msg(run_tune(bad[i], out, sizeof out, err, sizeof err, &lines) == 1, "case %zu: %s", i, err);
+        ck_assert_msg(lines == 1 && !strncmp(err, "sennight tune: ", 15), "case %zu: %d lines: %s", i, lines, err);
+        ck_assert_msg(access(none, F_OK), "case %zu wrote %s", i, none);
+    }
+    ck_assert(access("x.txt", F_OK));
+    test_dir_remove(dir);
 }
 END_TEST
 
@@ -285,9 +542,13 @@ Suite *suite_tune(void)
     tcase_add_test(tc, test_weights_round_trip);
     tcase_add_test(tc, test_weights_cuts);
     tcase_add_test(tc, test_weights_bad_fields);
+    tcase_add_test(tc, test_family_weights);
     tcase_add_test(tc, test_trace_exact);
     tcase_add_test(tc, test_tuner_recovers);
+    tcase_add_test(tc, test_tuner_recovers_leader);
+    tcase_add_test(tc, test_leader_counts);
     tcase_add_test(tc, test_eval_weights_option);
+    tcase_add_test(tc, test_command_line);
     suite_add_tcase(s, tc);
     return s;
 }
