@@ -241,6 +241,8 @@ static bool parse_en_passant(struct setup *t, const struct variant *v, const cha
     for (const char *p = field; *p; p += len)
         if (n == SETUP_EP_PASSED + 1 || (cell[n++] = geo_parse_cell(&v->geo, p, &len)) == CELL_NONE)
             return fail(err, errlen, "bad en-passant cell", field);
+    if (!n)
+        return fail(err, errlen, "bad en-passant cell", field);
     bool named = n > 1 && t->piece[cell[n - 1]];
     int npassed = n - named, victims[MAX_CELLS], passed[SETUP_EP_PASSED];
     t->ep = cell[0];
