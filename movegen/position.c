@@ -6,12 +6,10 @@
 #include "position.h"
 #include "../eval/nnue_acc.h"
 
-/* Adds (sign 1) or takes away (-1) a piece's psq scores and its features in the net's accumulators. */
-static inline void pos_score(struct position *pos, int cell, int piece, int sign)
+/* Adds (sign 1) or takes away (-1) a piece's psq scores. */
+static inline void pos_score_psq(struct position *pos, int cell, int piece, int sign)
 {
     const struct tables *tb = pos->tb;
-    if (tb->nnue)
-        nnue_acc_piece(pos, cell, piece, sign);
     if (!tb->psq_value)
         return;
     int c = piece_colour(piece), t = piece_type(piece), value = sign * tb->psq_value[t];
@@ -22,7 +20,16 @@ static inline void pos_score(struct position *pos, int cell, int piece, int sign
         pos->phase_material += value;
 }
 
-/* Recounts the psq sums from the board, after the tables' scores changed (eval_load). */
+/* The psq scores and the piece's features in the net's accumulators. */
+static inline void pos_score(struct position *pos, int cell, int piece, int sign)
+{
+    if (pos->tb->nnue)
+        nnue_acc_piece(pos, cell, piece, sign);
+    pos_score_psq(pos, cell, piece, sign);
+}
+
+/* Recounts the psq sums from the board, after the tables' scores changed (eval_load); the net's
+ * accumulators do not depend on those weights. */
 static void position_rescore(struct position *pos)
 {
     memset(pos->material, 0, sizeof pos->material);
@@ -30,7 +37,7 @@ static void position_rescore(struct position *pos)
     pos->phase_material = 0;
     for (int c = 0; c < pos->tb->ncells; c++)
         if (pos->board[c])
-            pos_score(pos, c, pos->board[c], 1);
+            pos_score_psq(pos, c, pos->board[c], 1);
 }
 
 static inline void pos_put(struct position *pos, int cell, int piece)

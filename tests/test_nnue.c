@@ -413,6 +413,28 @@ static int count_of(const char *text, const char *what)
     return n;
 }
 
+/* Other evaluation weights rescore the position's material and piece-cell sums, never the net's
+ * accumulators: the shipped net's score stays. */
+START_TEST(test_weights_keep_net_score)
+{
+    struct proc p;
+    pipe_start(&p, NULL);
+    const char *o = uci(&p, "setoption name UseNNUE value true\neval");
+    ck_assert_msg(strstr(o, "NNUE evaluation: "), "%s", o);
+    char before[256];
+    snprintf(before, sizeof before, "%s", strstr(o, "NNUE evaluation: "));
+    *strchr(before, '\n') = 0;
+    for (int i = 0; i < 2; i++) {
+        o = uci(&p, "setoption name EvalWeights value eval/weights/glinski.txt\neval");
+        ck_assert_msg(!strstr(o, "error") && strstr(o, before), "expected '%s' in:\n%s", before, o);
+    }
+    ck_assert(pipe_send(&p, "quit", reply_ms()));
+    struct proc_exit x = pipe_wait(&p, reply_ms());
+    ck_assert_msg(x.exited && x.code == 0, "the engine did not exit cleanly");
+    proc_end(&p, 0, NULL, 0);
+}
+END_TEST
+
 /* UseNNUE and EvalFile: a file's net evaluates; a net for another variant, a cut file and a missing
  * one are each refused in one error line, and the engine keeps the evaluation it had. */
 START_TEST(test_protocol)
@@ -491,6 +513,7 @@ Suite *suite_nnue(void)
     tcase_add_loop_test(tc, test_features, 0, 3);
     tcase_add_test(tc, test_shipped);
     tcase_add_test(tc, test_protocol);
+    tcase_add_test(tc, test_weights_keep_net_score);
     suite_add_tcase(s, tc);
     return s;
 }
