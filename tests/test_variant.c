@@ -101,6 +101,44 @@ static const char *parse_error_of(const char *text)
     return err;
 }
 
+/* double-step-of: a cell's double step belongs to one pawn type, for the second player by the mirror too;
+ * the other pawn type steps once from it. */
+START_TEST(test_double_step_of)
+{
+    const struct variant *v = test_variant("nd-trios");
+    const struct geometry *g = &v->geo;
+    int broker = variant_type_of_letter(v, 'P'), migrant = variant_type_of_letter(v, 'M');
+    const struct { const char *cell; int player, type; } own[] = {
+        { "g3", 0, 'P' }, { "h3", 0, 'P' }, { "i3", 0, 'P' }, { "d2", 0, 'M' }, { "e3", 0, 'M' }, { "l3", 0, 'M' },
+        { "m2", 0, 'M' }, { "g12", 1, 'P' }, { "h13", 1, 'P' }, { "i12", 1, 'P' }, { "d10", 1, 'M' }, { "e10", 1, 'M' },
+        { "l10", 1, 'M' }, { "m10", 1, 'M' },
+    };
+    int n = 0;
+    for (int c = 0; c < g->ncells; c++)
+        n += (variant_double_steps(v, 0, broker, c) || variant_double_steps(v, 0, migrant, c)) +
+             (variant_double_steps(v, 1, broker, c) || variant_double_steps(v, 1, migrant, c));
+    ck_assert_int_eq(n, 14);
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+        int c = geo_parse_cell(g, own[i].cell, NULL), t = variant_type_of_letter(v, (char)own[i].type);
+        ck_assert_msg(variant_double_steps(v, own[i].player, t, c) == 2, "%s", own[i].cell);
+        ck_assert_msg(!variant_double_steps(v, own[i].player, t == broker ? migrant : broker, c), "%s", own[i].cell);
+    }
+    const char *head = "[z]\nboard = hexagon 8\npiece = king K W royal\npiece = rook R R\n"
+                       "piece = pawn P move:W@0 pawn double\npiece = step S move:W@0 pawn\n";
+    char text[512];
+    snprintf(text, sizeof text, "%sdouble-step-of = R c1\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: double-step-of needs the letter of a pawn with a double step"));
+    snprintf(text, sizeof text, "%sdouble-step-of = S c1\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: double-step-of needs the letter"));
+    snprintf(text, sizeof text, "%sdouble-step-of = PP c1\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: double-step-of needs the letter"));
+    snprintf(text, sizeof text, "%sdouble-step = c1 d2\ndouble-step-of = P d2\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:8: cell d2 is in two lists of double-step cells"));
+    snprintf(text, sizeof text, "%sdouble-step-of = P q1\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: no cell 'q1' on this board"));
+}
+END_TEST
+
 /* Every key docs/variant-format.md lists is one the reader knows: a bad value draws another error. */
 START_TEST(test_documented_keys_known)
 {
@@ -426,6 +464,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_pawn_atoms);
     tcase_add_test(tc, test_full_house_pieces);
     tcase_add_test(tc, test_mirrored_double_steps);
+    tcase_add_test(tc, test_double_step_of);
     tcase_add_test(tc, test_errors_name_lines);
     tcase_add_test(tc, test_documented_keys_known);
     tcase_add_test(tc, test_keys_survive_reordering);
