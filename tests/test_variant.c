@@ -94,6 +94,57 @@ START_TEST(test_mirrored_double_steps)
 }
 END_TEST
 
+/* Whether the cell lies on the board's edge: a neighbour is off the board. */
+static bool on_edge(const struct geometry *g, int c)
+{
+    bool edge = false;
+    for (int d = 0; d < 6; d++)
+        edge |= geo_cell(g, g->q[c] + geo_orth[d].q, g->r[c] + geo_orth[d].r) == CELL_NONE;
+    return edge;
+}
+
+/* ND Trios castles "with any Rook on the same edge" as the Grandduke and never with a non-edge Rook
+ * (seed 003): every Rook of the start that stands on one of the Grandduke's edges, every cell between them
+ * on that edge too, has a rule, and no other Rook has one. */
+START_TEST(test_nd_trios_edge_rooks_castle)
+{
+    const struct variant *v = test_variant("nd-trios");
+    const struct geometry *g = &v->geo;
+    struct setup s;
+    char err[256];
+    ck_assert(setup_from_fen(&s, v, v->start_fen, err, sizeof err));
+    int rook = variant_type_of_letter(v, 'R'), royal = v->castle[0][0].royal, edge_rooks = 0, rooks = 0;
+    for (int c = 0; c < g->ncells; c++) {
+        if (s.piece[c] != piece_make(0, rook))
+            continue;
+        rooks++;
+        bool along_edge = false;
+        for (int d = 0; d < 6; d++) {
+            bool edge = on_edge(g, royal);
+            for (int at = royal; edge && at != CELL_NONE && at != c;) {
+                at = geo_cell(g, g->q[at] + geo_orth[d].q, g->r[at] + geo_orth[d].r);
+                edge = at != CELL_NONE && on_edge(g, at);
+                along_edge |= edge && at == c;
+            }
+        }
+        bool has_rule = false;
+        for (int i = 0; i < v->ncastles; i++)
+            has_rule |= v->castle[0][i].rook == c;
+        ck_assert_msg(has_rule == along_edge, "Rook %s: on the Grandduke's edge %d, castles %d", g->name[c], along_edge,
+                      has_rule);
+        edge_rooks += along_edge;
+    }
+    ck_assert_int_eq(rooks, 6);
+    ck_assert_int_eq(edge_rooks, 4);
+    ck_assert_int_eq(v->ncastles, 4);
+    /* A FEN cannot grant a right to a non-edge Rook. */
+    char fen[1024];
+    snprintf(fen, sizeof fen, "%.*s w d1,f2 - 0 1", (int)strcspn(v->start_fen, " "), v->start_fen);
+    ck_assert(!setup_from_fen(&s, v, fen, err, sizeof err));
+    ck_assert_str_eq(err, "bad FEN: no castling rook starts on f2");
+}
+END_TEST
+
 static const char *parse_error_of(const char *text)
 {
     static char err[2048];
@@ -465,6 +516,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_full_house_pieces);
     tcase_add_test(tc, test_mirrored_double_steps);
     tcase_add_test(tc, test_double_step_of);
+    tcase_add_test(tc, test_nd_trios_edge_rooks_castle);
     tcase_add_test(tc, test_errors_name_lines);
     tcase_add_test(tc, test_documented_keys_known);
     tcase_add_test(tc, test_keys_survive_reordering);
