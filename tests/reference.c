@@ -152,7 +152,7 @@ static int ref_ahead(const struct variant *v, int player, const struct reference
 static int ref_steps_from(const struct variant *v, int player, int type, int cell)
 {
     if (!reference_double_behind(v->name))
-        return v->double_kind[player][cell] && v->double_kind[player][cell] != type + 1 ? 0 : v->double_cell[player][cell];
+        return variant_double_steps(v, player, type, cell);
     static struct {
         uint64_t fingerprint;
         char name[NAME_LEN];
@@ -458,7 +458,8 @@ static void ref_en_passant(const struct variant *v, const struct setup *s, int f
     const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
     if (!p->en_passant || victim == CELL_NONE || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
         return;
-    int cells[REFERENCE_ATOMS * REFERENCE_DIRS], n = ref_leap_cells(v, colour, piece_type(s->piece[from]), MODE_CAPTURE, from, cells);
+    int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    int n = ref_leap_cells(v, colour, piece_type(s->piece[from]), MODE_CAPTURE, from, cells);
     struct vec u = ref_orth_towards(v, s->ep, victim);
     for (int passed = s->ep; passed != victim; passed = ref_step(v, passed, u)) {
         bool reaches = false;
@@ -655,7 +656,8 @@ static void ref_fissions(const struct variant *v, const struct setup *s, int fro
 /* A blocked piece on one of its start cells with an enemy on a cell one of its move leaps reaches. */
 static bool ref_blocked(const struct variant *v, const struct setup *s, int from)
 {
-    int colour = piece_colour(s->piece[from]), type = piece_type(s->piece[from]), cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    int colour = piece_colour(s->piece[from]), type = piece_type(s->piece[from]);
+    int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
     int n = ref_piece(v, type)->blocked && ref_steps_from(v, colour, type, from)
                 ? ref_leap_cells(v, colour, type, MODE_MOVE, from, cells) : 0;
     for (int i = 0; i < n; i++)

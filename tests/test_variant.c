@@ -178,7 +178,8 @@ START_TEST(test_double_step_of)
                        "piece = pawn P move:W@0 pawn double\npiece = step S move:W@0 pawn\n";
     char text[512];
     snprintf(text, sizeof text, "%sdouble-step-of = R c1\n", head);
-    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: double-step-of needs the letter of a pawn with a double step"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: double-step-of needs the letter of a pawn with a "
+                                                       "double step"));
     snprintf(text, sizeof text, "%sdouble-step-of = S c1\n", head);
     ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: double-step-of needs the letter"));
     snprintf(text, sizeof text, "%sdouble-step-of = PP c1\n", head);
