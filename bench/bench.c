@@ -33,6 +33,7 @@ static const struct {
     { "wellisch", NULL, 1 },
     { "wellisch", "bEbRbGbVbRbE/bPbPbPbE1bPbP/3bPbP3/4bP4/rP8wP/rErPrP6wPwE/rR1rP4wPwPwR/rVrErP3wPwEwG/rGrP4wPwV/rRrP3wPwR/rE1wP2wE r - - 0 3", 1 },
     { "nd-mccooey", NULL, 0 },
+    { "nd-trios", NULL, 0 },
     { "devasa", NULL, 0 },
     { "shafran", NULL, 0 },
     { "brusky", NULL, 0 },

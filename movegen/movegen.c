@@ -334,7 +334,7 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
                 if (cs_test(ep_takers[k], from))
                     quiet = cs_andnot(quiet, tb->bit[ep_cells[k]]);
             /* Brusky: an enemy on a cell a start-cell pawn steps to blocks all its non-capturing moves. */
-            bool blocked = v->piece[t].blocked && v->double_cell[us][from]
+            bool blocked = v->piece[t].blocked && variant_double_steps(v, us, t, from)
                            && cs_intersects(cs_or(pt->leap[MODE_MOVE][from], pt->leap[MODE_BOTH][from]), enemy);
             if (blocked)
                 quiet = cs_andnot(quiet, empty);

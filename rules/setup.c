@@ -216,7 +216,8 @@ int setup_ep_victims(const struct variant *v, const struct setup *s, int npassed
                     continue;
                 struct vec u = geo_rotate(geo_orth[dir], v->rotation[prev]);
                 int origin = step(g, s->ep, u, -1);
-                for (int k = 2; origin != CELL_NONE && !s->piece[origin] && k <= v->double_cell[prev][origin]; k++) {
+                int most = origin != CELL_NONE ? variant_double_steps(v, prev, t, origin) : 0;
+                for (int k = 2; origin != CELL_NONE && !s->piece[origin] && k <= most; k++) {
                     int victim = step(g, origin, u, k);
                     bool clear = true, known = false;
                     for (int j = 1; j < k; j++)

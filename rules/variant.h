@@ -77,6 +77,8 @@ struct variant {
     /* The most steps a pawn's first move takes in one line from the cell: 2 (double-step cells) or 3
      * (triple-step cells, which allow two as well); 0 where it makes one step only. */
     unsigned char double_cell[MAX_PLAYERS][MAX_CELLS];
+    /* The only pawn type (+ 1) whose double step a cell gives (`double-step-of`); 0: every pawn type's. */
+    unsigned char double_kind[MAX_PLAYERS][MAX_CELLS];
     int ncastles;                /* castling rules per player, the first player's given, the others derived */
     struct castle_rule castle[MAX_PLAYERS][MAX_CASTLES];
     char start_fen[1024];
@@ -104,6 +106,13 @@ static inline unsigned castle_bit(int player, int rule) { return 1u << (player *
 static inline unsigned castle_bits_of(int player) { return ((1u << MAX_CASTLES) - 1) << (player * MAX_CASTLES); }
 
 int variant_type_of_letter(const struct variant *v, char letter);
+/* How many steps a piece of the type makes at most from the player's cell in its first move's line: 2 or 3
+ * on the type's double- and triple-step cells, else 0. */
+static inline int variant_double_steps(const struct variant *v, int player, int type, int cell)
+{
+    int kind = v->double_kind[player][cell];
+    return !kind || kind == type + 1 ? v->double_cell[player][cell] : 0;
+}
 static inline bool variant_is_compound(const struct variant *v, int type) { return v->component[type][0] != 0; }
 int variant_royal_type(const struct variant *v);
 /* Cell that a player's cell maps to for another player under the variant's symmetry. */

@@ -136,6 +136,41 @@ static const struct reference_piece *ref_piece(const struct variant *v, int type
     return &last.piece[type];
 }
 
+/* The cell one step of the piece's first double-step vector ahead, as the player sees it, or CELL_NONE. */
+static int ref_ahead(const struct variant *v, int player, const struct reference_piece *p, int cell)
+{
+    return ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS) ? ref_step(v, cell, ref_turn(v, player, p->double_step[0]))
+                                                           : CELL_NONE;
+}
+
+/* How many steps the first move of the player's piece of the type may take from the cell in one line (2
+ * or 3), or 0. Seed 003's Trios rule, where the variant has it: "Brokers and Migrants starting behind
+ * others of their kind" have the double step, so the cell must hold such a pawn in the start position,
+ * with another of its player and type on the cell ahead; a pawn of that type that comes there later has
+ * it too, one of another type never. Elsewhere the variant's double- and triple-step cells. Kept for the
+ * last variant asked about. */
+static int ref_steps_from(const struct variant *v, int player, int type, int cell)
+{
+    if (!reference_double_behind(v->name))
+        return variant_double_steps(v, player, type, cell);
+    static struct {
+        uint64_t fingerprint;
+        char name[NAME_LEN];
+        struct setup start;
+    } last;
+    if (last.fingerprint != v->fingerprint || strcmp(last.name, v->name)) {
+        char err[256];
+        if (!setup_from_fen(&last.start, v, v->start_fen, err, sizeof err))
+            abort();
+        last.fingerprint = v->fingerprint;
+        strcpy(last.name, v->name);
+    }
+    int here = last.start.piece[cell], ahead = ref_ahead(v, player, ref_piece(v, type), cell);
+    bool behind = here == piece_make(player, type) && v->piece[type].pawn && ahead != CELL_NONE &&
+                  last.start.piece[ahead] == here;
+    return behind ? 2 : 0;
+}
+
 /* The vector of the atom's k-th direction as the player sees it; a leap's times its reach. */
 static struct vec ref_atom_vec(const struct variant *v, int player, const struct reference_atom *a, int k)
 {
@@ -157,21 +192,23 @@ static int ref_leap_target(const struct variant *v, const struct reference_piece
     return to != CELL_NONE && ref_centreward_ok(v, p, from, to) ? to : CELL_NONE;
 }
 
-/* Whether the atom is a leap the player's piece may make from the cell: start leaps only from the
- * player's start (double-step) cells. */
-static bool ref_leaps_from(const struct variant *v, int player, const struct reference_atom *a, int from)
+/* Whether the atom is a leap the player's piece of the type may make from the cell: start leaps only from
+ * the piece's start (double-step) cells. */
+static bool ref_leaps_from(const struct variant *v, int player, int type, const struct reference_atom *a, int from)
 {
-    return a->motion == REF_LEAP || (a->motion == REF_START_LEAP && v->double_cell[player][from]);
+    return a->motion == REF_LEAP || (a->motion == REF_START_LEAP && ref_steps_from(v, player, type, from));
 }
 
-/* The cells that the piece's leaps of the mode reach from the cell; returns how many. */
-static int ref_leap_cells(const struct variant *v, int player, const struct reference_piece *p, unsigned mode,
-                          int from, int cells[REFERENCE_ATOMS * REFERENCE_DIRS])
+/* The cells that the leaps of the mode of the player's piece of the type reach from the cell; returns how
+ * many. */
+static int ref_leap_cells(const struct variant *v, int player, int type, unsigned mode, int from,
+                          int cells[REFERENCE_ATOMS * REFERENCE_DIRS])
 {
+    const struct reference_piece *p = ref_piece(v, type);
     int n = 0;
     for (int i = 0, natoms = ref_atoms(p); i < natoms; i++) {
         const struct reference_atom *a = &p->atom[i];
-        int ndirs = ref_leaps_from(v, player, a, from) && (a->mode & mode) ? ref_dirs(a->dir, REFERENCE_DIRS) : 0;
+        int ndirs = ref_leaps_from(v, player, type, a, from) && (a->mode & mode) ? ref_dirs(a->dir, REFERENCE_DIRS) : 0;
         for (int k = 0; k < ndirs; k++) {
             int to = ref_leap_target(v, p, from, ref_atom_vec(v, player, a, k));
             if (to != CELL_NONE)
@@ -279,7 +316,7 @@ static void ref_basic(const struct variant *v, const struct setup *s, int from, 
             struct vec u = ref_atom_vec(v, colour, a, k);
             switch (a->motion) {
             case REF_LEAP: case REF_START_LEAP:
-                if (ref_leaps_from(v, colour, a, from))
+                if (ref_leaps_from(v, colour, type, a, from))
                     ref_leap(v, s, from, u, a->mode, l, st);
                 break;
             case REF_SLIDE:
@@ -374,7 +411,7 @@ bool reference_in_check(const struct variant *v, const struct setup *s, int play
 bool reference_in_zone(const struct variant *v, int player, int type, int cell)
 {
     int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
-    return !ref_leap_cells(v, player, ref_piece(v, type), MODE_MOVE, cell, cells);
+    return !ref_leap_cells(v, player, type, MODE_MOVE, cell, cells);
 }
 
 /* The pawn that made the last ply's double or triple step, while it is on the board. */
@@ -398,12 +435,13 @@ static struct vec ref_orth_towards(const struct variant *v, int from, int to)
  * on the way and the last empty. */
 static void ref_double_steps(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
 {
-    int colour = piece_colour(s->piece[from]);
-    const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
-    for (int k = 0; v->double_cell[colour][from] && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
+    int colour = piece_colour(s->piece[from]), type = piece_type(s->piece[from]);
+    const struct reference_piece *p = ref_piece(v, type);
+    int most = ref_steps_from(v, colour, type, from);
+    for (int k = 0; most && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
         struct vec u = ref_turn(v, colour, p->double_step[k]);
         int mid = ref_leap_target(v, p, from, u), to = mid;
-        for (int steps = 2; to != CELL_NONE && !s->piece[to] && steps <= v->double_cell[colour][from]; steps++) {
+        for (int steps = 2; to != CELL_NONE && !s->piece[to] && steps <= most; steps++) {
             to = ref_step(v, to, u);
             /* Only a piece that can be taken en passant leaves the passed cells behind. */
             if (to != CELL_NONE && !s->piece[to])
@@ -420,7 +458,8 @@ static void ref_en_passant(const struct variant *v, const struct setup *s, int f
     const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
     if (!p->en_passant || victim == CELL_NONE || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
         return;
-    int cells[REFERENCE_ATOMS * REFERENCE_DIRS], n = ref_leap_cells(v, colour, p, MODE_CAPTURE, from, cells);
+    int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    int n = ref_leap_cells(v, colour, piece_type(s->piece[from]), MODE_CAPTURE, from, cells);
     struct vec u = ref_orth_towards(v, s->ep, victim);
     for (int passed = s->ep; passed != victim; passed = ref_step(v, passed, u)) {
         bool reaches = false;
@@ -617,9 +656,10 @@ static void ref_fissions(const struct variant *v, const struct setup *s, int fro
 /* A blocked piece on one of its start cells with an enemy on a cell one of its move leaps reaches. */
 static bool ref_blocked(const struct variant *v, const struct setup *s, int from)
 {
-    int colour = piece_colour(s->piece[from]), cells[REFERENCE_ATOMS * REFERENCE_DIRS];
-    const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
-    int n = p->blocked && v->double_cell[colour][from] ? ref_leap_cells(v, colour, p, MODE_MOVE, from, cells) : 0;
+    int colour = piece_colour(s->piece[from]), type = piece_type(s->piece[from]);
+    int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    int n = ref_piece(v, type)->blocked && ref_steps_from(v, colour, type, from)
+                ? ref_leap_cells(v, colour, type, MODE_MOVE, from, cells) : 0;
     for (int i = 0; i < n; i++)
         if (s->piece[cells[i]] && piece_colour(s->piece[cells[i]]) != colour)
             return true;

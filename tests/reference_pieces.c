@@ -171,6 +171,9 @@ static const struct army {
     { { "nd-altorth", "nd-altorth-3p" },
       { { 'G', GENERAL }, { 'R', ROOK }, { 'F', FOREROOK }, { 'H', HINDROOK }, { 'B', THUNDERBIRD },
         { 'P', GLINSKI_PAWN } } },
+    { { "nd-trios" },
+      { { 'K', KING }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', PEGASUS }, { 'P', MCCOOEY_PAWN },
+        { 'M', GLINSKI_PAWN } } },
 };
 
 const struct reference_piece *reference_piece_of(const char *variant, char letter)
@@ -184,4 +187,16 @@ const struct reference_piece *reference_piece_of(const char *variant, char lette
                     return &kinds[armies[a].piece[i].kind];
         }
     return NULL;
+}
+
+/* Seed 003's Trios rule: the double step belongs only to a pawn that starts directly behind one of its own
+ * kind, whatever the variant's double-step cells say. */
+static const char *const behind_own_kind[] = { "nd-trios" };
+
+bool reference_double_behind(const char *variant)
+{
+    for (size_t i = 0; i < sizeof behind_own_kind / sizeof *behind_own_kind; i++)
+        if (!strcmp(behind_own_kind[i], variant))
+            return true;
+    return false;
 }

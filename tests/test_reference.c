@@ -1201,6 +1201,10 @@ static const struct {
     /* The Glinski pawn capturing as McCooey's. */
     { "glinski", "piece = pawn P move:W@0 capture:W@60,-60 pawn double ep\n",
       "piece = pawn P move:W@0 capture:F@30,-30 pawn double ep\n", "Kg1 kg10 Pf6 pe6 pg6 pe7 pg7" },
+    /* ND Trios: the Migrants' cells given to every pawn (a Broker on e3 would double-step), and the front
+     * Brokers given the double step (g4 stands behind no Broker). */
+    { "nd-trios", "double-step-of = M d2 e3 l3 m2\n", "double-step = d2 e3 l3 m2\n", "Kh1 kh15 Pe3 Md2" },
+    { "nd-trios", "double-step-of = P g3 h3 i3\n", "double-step-of = P g3 h3 i3 g4\n", "Kh1 kh15 Pg4 Pg3" },
 };
 
 /* A wrong line in variants.ini fails the comparison: the engine moves the piece as the line says, the
