@@ -265,12 +265,18 @@ static bool promotes_to(const struct variant *v, int type)
     return false;
 }
 
-static bool fuses(const struct variant *v, int type)
+/* Whether the type fuses with some other type (as a simple piece). */
+static bool has_partner(const struct variant *v, int type)
 {
     for (int t = 0; t < MAX_TYPES; t++)
         if (v->fuse[type][t])
             return true;
-    return variant_is_compound(v, type);
+    return false;
+}
+
+static bool fuses(const struct variant *v, int type)
+{
+    return has_partner(v, type) || variant_is_compound(v, type);
 }
 
 static void parse_piece(struct parser *p, struct variant *v, char *val)
@@ -367,13 +373,23 @@ static void parse_fusion(struct parser *p, struct variant *v, char *val)
                 parse_error(p, "fusion '%s': royal pieces and pawns do not fuse", tok);
                 return;
             }
-        if (v->fuse[a][b] || variant_is_compound(v, a) || variant_is_compound(v, b) || fuses(v, c)) {
+        if (v->fuse[a][b] || variant_is_compound(v, a) || variant_is_compound(v, b) || has_partner(v, c)) {
             parse_error(p, "fusion '%s': each pair fuses once, and a compound fuses no further", tok);
             return;
         }
+        unsigned char *parts = v->component[c];
+        int k = 0;
+        while (k < 2 * FUSION_PAIRS && parts[k])
+            k++;
+        /* A second pair may form the same compound (divergent Fusion), but it must divide unambiguously. */
+        if (k == 2 * FUSION_PAIRS || memchr(parts, a + 1, (size_t)k) || memchr(parts, b + 1, (size_t)k)) {
+            parse_error(p, "fusion '%s': a compound is formed by at most %d pairs, which share no piece", tok,
+                        FUSION_PAIRS);
+            return;
+        }
         v->fuse[a][b] = v->fuse[b][a] = (unsigned char)(c + 1);
-        v->component[c][0] = (unsigned char)((a < b ? a : b) + 1);
-        v->component[c][1] = (unsigned char)((a < b ? b : a) + 1);
+        parts[k] = (unsigned char)((a < b ? a : b) + 1);
+        parts[k + 1] = (unsigned char)((a < b ? b : a) + 1);
     }
 }
 

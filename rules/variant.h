@@ -15,6 +15,7 @@ enum {
     MAX_VARIANTS = 64,
     NAME_LEN = 32,
     MAX_CASTLES = 4,      /* castling rules per player */
+    FUSION_PAIRS = 2,     /* pairs that may form one compound */
 };
 
 enum orientation { ORIENT_GLINSKI, ORIENT_WELLISCH };
@@ -71,9 +72,11 @@ struct variant {
     int npromo;
     int promo[MAX_TYPES];        /* piece types a pawn may become */
     int promo_limit;             /* a promotion may not make more than this many of a type; 0: no limit */
-    /* Fusion (Mishling Fusion): two simple types that fuse, and the compound's components. */
+    /* Fusion (Mishling Fusion): two simple types that fuse, and the compound's components. A compound
+     * that two pairs form (the Duchess of R+U and of W+X) divides into either pair. */
     unsigned char fuse[MAX_TYPES][MAX_TYPES]; /* compound type + 1, or 0 where the pair does not fuse */
-    unsigned char component[MAX_TYPES][2];    /* a compound's two simple types + 1 in type order; 0: simple */
+    unsigned char component[MAX_TYPES][2 * FUSION_PAIRS]; /* a compound's pairs of simple types + 1, each pair
+                                                            * in type order; 0 after the last; 0 first: simple */
     /* The most steps a pawn's first move takes in one line from the cell: 2 (double-step cells) or 3
      * (triple-step cells, which allow two as well); 0 where it makes one step only. */
     unsigned char double_cell[MAX_PLAYERS][MAX_CELLS];
@@ -114,6 +117,15 @@ static inline int variant_double_steps(const struct variant *v, int player, int 
     return !kind || kind == type + 1 ? v->double_cell[player][cell] : 0;
 }
 static inline bool variant_is_compound(const struct variant *v, int type) { return v->component[type][0] != 0; }
+/* The type that stays when a component leaves the compound alone (fission): its partner in its pair. */
+static inline int variant_fission_stays(const struct variant *v, int compound, int part)
+{
+    const unsigned char *c = v->component[compound];
+    int i = 0;
+    while (c[i] != part + 1)
+        i++;
+    return c[i ^ 1] - 1;
+}
 int variant_royal_type(const struct variant *v);
 /* Cell that a player's cell maps to for another player under the variant's symmetry. */
 int variant_map_cell(const struct variant *v, int cell, int player);

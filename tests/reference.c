@@ -498,21 +498,21 @@ static int ref_count_limit(const struct variant *v, const struct setup *s, int p
         if (!p || piece_colour(p) != player)
             continue;
         int t = piece_type(p);
-        n += t == type || v->component[t][0] == type + 1 || v->component[t][1] == type + 1;
+        n += t == type || memchr(v->component[t], type + 1, sizeof v->component[t]) != NULL;
     }
     return n;
 }
 
-/* Whether the limit lets the player's pawn become the type: a compound needs room for both of its
- * components, a simple type for itself (counted alone and inside compounds). */
+/* Whether the limit lets the player's pawn become the type: a compound needs room for every type it
+ * may divide into, a simple type for itself (counted alone and inside compounds). */
 static bool ref_promotion_room(const struct variant *v, const struct setup *s, int player, int type)
 {
     if (v->promo_limit <= 0)
         return true;
-    if (variant_is_compound(v, type))
-        return ref_count_limit(v, s, player, v->component[type][0] - 1) < v->promo_limit &&
-               ref_count_limit(v, s, player, v->component[type][1] - 1) < v->promo_limit;
-    return ref_count_limit(v, s, player, type) < v->promo_limit;
+    for (size_t k = 0; k < sizeof v->component[type] && v->component[type][k]; k++)
+        if (ref_count_limit(v, s, player, v->component[type][k] - 1) >= v->promo_limit)
+            return false;
+    return variant_is_compound(v, type) || ref_count_limit(v, s, player, type) < v->promo_limit;
 }
 
 /* Copies one piece's moves; a pawn's moves ending in its zone become one per promotion type that the
@@ -574,10 +574,10 @@ static int ref_fused(const struct variant *v, int a, int b)
     return v->fuse[a][b] - 1;
 }
 
-/* Fusion: the friendly pieces that the piece's usual move would reach if they were enemies (its
- * capturing atoms, paths clear up to them, each the first piece met). Every other piece of the mover's
- * colour is painted in an enemy's colour, nothing else changes, and the targets that hold painted pieces
- * are those. The piece may move onto one of them when the two fuse. */
+/* Fusion: the friendly pieces that the piece's usual move would reach if their cells were empty (a
+ * fusion captures nothing, so a divergent piece fuses by its moving atoms, not its capturing ones;
+ * the path up to the cell must be clear). Each friendly piece's cell in turn is emptied, nothing else
+ * changes, and the piece may move onto it when it reaches it and the two fuse. */
 static void ref_fusions(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
                         struct reference_stats *st)
 {
@@ -587,18 +587,17 @@ static void ref_fusions(const struct variant *v, const struct setup *s, int from
         fuses |= ref_fused(v, a, b) >= 0;
     if (!compound && !fuses)
         return;
-    struct setup painted = *s;
-    for (int c = 0; c < v->geo.ncells; c++)
-        if (c != from && s->piece[c] && piece_colour(s->piece[c]) == colour)
-            painted.piece[c] = (unsigned char)piece_make((colour + 1) % v->nplayers, piece_type(s->piece[c]));
-    struct ref_list reach, met;
-    reach.n = met.n = 0;
-    ref_basic(v, &painted, from, &reach, NULL);
-    for (int i = 0; i < reach.n; i++) {
-        int to = reach.m[i].to, q = s->piece[to];
-        if (!q || piece_colour(q) != colour || ref_has_target(&met, to))
+    for (int to = 0; to < v->geo.ncells; to++) {
+        int q = s->piece[to];
+        if (to == from || !q || piece_colour(q) != colour)
             continue;
-        ref_add(&met, reach.m[i]);
+        struct setup emptied = *s;
+        emptied.piece[to] = 0;
+        struct ref_list reach;
+        reach.n = 0;
+        ref_basic(v, &emptied, from, &reach, NULL);
+        if (!ref_has_target(&reach, to))
+            continue;
         int b = piece_type(q);
         if (compound) {
             if (st)
@@ -618,14 +617,15 @@ static void ref_fusions(const struct variant *v, const struct setup *s, int from
 }
 
 /* Fission: each component of a compound alone, as if it stood on the cell by itself, moves to an empty
- * cell (never a capture); the other component stays. One move per component and target. */
+ * cell (never a capture); its partner stays. A compound that two pairs form (divergent Fusion) may
+ * divide into either pair: each of its four components may leave. One move per component and target. */
 static void ref_fissions(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
                          struct reference_stats *st)
 {
     int colour = piece_colour(s->piece[from]), c = piece_type(s->piece[from]);
     if (!variant_is_compound(v, c))
         return;
-    for (int k = 0; k < 2; k++) {
+    for (size_t k = 0; k < sizeof v->component[c] && v->component[c][k]; k++) {
         int part = v->component[c][k] - 1;
         struct setup alone = *s;
         alone.piece[from] = (unsigned char)piece_make(colour, part);
@@ -784,8 +784,10 @@ static void ref_apply(const struct variant *v, struct setup *s, struct ref_move 
         s->piece[r->royal_to] = (unsigned char)p;
         s->piece[r->rook_to] = (unsigned char)rook;
     } else if (m.fission >= 0) {
-        int c = piece_type(p), stays = v->component[c][0] - 1 == m.fission ? v->component[c][1] - 1
-                                                                            : v->component[c][0] - 1;
+        /* The partner of the leaving component in the pair it belongs to (pairs are listed side by side). */
+        const unsigned char *parts = v->component[piece_type(p)];
+        int k = (int)((const unsigned char *)memchr(parts, m.fission + 1, sizeof v->component[0]) - parts);
+        int stays = parts[k ^ 1] - 1;
         s->piece[m.to] = (unsigned char)piece_make(colour, m.fission);
         s->piece[m.from] = (unsigned char)piece_make(colour, stays);
     } else {

@@ -376,6 +376,20 @@ START_TEST(test_new_atoms_and_keys)
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+K=Q\n"), "royal pieces and pawns"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q Q+N=B\n"), "fuses no further"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q B+R=N\n"), "fuses no further"));
+    /* Divergent Fusion: a second pair may form the same compound, which then lists both pairs; a third
+     * pair, or a second one sharing a piece with the first, would not say what the compound divides into. */
+    const struct variant *sw = test_variant("waitress-fusion-swap");
+    int wr = variant_type_of_letter(sw, 'R'), wu = variant_type_of_letter(sw, 'U'), ww = variant_type_of_letter(sw, 'W');
+    int wx = variant_type_of_letter(sw, 'X'), wd = variant_type_of_letter(sw, 'D');
+    ck_assert_int_eq(sw->fuse[wr][wu], wd + 1);
+    ck_assert_int_eq(sw->fuse[wx][ww], wd + 1);
+    ck_assert_int_eq(variant_fission_stays(sw, wd, wx), ww);
+    ck_assert_int_eq(variant_fission_stays(sw, wd, wu), wr);
+    ck_assert_int_eq(sw->promo_limit, 8);
+    const char *pairs = "a compound is formed by at most 2 pairs, which share no piece";
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q R+N=Q\n"), pairs));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:full-house]\nfusion = R+B=Q N+S=Q M+T=Q\n"), pairs));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q N+Q=K\n"), "royal"));
 }
 END_TEST
 
