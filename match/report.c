@@ -105,10 +105,12 @@ static void report_table(const struct match_conf *c, const struct match_result *
     if (two)
         fprintf(out, "\n%-4s %-20s %8s %8s %6s %7s %5s %5s %5s %11s\n", "Rank", "Name", "Elo", "+/-", "Games",
                 "Score", "W", "L", "D", "Stalemates");
-    else
-        fprintf(out, "\n%-4s %-20s %8s %6s %7s %5s %5s %5s %8s %8s %8s\n", "Rank", "Name", "Points", "Games",
-                "Score", "W", "L", "D", play_colour_name(c->v, 0), play_colour_name(c->v, 1),
-                play_colour_name(c->v, 2));
+    else {
+        fprintf(out, "\n%-4s %-20s %8s %6s %7s %5s %5s %5s", "Rank", "Name", "Points", "Games", "Score", "W", "L", "D");
+        for (int colour = 0; colour < c->v->nplayers; colour++)
+            fprintf(out, " %8s", play_colour_name(c->v, colour));
+        fprintf(out, "\n");
+    }
     for (int rank = 0; rank < n; rank++) {
         int e = order[rank];
         const struct tally *t = &r->tally[e];

@@ -55,9 +55,9 @@ struct reference_piece {
                        * captures nothing */
 };
 
-/* The movement of the piece with the letter in the built-in variant (reference_pieces.c), or NULL for
- * a variant or letter the table does not have. */
-const struct reference_piece *reference_piece_of(const char *variant, char letter);
+/* The movement of the piece with the letter in the army of the built-in variant (reference_pieces.c),
+ * or NULL for a variant, army or letter the table does not have. */
+const struct reference_piece *reference_piece_of(const char *variant, int army, char letter);
 
 /* The legal moves as text ("f5f6", "f10f11q", a fission "e1e5r"), sorted by strcmp and without
  * duplicates. */
@@ -84,7 +84,7 @@ struct reference_resolution {
     bool stalemate;              /* the player to move has no legal move and is not in check */
 };
 
-/* The resolution before a turn (variants.md, "Order of resolution before each turn"), three players:
+/* The resolution before a turn (variants.md, "Order of resolution before each turn"), three or four players:
  * armies whose royal the player to move attacks leave the board (repeated); one army left wins; a player
  * to move with no legal move in check leaves and the next army on the board moves in the same position
  * (all again); without a move and not in check it is stalemated. Eliminations are not plies: the clocks

@@ -145,7 +145,7 @@ START_TEST(test_errors_name_lines)
     /* Every error is reported, each with its line. */
     const char *two = parse_error_of("[z:glinski]\ncolour = red\nplayers = 5\n");
     ck_assert_ptr_nonnull(strstr(two, "t.ini:2: unknown key 'colour'"));
-    ck_assert_ptr_nonnull(strstr(two, "t.ini:3: players must be 2 or 3"));
+    ck_assert_ptr_nonnull(strstr(two, "t.ini:3: players must be 2, 3 or 4"));
     ck_assert_str_eq(parse_error_of(""), "t.ini: no [variant] section");
     ck_assert_ptr_nonnull(strstr(parse_error_of("[a--b]\n"), "bad variant name"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[-]\n"), "bad variant name"));
