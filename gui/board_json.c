@@ -77,14 +77,14 @@ void board_piece_letters(const struct variant *v, int type, char *out)
 {
     char text[SETUP_PIECE_TEXT];
     setup_piece_text(v, piece_make(0, type), text);
-    /* Three-player FEN writes the army's letter first. */
-    strcpy(out, text + (v->nplayers == 3));
+    /* Three- and four-player FEN writes the army's letter first. */
+    strcpy(out, text + (v->nplayers > 2));
 }
 
-/* "White", "Black", "Red", as match records name the armies. */
+/* "White", "Black", "Red", "Green", as match records name the armies. */
 static const char *army_name(char letter)
 {
-    return letter == 'w' ? "White" : letter == 'b' ? "Black" : "Red";
+    return letter == 'w' ? "White" : letter == 'b' ? "Black" : letter == 'g' ? "Green" : "Red";
 }
 
 json_t *board_variant(const struct variant *v)
@@ -94,14 +94,15 @@ json_t *board_variant(const struct variant *v)
         char letter[2] = { v->colour_letter[p], 0 };
         /* The army's moves are the first army's turned counter-clockwise by rotation[p] sixths: turning
          * the board as far clockwise brings it to the bottom. */
-        json_array_append_new(armies, json_pack("{s:s, s:s, s:i}", "letter", letter, "name", army_name(letter[0]),
-                                                "rotation", v->rotation[p] * 60 % 360));
+        json_array_append_new(armies, json_pack("{s:s, s:s, s:i, s:i}", "letter", letter, "name", army_name(letter[0]),
+                                                "rotation", v->rotation[p] * 60 % 360, "army", v->army[p]));
     }
     for (int t = 0; t < v->ntypes; t++) {
         char letters[SETUP_PIECE_TEXT];
         board_piece_letters(v, t, letters);
-        json_array_append_new(pieces, json_pack("{s:s, s:s, s:b, s:b}", "letter", letters, "name", v->piece[t].name,
-                                                "royal", v->piece[t].royal, "pawn", v->piece[t].pawn));
+        json_array_append_new(pieces, json_pack("{s:s, s:s, s:b, s:b, s:i}", "letter", letters, "name",
+                                                v->piece[t].name, "royal", v->piece[t].royal, "pawn",
+                                                v->piece[t].pawn, "army", v->piece[t].army));
     }
     return json_pack("{s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o}", "name", v->name, "description", v->description,
                      "players", v->nplayers, "orientation", v->orientation == ORIENT_GLINSKI ? "glinski" : "wellisch",

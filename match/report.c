@@ -34,9 +34,15 @@ void report_score(const struct match_conf *c, const struct match_result *r, cons
     } else if (c->nengines == 2) {
         print_pair_score(c, 0, 1, t, out);
     } else {
-        fprintf(out, "Score of %s, %s, %s: %.2f - %.2f - %.2f [%.3f %.3f %.3f] %d\n", engine_name(c, 0),
-                engine_name(c, 1), engine_name(c, 2), t[0].sum, t[1].sum, t[2].sum, tally_mean(&t[0]),
-                tally_mean(&t[1]), tally_mean(&t[2]), r->games);
+        /* "Score of a, b, c: 1.00 - 0.50 - 1.50 [0.333 0.167 0.500] 3", one column per engine. */
+        fprintf(out, "Score of ");
+        for (int e = 0; e < c->nengines; e++)
+            fprintf(out, "%s%s", e ? ", " : "", engine_name(c, e));
+        for (int e = 0; e < c->nengines; e++)
+            fprintf(out, "%s%.2f", e ? " - " : ": ", t[e].sum);
+        for (int e = 0; e < c->nengines; e++)
+            fprintf(out, "%s%.3f", e ? " " : " [", tally_mean(&t[e]));
+        fprintf(out, "] %d\n", r->games);
     }
 }
 
