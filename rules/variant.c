@@ -361,8 +361,13 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
 /* fusion = R+U=D F+I=C ...: which two simple pieces fuse into which compound. */
 static void parse_fusion(struct parser *p, struct variant *v, char *val)
 {
-    memset(v->fuse, 0, sizeof v->fuse);
-    memset(v->component, 0, sizeof v->component);
+    /* The army's list replaces its own fusions only (a type fuses within its army). */
+    for (int a = 0; a < MAX_TYPES; a++)
+        if (v->piece[a].army == p->army) {
+            for (int b = 0; b < MAX_TYPES; b++)
+                v->fuse[a][b] = v->fuse[b][a] = 0;
+            v->component[a][0] = v->component[a][1] = 0;
+        }
     char *save;
     for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         int a = -1, b = -1, c = -1;
