@@ -137,13 +137,16 @@ static struct tables *tables_of(const struct variant *v, const struct engine_ops
     return tb;
 }
 
-json_t *board_guide(const struct variant *v, const char *piece, const char *cell, char *err, size_t errlen)
+json_t *board_guide(const struct variant *v, const char *piece, int army, const char *cell, char *err, size_t errlen)
 {
-    int type = -1, from = geo_cell(&v->geo, 0, 0), len = 0;
+    int type = -1, from = geo_cell(&v->geo, 0, 0), len = 0, player = 0;
+    /* Different armies may give one letter to two pieces: the army's, seen from its first player. */
+    while (player < v->nplayers - 1 && v->army[player] != army)
+        player++;
     for (int t = 0; t < v->ntypes && type < 0; t++) {
         char letters[SETUP_PIECE_TEXT];
         board_piece_letters(v, t, letters);
-        type = piece && !strcmp(piece, letters) ? t : -1;
+        type = piece && !strcmp(piece, letters) && v->piece[t].army == army ? t : -1;
     }
     if (cell)
         from = geo_parse_cell(&v->geo, cell, &len);
@@ -158,7 +161,7 @@ json_t *board_guide(const struct variant *v, const char *piece, const char *cell
         return NULL;
     }
     bool quiet[MAX_CELLS] = { 0 }, capture[MAX_CELLS] = { 0 };
-    ops->piece_reach(tb, 0, type, from, quiet, capture);
+    ops->piece_reach(tb, player, type, from, quiet, capture);
     json_t *moves = json_array(), *captures = json_array();
     for (int c = 0; c < v->geo.ncells; c++) {
         if (quiet[c])

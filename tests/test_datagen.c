@@ -353,11 +353,12 @@ START_TEST(test_command_line)
     ck_assert(x.exited && x.code == 0);
     proc_end(&p, 0, NULL, 0);
     ck_assert(lines > 0 && lines * DATAGEN_RECORD_SIZE == len);
-    /* A bad file, and bad options. */
+    /* A bad file, a variant of four armies, and bad options. */
     static const char *const bad[][8] = {
         { "datagen", "--dump", "/nonexistent/x.bin", NULL },
         { "datagen", "--variant", "glinski", "--out", "/nonexistent/x.bin", "--games", "1", NULL },
         { "datagen", "--variant", "nonesuch", "--out", "x.bin", NULL },
+        { "datagen", "--variant", "nd-wellisch-4p", "--out", "x.bin", "--games", "1", NULL },
         { "datagen", "--variant", "glinski", "--out", "x.bin", "--shard", "3/2" },
         { "datagen", "--variant", "glinski", "--out", "x.bin", "--nodes", "5", NULL },
         { "datagen", "--variant", "glinski", NULL },
@@ -366,7 +367,7 @@ START_TEST(test_command_line)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         pipe_start(&p, bad[i]);
         x = pipe_wait(&p, (int)(test_timeout(20) * 1000));
-        ck_assert_msg(x.exited && x.code == (i < 3 ? 1 : 2), "case %zu: exit %d", i, x.code);
+        ck_assert_msg(x.exited && x.code == (i < 4 ? 1 : 2), "case %zu: exit %d", i, x.code);
         proc_end(&p, 0, NULL, 0);
     }
     ck_assert(access("x.bin", F_OK));
