@@ -40,6 +40,7 @@ static const struct {
     { "brusky", NULL, 0 },
     { "nd-wellisch-3p", NULL, 2 },
     { "nd-mccooey-3p", NULL, 3 },
+    { "nd-wellisch-4p", NULL, 3 },
 };
 
 static void quiet_report(void *ctx, const struct search_report *r)

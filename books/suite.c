@@ -48,10 +48,33 @@ static void epd_fields(const struct game *g, char *out, size_t len)
     snprintf(out, len, "%s", fen);
 }
 
+/* What a balanced candidate scores for each mover: 0, or with different armies (unequal by design,
+ * nd-wellisch-4p) the start's own score with that army to move. False with err if the search fails. */
+static bool start_scores(struct search_pool *pool, struct game *g, const struct suite_options *o,
+                         int base[MAX_PLAYERS], char *err, size_t errlen)
+{
+    const struct variant *v = g->v;
+    struct lines lines;
+    memset(base, 0, MAX_PLAYERS * sizeof *base);
+    for (int p = 0; p < v->nplayers && v->narmies > 1; p++) {
+        char fen[FEN_LEN];
+        snprintf(fen, sizeof fen, "%.*s %c", (int)strcspn(v->start_fen, " "), v->start_fen, v->colour_letter[p]);
+        if (!game_set_position(g, fen, NULL, 0, err, errlen))
+            return false;
+        if (!lines_search(pool, g, 1, 0, o->nodes, &lines) || !lines.n) {
+            snprintf(err, errlen, "cannot start the search (out of memory or threads)");
+            return false;
+        }
+        base[p] = lines.score[0];
+    }
+    return true;
+}
+
 /* Searches the candidate as the match runner will set it up (no clocks, no history); 1 if it is
  * kept (its score in *score), 0 if not, -1 with err if memory or threads are short. */
 static int judge(struct search_pool *pool, struct game *g, struct key_set *seen, const struct suite_options *o,
-                 const char *epd, struct suite_stats *st, int *score, char *err, size_t errlen)
+                 const int base[MAX_PLAYERS], const char *epd, struct suite_stats *st, int *score, char *err,
+                 size_t errlen)
 {
     struct lines lines;
     game_set_position(g, epd, NULL, 0, err, errlen);
@@ -66,7 +89,7 @@ static int judge(struct search_pool *pool, struct game *g, struct key_set *seen,
         return -1;
     }
     *score = lines.score[0];
-    bool balanced = lines.n && abs(*score) <= o->max_score;
+    bool balanced = lines.n && abs(*score - base[g->ops->position_side(g->pos)]) <= o->max_score;
     st->unbalanced += !balanced;
     return balanced;
 }
@@ -79,7 +102,7 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
     struct key_set seen = { 0 };
     char moves[LINE_LEN], fen[FEN_LEN];
     uint64_t random = o->seed;
-    int kept = 0;
+    int kept = 0, base[MAX_PLAYERS];
     *st = (struct suite_stats){ 0 };
     if (o->count < 1 || o->min_plies < 1 || o->min_plies > o->max_plies || o->max_score < 0 || !o->nodes
         || !o->hash_mb) {
@@ -97,10 +120,12 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
     /* The start position is no opening, however few plies bring it back. */
     if (ok && !(ok = key_set_add(&seen, g.ops->position_key(g.pos)) >= 0))
         snprintf(err, errlen, "out of memory");
+    ok = ok && start_scores(&pool, &g, o, base, err, errlen);
     if (ok)
-        text_printf(epd, "# %s: %d positions %d to %d random plies from the start, |score| <= %d cp at %llu nodes "
+        text_printf(epd, "# %s: %d positions %d to %d random plies from the start, |score%s| <= %d cp at %llu nodes "
                     "(one thread, %zu MB hash), seed %llu\n", v->name, o->count, o->min_plies, o->max_plies,
-                    o->max_score, (unsigned long long)o->nodes, o->hash_mb, (unsigned long long)o->seed);
+                    v->narmies > 1 ? " - the start's for the mover" : "", o->max_score, (unsigned long long)o->nodes,
+                    o->hash_mb, (unsigned long long)o->seed);
     size_t limit = (size_t)o->count * CANDIDATES_PER_POSITION;
     while (ok && kept < o->count && st->candidates < limit) {
         st->candidates++;
@@ -110,7 +135,7 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
         }
         int score = 0;
         epd_fields(&g, fen, sizeof fen);
-        int verdict = judge(&pool, &g, &seen, o, fen, st, &score, err, errlen);
+        int verdict = judge(&pool, &g, &seen, o, base, fen, st, &score, err, errlen);
         ok = verdict >= 0;
         if (verdict > 0)
             text_printf(epd, "%s id \"%s-%d\"; ce %d; acn %llu; c0 \"%s\";\n", fen, v->name, ++kept, score,

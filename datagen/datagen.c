@@ -304,6 +304,11 @@ bool datagen_run(const char *path, const struct datagen_options *o, struct datag
                  "random plies from 0, a node limit, hash from 1 MB)");
         return false;
     }
+    if (o->v->nplayers > DATAGEN_MAX_ARMIES) {
+        snprintf(err, errlen, "%s: a record holds the results of at most %d armies, not %d", o->v->name,
+                 DATAGEN_MAX_ARMIES, o->v->nplayers);
+        return false;
+    }
     if (o->v->stalemate_den > UINT16_MAX) {
         snprintf(err, errlen, "%s: a stalemate score of %d/%d does not fit the records", o->v->name,
                  o->v->stalemate_num, o->v->stalemate_den);

@@ -29,6 +29,8 @@ enum {
 };
 
 _Static_assert(AT_PIECES + DATAGEN_MAX_PIECES == DATAGEN_RECORD_SIZE, "the fields fill the record");
+_Static_assert(AT_PLACE == AT_POINTS + 2 * DATAGEN_MAX_ARMIES && AT_NPIECES == AT_PLACE + DATAGEN_MAX_ARMIES,
+               "each army's points and place");
 _Static_assert(DATAGEN_MAX_CELLS >= 217 && DATAGEN_MAX_CELLS % 8 == 0, "the largest board's cells fit");
 
 int datagen_wdl(const int place[MAX_PLAYERS], int nplayers, int side)
@@ -68,7 +70,7 @@ bool datagen_encode(const struct datagen_record *r, unsigned char out[DATAGEN_RE
     out[AT_HALFMOVE] = (unsigned char)saturate(r->s.halfmove, UINT8_MAX);
     out[AT_WDL] = (unsigned char)r->wdl;
     le_put(out + AT_DEN, (uint64_t)r->den, 2);
-    for (int p = 0; p < MAX_PLAYERS; p++) {
+    for (int p = 0; p < DATAGEN_MAX_ARMIES; p++) {
         le_put(out + AT_POINTS + 2 * p, (uint64_t)r->points[p], 2);
         out[AT_PLACE + p] = (unsigned char)r->place[p];
     }
@@ -156,7 +158,9 @@ static bool decode_result(const unsigned char *in, struct datagen_record *r, cha
     int sum = 0;
     r->wdl = in[AT_WDL];
     r->den = (int)le_get(in + AT_DEN, 2);
-    for (int p = 0; p < MAX_PLAYERS; p++) {
+    memset(r->points, 0, sizeof r->points);
+    memset(r->place, 0, sizeof r->place);
+    for (int p = 0; p < DATAGEN_MAX_ARMIES; p++) {
         r->points[p] = (int)le_get(in + AT_POINTS + 2 * p, 2);
         r->place[p] = in[AT_PLACE + p];
         sum += r->points[p];

@@ -14,6 +14,7 @@ enum {
     DATAGEN_RECORD_SIZE = 160,
     DATAGEN_MAX_PIECES = 96,    /* pieces a record holds */
     DATAGEN_MAX_CELLS = 224,    /* cells the occupancy bits cover */
+    DATAGEN_MAX_ARMIES = 3,     /* armies whose result a record holds (two- and three-player games) */
 };
 
 /* One position of a game with its search score and the game's result. */

@@ -201,7 +201,7 @@ static int see(const struct worker *w, move_t m)
         /* Neither side goes on when it loses even if it is not recaptured. */
         if ((gain[d] > -gain[d - 1] ? gain[d] : -gain[d - 1]) < 0)
             break;
-        on_cell = best_type == pos->royal ? 100000 : ev->value[best_type];
+        on_cell = pos->v->piece[best_type].royal ? 100000 : ev->value[best_type];
         occ = cs_xor(occ, tb->bit[from2]);
         side = pos_next_player(pos, side);
     }
@@ -399,7 +399,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
 static bool has_pieces(const struct position *pos)
 {
     for (int t = 0; t < pos->v->ntypes; t++)
-        if (t != pos->royal && !pos->v->piece[t].pawn && !cs_is_empty(pos_pieces(pos, pos->side, t)))
+        if (!pos->v->piece[t].royal && !pos->v->piece[t].pawn && !cs_is_empty(pos_pieces(pos, pos->side, t)))
             return true;
     return false;
 }

@@ -1,20 +1,21 @@
-/* The three-player search (shared/spec/variants.md, three-player rules), used while three armies are
- * on the board; once one has left, the game is a two-player one and search.c takes over. Every score
- * here is from the root player's view: its nodes maximise, the opponents' nodes minimise.
+/* The search of three and four players (shared/spec/variants.md, three-player rules), used while three
+ * or more armies are on the board; once two are left, the game is a two-player one and search.c takes
+ * over. Every score here is from the root player's view: its nodes maximise, the opponents' minimise.
  *
- * Paranoid: the two opponents are a coalition against the root player, each ply searched in turn.
+ * Paranoid: the opponents are a coalition against the root player, each ply searched in turn.
  * Best-reply search (Schadd & Winands 2011), in its BRS+ form (Esser et al. 2013): between two root
- * moves only the single strongest opponent move is searched, chosen among both opponents' moves;
- * the other opponent plays the first move of its move ordering, so every line stays a legal game
+ * moves only the single strongest opponent move is searched, chosen among all the opponents' moves;
+ * the other opponents play the first move of their move ordering, so every line stays a legal game
  * with the real turn order. Included by engine/instance.c after search.c, once per width. */
 
 /* What an opponent's node does under best-reply search. */
 enum multi_node {
     MULTI_PLAIN,   /* every move of the side to move (the root player's nodes; every paranoid node) */
-    MULTI_FIRST,   /* the first opponent: its moves, each answered by the second's ordered move, and
-                    * its ordered move answered by every move of the second */
-    MULTI_FORCED,  /* the second opponent plays its ordered move */
-    MULTI_REPLY,   /* the second opponent: every move */
+    MULTI_FIRST,   /* an opponent before whom no opponent of this round searched: its moves, each
+                    * answered by the later opponents' ordered moves, and its ordered move, after
+                    * which the next opponent has the choice */
+    MULTI_FORCED,  /* an opponent after the one that searched: it plays its ordered move */
+    MULTI_REPLY,   /* the last opponent, none before it having searched: every move */
 };
 
 /* Entries differ with the root player (the coalition) and the node kind from the two-player
@@ -124,13 +125,25 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
     return pick_move(list, scores, n, 0);
 }
 
-/* The kind and depth of the nodes below a node's moves. */
-static enum multi_node multi_child(const struct worker *w, enum multi_node kind, int depth, int *child_depth)
+/* The kind and depth of the nodes below a node's moves (reply: below a first opponent's ordered move).
+ * Best-reply search takes one depth for the opponents' round, at its last opponent. */
+static enum multi_node multi_child(const struct worker *w, enum multi_node kind, int depth, bool reply,
+                                   int *child_depth)
 {
-    *child_depth = kind == MULTI_FIRST ? depth : depth - 1;
-    if (w->sh->search3 == SEARCH3_PARANOID)
+    if (w->sh->search3 == SEARCH3_PARANOID) {
+        *child_depth = depth - 1;
         return MULTI_PLAIN;
-    return kind == MULTI_PLAIN ? MULTI_FIRST : kind == MULTI_FIRST ? MULTI_FORCED : MULTI_PLAIN;
+    }
+    int next = pos_next_player(w->pos, w->pos->side);
+    bool round_ends = next == w->root_player;
+    *child_depth = kind != MULTI_PLAIN && !round_ends ? depth : depth - 1;
+    if (kind == MULTI_PLAIN)
+        return MULTI_FIRST;
+    if (round_ends)
+        return MULTI_PLAIN;
+    if (reply)
+        return pos_next_player(w->pos, next) == w->root_player ? MULTI_REPLY : MULTI_FIRST;
+    return MULTI_FORCED;
 }
 
 static int multi_search(struct worker *w, int alpha, int beta, int depth, int ply, enum multi_node kind)
@@ -153,8 +166,9 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
             return score;
     }
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
-    int child_depth;
-    enum multi_node child = multi_child(w, kind, depth, &child_depth);
+    int child_depth, reply_depth;
+    enum multi_node child = multi_child(w, kind, depth, false, &child_depth);
+    enum multi_node reply_kind = multi_child(w, kind, depth, true, &reply_depth);
     move_t list[MAX_MOVES], quiets[64], best_move = MOVE_NONE;
     int scores[MAX_MOVES], nquiets = 0, searched = 0;
     int n = 1;
@@ -170,15 +184,15 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
     if (!n)
         return 0;
     int best = max_node ? -SCORE_INF : SCORE_INF;
-    /* The first opponent's own moves, then (best-reply search) its ordered move before every
-     * reply of the second opponent. */
+    /* A first opponent's own moves, then (best-reply search) its ordered move, after which the next
+     * opponent chooses. */
     for (int i = 0; i < n + (kind == MULTI_FIRST); i++) {
         bool reply = i == n;
         move_t m = reply ? multi_ordered_move(w, ply, kind) : pick_move(list, scores, n, i);
         bool quiet = !reply && is_quiet(pos, m);
         bool gives_check = make(w, ply, m);
-        enum multi_node next = reply ? MULTI_REPLY : child;
-        int d = child_depth, score;
+        enum multi_node next = reply ? reply_kind : child;
+        int d = reply ? reply_depth : child_depth, score;
         /* Late quiet moves are searched less deeply first. */
         int r = depth >= 3 && quiet && searched >= 2 && !in_check && !gives_check
                     ? reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63] : 0;

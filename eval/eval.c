@@ -148,8 +148,8 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
         ev->value[t] = v->piece[t].royal ? 0 : p->w[W_VALUE + t].mg;
     for (int t = 0; t < v->ntypes; t++) {
         int k = t;
-        for (; k > 0 && (t == variant_royal_type(v) ? 1 << 30 : ev->value[t])
-                            < (ev->by_value[k - 1] == variant_royal_type(v) ? 1 << 30 : ev->value[ev->by_value[k - 1]]); k--)
+        for (; k > 0 && (v->piece[t].royal ? 1 << 30 : ev->value[t])
+                            < (v->piece[ev->by_value[k - 1]].royal ? 1 << 30 : ev->value[ev->by_value[k - 1]]); k--)
             ev->by_value[k] = ev->by_value[k - 1];
         ev->by_value[k] = t;
     }
@@ -256,7 +256,7 @@ static void eval_trace_psq(const struct position *pos, const struct eval_data *e
             continue;
         int pl = piece_colour(piece), t = piece_type(piece);
         tr->coef[pl][ev->pst_weight[pl][t][c]]++;
-        if (t != pos->royal)
+        if (!pos->v->piece[t].royal)
             tr->coef[pl][W_VALUE + t]++;
     }
 }
@@ -318,7 +318,7 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
             unsafe = cs_or(unsafe, eval_pawn_attacks(pos, e));
     }
     for (int t = 0; t < v->ntypes; t++) {
-        if (v->piece[t].pawn || t == pos->royal)
+        if (v->piece[t].pawn || pos->v->piece[t].royal)
             continue;
         const bool mobile = ev->mobile[t] || s->tr;
         const struct piece_tables *pt = &tb->pt[pl][t];
@@ -345,7 +345,7 @@ static void eval_royal(const struct position *pos, const struct eval_data *ev, i
     int k = pos_royal_cell(pos, pl);
     if (k == CELL_NONE)
         return;
-    cellset guards = cs_and(cs_and(ev->near[k], pos->by_colour[pl]), pos->tb->pt[pl][pos->royal].leap[MODE_BOTH][k]);
+    cellset guards = cs_and(cs_and(ev->near[k], pos->by_colour[pl]), pos->tb->pt[pl][pos->royal[pl]].leap[MODE_BOTH][k]);
     cellset pawns = cs_empty();
     for (int t = 0; t < pos->v->ntypes; t++)
         if (pos->v->piece[t].pawn)
@@ -390,11 +390,11 @@ static void eval_threats(const struct position *pos, const struct eval_data *ev,
                 by_enemy = cs_or(by_enemy, all[e]);
         for (int t = 0; t < v->ntypes; t++) {
             cellset mine = pos_pieces(pos, pl, t), lesser = cs_empty();
-            if (t == pos->royal || cs_is_empty(mine))
+            if (pos->v->piece[t].royal || cs_is_empty(mine))
                 continue;
             for (int e = 0; e < v->nplayers; e++)
                 for (int et = 0; e != pl && et < v->ntypes; et++)
-                    if (et != pos->royal && ev->value[et] < ev->value[t])
+                    if (!pos->v->piece[et].royal && ev->value[et] < ev->value[t])
                         lesser = cs_or(lesser, att[e][et]);
             add(s, pl, W_THREAT + t, cs_popcount(cs_and(mine, lesser)));
             add(s, pl, W_HANGING + t, cs_popcount(cs_andnot(cs_and(mine, by_enemy), all[pl])));
@@ -428,7 +428,7 @@ static void eval_balance(const struct position *pos, int view, struct eval_sum *
     /* Equal material: the opponent who moves next leads. */
     int leader = pos->material[b] > pos->material[a] ? b : a;
     for (int t = 0; t < v->ntypes; t++)
-        if (t != pos->royal)
+        if (!pos->v->piece[t].royal)
             add(s, view, W_LEADER + t, cs_popcount(pos_pieces(pos, view, t)) - cs_popcount(pos_pieces(pos, leader, t)));
 }
 

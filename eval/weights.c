@@ -66,6 +66,23 @@ bool weights_applies(const struct variant *v, int id)
     return f->by == BY_NONE || f->by == BY_NUMBER || type_fits(v, f->by, k);
 }
 
+/* A piece's name in weight names: with different armies a later army's piece whose name an earlier
+ * army's piece has too gets its army's first colour letter ("rook@r"), so that every name is one weight. */
+static const char *piece_weight_name(const struct variant *v, int t)
+{
+    static _Thread_local char buf[NAME_LEN + 3];
+    const struct piece_def *pd = &v->piece[t];
+    for (int o = 0; o < v->ntypes; o++)
+        if (v->piece[o].army < pd->army && !strcmp(v->piece[o].name, pd->name)) {
+            int first = 0;
+            while (v->army[first] != pd->army)
+                first++;
+            snprintf(buf, sizeof buf, "%s@%c", pd->name, v->colour_letter[first]);
+            return buf;
+        }
+    return pd->name;
+}
+
 void weights_name(const struct variant *v, int id, char *name, size_t len)
 {
     int k;
@@ -75,7 +92,7 @@ void weights_name(const struct variant *v, int id, char *name, size_t len)
     else if (f->by == BY_NUMBER)
         snprintf(name, len, "%s.%d", f->name, k);
     else
-        snprintf(name, len, "%s.%s", f->name, v->piece[k].name);
+        snprintf(name, len, "%s.%s", f->name, piece_weight_name(v, k));
 }
 
 static bool parse_int(const char *s, int *x)
@@ -120,7 +137,7 @@ static int name_ids(const struct variant *v, const char *name, int *ids, char *w
         return n;
     }
     for (int t = 0; t < v->ntypes; t++)
-        if (type_fits(v, f->by, t) && (!dot || !strcmp(v->piece[t].name, dot + 1)))
+        if (type_fits(v, f->by, t) && (!dot || !strcmp(piece_weight_name(v, t), dot + 1)))
             ids[n++] = f->first + t;
     *absent = dot && !n;
     if (dot && !n)

@@ -77,14 +77,14 @@ void board_piece_letters(const struct variant *v, int type, char *out)
 {
     char text[SETUP_PIECE_TEXT];
     setup_piece_text(v, piece_make(0, type), text);
-    /* Three-player FEN writes the army's letter first. */
-    strcpy(out, text + (v->nplayers == 3));
+    /* Three- and four-player FEN writes the army's letter first. */
+    strcpy(out, text + (v->nplayers > 2));
 }
 
-/* "White", "Black", "Red", as match records name the armies. */
+/* "White", "Black", "Red", "Green", as match records name the armies. */
 static const char *army_name(char letter)
 {
-    return letter == 'w' ? "White" : letter == 'b' ? "Black" : "Red";
+    return letter == 'w' ? "White" : letter == 'b' ? "Black" : letter == 'g' ? "Green" : "Red";
 }
 
 json_t *board_variant(const struct variant *v)
@@ -94,14 +94,15 @@ json_t *board_variant(const struct variant *v)
         char letter[2] = { v->colour_letter[p], 0 };
         /* The army's moves are the first army's turned counter-clockwise by rotation[p] sixths: turning
          * the board as far clockwise brings it to the bottom. */
-        json_array_append_new(armies, json_pack("{s:s, s:s, s:i}", "letter", letter, "name", army_name(letter[0]),
-                                                "rotation", v->rotation[p] * 60 % 360));
+        json_array_append_new(armies, json_pack("{s:s, s:s, s:i, s:i}", "letter", letter, "name", army_name(letter[0]),
+                                                "rotation", v->rotation[p] * 60 % 360, "army", v->army[p]));
     }
     for (int t = 0; t < v->ntypes; t++) {
         char letters[SETUP_PIECE_TEXT];
         board_piece_letters(v, t, letters);
-        json_array_append_new(pieces, json_pack("{s:s, s:s, s:b, s:b}", "letter", letters, "name", v->piece[t].name,
-                                                "royal", v->piece[t].royal, "pawn", v->piece[t].pawn));
+        json_array_append_new(pieces, json_pack("{s:s, s:s, s:b, s:b, s:i}", "letter", letters, "name",
+                                                v->piece[t].name, "royal", v->piece[t].royal, "pawn",
+                                                v->piece[t].pawn, "army", v->piece[t].army));
     }
     return json_pack("{s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o}", "name", v->name, "description", v->description,
                      "players", v->nplayers, "orientation", v->orientation == ORIENT_GLINSKI ? "glinski" : "wellisch",
@@ -136,13 +137,16 @@ static struct tables *tables_of(const struct variant *v, const struct engine_ops
     return tb;
 }
 
-json_t *board_guide(const struct variant *v, const char *piece, const char *cell, char *err, size_t errlen)
+json_t *board_guide(const struct variant *v, const char *piece, int army, const char *cell, char *err, size_t errlen)
 {
-    int type = -1, from = geo_cell(&v->geo, 0, 0), len = 0;
+    int type = -1, from = geo_cell(&v->geo, 0, 0), len = 0, player = 0;
+    /* Different armies may give one letter to two pieces: the army's, seen from its first player. */
+    while (player < v->nplayers - 1 && v->army[player] != army)
+        player++;
     for (int t = 0; t < v->ntypes && type < 0; t++) {
         char letters[SETUP_PIECE_TEXT];
         board_piece_letters(v, t, letters);
-        type = piece && !strcmp(piece, letters) ? t : -1;
+        type = piece && !strcmp(piece, letters) && v->piece[t].army == army ? t : -1;
     }
     if (cell)
         from = geo_parse_cell(&v->geo, cell, &len);
@@ -157,7 +161,7 @@ json_t *board_guide(const struct variant *v, const char *piece, const char *cell
         return NULL;
     }
     bool quiet[MAX_CELLS] = { 0 }, capture[MAX_CELLS] = { 0 };
-    ops->piece_reach(tb, 0, type, from, quiet, capture);
+    ops->piece_reach(tb, player, type, from, quiet, capture);
     json_t *moves = json_array(), *captures = json_array();
     for (int c = 0; c < v->geo.ncells; c++) {
         if (quiet[c])

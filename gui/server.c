@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../rules/registry.h"
+#include "../util/number.h"
 #include "board_json.h"
 #include "session.h"
 #include "www.h"
@@ -202,12 +203,16 @@ static enum MHD_Result serve_guide(struct MHD_Connection *c)
     const char *name = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "variant");
     const char *piece = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "piece");
     const char *cell = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cell");
+    const char *army_text = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "army");
     const struct variant *v = name ? registry_find(name) : NULL;
     struct reply r = { .status = 200 };
     char err[256];
+    long army = 0;
     if (!v)
         reply_error(&r, 404, "unknown variant '%s'", name ? name : "");
-    else if (!(r.json = board_guide(v, piece, cell, err, sizeof err)))
+    else if (army_text && !number_parse(army_text, 0, v->narmies - 1, &army))
+        reply_error(&r, 400, "no army %s in %s", army_text, v->name);
+    else if (!(r.json = board_guide(v, piece, (int)army, cell, err, sizeof err)))
         reply_error(&r, 400, "%s", err);
     return send_reply(c, &r);
 }

@@ -219,7 +219,7 @@ static void print_header(const struct match *m)
 {
     static const char *const kind[] = { "", "gauntlet", "round-robin" };
     const struct match_conf *c = m->c;
-    static const int identity[MAX_PLAYERS] = { 0, 1, 2 };
+    static const int identity[MAX_PLAYERS] = { 0, 1, 2, 3 };
     struct text names = { 0 };
     bool three = c->v->nplayers > 2;
     if (c->tournament == TOURNAMENT_MATCH)

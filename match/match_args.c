@@ -258,11 +258,11 @@ static bool check_engines(struct match_conf *c, const struct single_values *sv, 
     c->tournament = !sv->tournament || c->nengines == 2 ? TOURNAMENT_MATCH
                     : !strcmp(sv->tournament, "gauntlet") ? TOURNAMENT_GAUNTLET : TOURNAMENT_ROUND_ROBIN;
     if (players > 2 && c->nengines != players)
-        snprintf(err, errlen, "variant '%s' has %d players: give three -engine arguments, not %d", c->v->name, players,
-                 c->nengines);
+        snprintf(err, errlen, "variant '%s' has %d players: give %d -engine arguments, not %d", c->v->name, players,
+                 players, c->nengines);
     else if (players > 2 && sv->tournament)
-        snprintf(err, errlen, "-tournament is for two-player variants: a three-player match plays its three engines "
-                              "in every seating");
+        snprintf(err, errlen, "-tournament is for two-player variants: a match of %d players plays its engines in "
+                              "every seating", players);
     else if (players == 2 && c->nengines > 2 && !sv->tournament)
         snprintf(err, errlen, "variant '%s' has 2 players: give two -engine arguments, or -tournament gauntlet or "
                               "round-robin for %d", c->v->name, c->nengines);
@@ -294,9 +294,10 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
         return false;
     else if (c->nengines > 2 && !c->tournament && (c->use_sprt || c->adj.draw_movecount || c->adj.resign_movecount))
         snprintf(err, errlen, "-draw, -resign and -sprt are for two-player matches");
-    else if (c->v->nplayers > 2 && sv->games * sv->rounds % 6)
-        snprintf(err, errlen, "a three-player match plays the engines in their 6 seatings in turn: -games (times "
-                              "-rounds) must be a multiple of 6, not %d", sv->games * sv->rounds);
+    else if (c->v->nplayers > 2 && sv->games * sv->rounds % schedule_seatings(c->v->nplayers))
+        snprintf(err, errlen, "a %d-player match plays the engines in their %d seatings in turn: -games (times "
+                              "-rounds) must be a multiple of %d, not %d", c->v->nplayers,
+                 schedule_seatings(c->v->nplayers), schedule_seatings(c->v->nplayers), sv->games * sv->rounds);
     else if ((long long)sv->games * sv->rounds * schedule_pairings(c) > 100000000)
         snprintf(err, errlen, "more than 100000000 games");
     else {

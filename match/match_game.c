@@ -12,9 +12,9 @@ enum { STALL_GRACE = 1000000 };
 
 const char *play_colour_name(const struct variant *v, int colour)
 {
-    /* variant.c gives the armies the letters "wb" or "rwb". */
-    static const char letters[] = "rwb";
-    static const char *const names[] = { "Red", "White", "Black" };
+    /* variant.c gives the armies the letters "wb", "rwb" or "wrbg". */
+    static const char letters[] = "rwbg";
+    static const char *const names[] = { "Red", "White", "Black", "Green" };
     return names[strchr(letters, v->colour_letter[colour]) - letters];
 }
 

@@ -34,9 +34,15 @@ void report_score(const struct match_conf *c, const struct match_result *r, cons
     } else if (c->nengines == 2) {
         print_pair_score(c, 0, 1, t, out);
     } else {
-        fprintf(out, "Score of %s, %s, %s: %.2f - %.2f - %.2f [%.3f %.3f %.3f] %d\n", engine_name(c, 0),
-                engine_name(c, 1), engine_name(c, 2), t[0].sum, t[1].sum, t[2].sum, tally_mean(&t[0]),
-                tally_mean(&t[1]), tally_mean(&t[2]), r->games);
+        /* "Score of a, b, c: 1.00 - 0.50 - 1.50 [0.333 0.167 0.500] 3", one column per engine. */
+        fprintf(out, "Score of ");
+        for (int e = 0; e < c->nengines; e++)
+            fprintf(out, "%s%s", e ? ", " : "", engine_name(c, e));
+        for (int e = 0; e < c->nengines; e++)
+            fprintf(out, "%s%.2f", e ? " - " : ": ", t[e].sum);
+        for (int e = 0; e < c->nengines; e++)
+            fprintf(out, "%s%.3f", e ? " " : " [", tally_mean(&t[e]));
+        fprintf(out, "] %d\n", r->games);
     }
 }
 
@@ -105,10 +111,12 @@ static void report_table(const struct match_conf *c, const struct match_result *
     if (two)
         fprintf(out, "\n%-4s %-20s %8s %8s %6s %7s %5s %5s %5s %11s\n", "Rank", "Name", "Elo", "+/-", "Games",
                 "Score", "W", "L", "D", "Stalemates");
-    else
-        fprintf(out, "\n%-4s %-20s %8s %6s %7s %5s %5s %5s %8s %8s %8s\n", "Rank", "Name", "Points", "Games",
-                "Score", "W", "L", "D", play_colour_name(c->v, 0), play_colour_name(c->v, 1),
-                play_colour_name(c->v, 2));
+    else {
+        fprintf(out, "\n%-4s %-20s %8s %6s %7s %5s %5s %5s", "Rank", "Name", "Points", "Games", "Score", "W", "L", "D");
+        for (int colour = 0; colour < c->v->nplayers; colour++)
+            fprintf(out, " %8s", play_colour_name(c->v, colour));
+        fprintf(out, "\n");
+    }
     for (int rank = 0; rank < n; rank++) {
         int e = order[rank];
         const struct tally *t = &r->tally[e];

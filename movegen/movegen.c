@@ -91,6 +91,8 @@ static int promotion_choices(const struct position *pos, int *types)
     int n = 0;
     for (int i = 0; i < v->npromo; i++) {
         int t = v->promo[i];
+        if (v->piece[t].army != v->army[pos->side])
+            continue;
         bool room = !v->promo_limit;
         if (!room && variant_is_compound(v, t)) {
             room = true;
@@ -286,7 +288,7 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
 
     /* The royal: each target must be safe with the royal gone from its cell. */
     cellset occ_noking = cs_xor(occ, tb->bit[king]);
-    piece_targets(tb, &tb->pt[us][pos->royal], king, occ, empty, enemy, &quiet, &caps);
+    piece_targets(tb, &tb->pt[us][pos->royal[us]], king, occ, empty, enemy, &quiet, &caps);
     int to;
     CS_FOR_EACH(to, noisy ? caps : cs_or(quiet, caps)) {
         bool safe = true;
@@ -310,14 +312,16 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
     }
     int promo[MAX_TYPES], npromo = -1;   /* the promotion choices, found when a pawn first needs them */
     /* Where a pawn could also step onto the en-passant cell, that step is the capture (pieces.md). */
-    const int ep_cells[2] = { st->ep, st->ep_far };
+    /* Different armies: a double step kept open for a later army may come round to its own army. */
+    bool ep_open = st->ep != CELL_NONE && piece_colour(pos->board[st->ep_victim]) != us;
+    const int ep_cells[2] = { ep_open ? st->ep : CELL_NONE, ep_open ? st->ep_far : CELL_NONE };
     cellset ep_takers[2] = { cs_empty(), cs_empty() };
     for (int k = 0; k < 2 && ep_cells[k] != CELL_NONE; k++) {
         int t = piece_type(pos->board[st->ep_victim]);
         ep_takers[k] = cs_and(tb->pt[us][t].leap_from[ep_cells[k]], pos_pieces(pos, us, t));
     }
     for (int t = 0; t < v->ntypes; t++) {
-        if (t == pos->royal)
+        if (t == pos->royal[us] || v->piece[t].army != v->army[us])
             continue;
         const struct piece_tables *pt = &tb->pt[us][t];
         const bool pawn = v->piece[t].pawn, compound = variant_is_compound(v, t);

@@ -95,7 +95,8 @@ static struct position *position_new(const struct tables *tb)
     if (pos) {
         pos->tb = tb;
         pos->v = tb->v;
-        pos->royal = variant_royal_type(tb->v);
+        for (int p = 0; p < MAX_PLAYERS; p++)
+            pos->royal[p] = p < tb->v->nplayers ? variant_royal_type(tb->v, p) : 0;
     }
     return pos;
 }
@@ -217,6 +218,10 @@ static void position_make(struct position *pos, move_t m)
     if (prev->ep != CELL_NONE)
         key ^= v->key_ep[prev->ep];
     int victim = m & MOVE_EP ? prev->ep_victim : to;
+    /* Different armies: a double step stays open to the next army of its kind while others move (a
+     * later double step replaces it). */
+    int passer = prev->ep != CELL_NONE ? pos->board[prev->ep_victim] : 0;
+    bool keep = passer && v->army[piece_colour(passer)] != v->army[us];
     st->move = m;
     st->side_before = us;
     st->moved = pos->board[from];
@@ -243,6 +248,11 @@ static void position_make(struct position *pos, move_t m)
         if (k == 3)
             st->ep_far = geo_cell(g, g->q[from] + 2 * d.q / k, g->r[from] + 2 * d.r / k);
         st->ep_victim = to;
+        key ^= v->key_ep[st->ep];
+    } else if (keep && pos->board[prev->ep_victim] == passer) {
+        st->ep = prev->ep;
+        st->ep_far = prev->ep_far;
+        st->ep_victim = prev->ep_victim;
         key ^= v->key_ep[st->ep];
     }
     pos->side = pos_next_player(pos, us);
@@ -392,7 +402,9 @@ static bool position_set(struct position *pos, const struct setup *s, char *err,
     if (s->ep != CELL_NONE) {
         int passed[SETUP_EP_PASSED], victim = s->ep_victim, n = 0;
         ok = victim < t->tb->ncells && s->ep < t->tb->ncells && t->board[victim] && !t->board[s->ep]
-             && piece_colour(t->board[victim]) == prev && t->v->piece[piece_type(t->board[victim])].en_passant
+             && (piece_colour(t->board[victim]) == prev
+                 || (t->v->narmies > 1 && piece_colour(t->board[victim]) != t->side))
+             && t->v->piece[piece_type(t->board[victim])].en_passant
              && (n = setup_ep_passed(t->v, s, passed)) > 0;
         if (ok) {
             st->ep = passed[0];

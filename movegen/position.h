@@ -41,7 +41,7 @@ struct position {
     unsigned char board[MAX_CELLS];
     int side;
     int fullmove;
-    int royal;          /* royal piece type */
+    int royal[MAX_PLAYERS]; /* each player's royal piece type */
     int ply;            /* index of the current state */
     int nremoved;       /* armies taken off by eliminations not yet undone */
     struct removed_army removed[MAX_ELIMINATIONS];
@@ -59,7 +59,7 @@ static inline cellset pos_pieces(const struct position *pos, int colour, int typ
 
 static inline int pos_royal_cell(const struct position *pos, int colour)
 {
-    cellset k = pos_pieces(pos, colour, pos->royal);
+    cellset k = pos_pieces(pos, colour, pos->royal[colour]);
     return cs_is_empty(k) ? CELL_NONE : cs_lsb(k);
 }
 

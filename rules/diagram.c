@@ -9,7 +9,7 @@ enum { CELL_WIDTH = 4, MARGIN = 5, MAX_LINE = 4 * 40 + 2 * 5 + 8, MAX_ROWS = 40 
 /* 256-colour palette: the three cell colours, marked cells, and the armies by colour letter. The
  * cell colours are of one middle brightness, so that white and black letters both stand out. */
 static const int cell_shade[3] = { 137, 101, 95 };
-enum { MARK_SHADE = 67, WHITE_ARMY = 231, BLACK_ARMY = 16, RED_ARMY = 203, LABEL_SHADE = 252 };
+enum { MARK_SHADE = 67, WHITE_ARMY = 231, BLACK_ARMY = 16, RED_ARMY = 203, GREEN_ARMY = 34, LABEL_SHADE = 252 };
 /* A foreground drawn plain, not bold: cell names, which must not read as pieces. */
 enum { PLAIN = 1 << 8 };
 
@@ -165,7 +165,7 @@ static void set_style(FILE *out, int bg, int fg)
 
 static int army_colour(char letter)
 {
-    return letter == 'b' ? BLACK_ARMY : letter == 'r' ? RED_ARMY : WHITE_ARMY;
+    return letter == 'b' ? BLACK_ARMY : letter == 'r' ? RED_ARMY : letter == 'g' ? GREEN_ARMY : WHITE_ARMY;
 }
 
 /* A piece as its FEN letters, without a compound's brackets: a block has room for three. */

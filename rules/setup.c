@@ -11,7 +11,7 @@
 void setup_piece_text(const struct variant *v, int piece, char *out)
 {
     int c = piece_colour(piece), t = piece_type(piece), n = 0;
-    if (v->nplayers == 3)
+    if (v->nplayers > 2)
         out[n++] = v->colour_letter[c];
     bool lower = v->nplayers == 2 && c;
     char letters[2] = { v->piece[t].letter, 0 };
@@ -35,15 +35,15 @@ static int colour_of_letter(const struct variant *v, char ch)
     return ch && p ? (int)(p - v->colour_letter) : -1;
 }
 
-/* A type from a letter, or from "(XY)": the compound that X and Y fuse into, either order. */
-static int read_type(const struct variant *v, const char **s, bool *lower)
+/* A type of the army from a letter, or from "(XY)": the compound that X and Y fuse into, either order. */
+static int read_type(const struct variant *v, int army, const char **s, bool *lower)
 {
     const char *p = *s;
     int type;
     if (*p == '(') {
         if (!isalpha((unsigned char)p[1]) || !isalpha((unsigned char)p[2]) || p[3] != ')')
             return -1;
-        int a = variant_type_of_letter(v, p[1]), b = variant_type_of_letter(v, p[2]);
+        int a = variant_army_type(v, army, p[1]), b = variant_army_type(v, army, p[2]);
         *lower = islower((unsigned char)p[1]);
         if (a < 0 || b < 0 || !!islower((unsigned char)p[2]) != *lower || !v->fuse[a][b])
             return -1;
@@ -53,7 +53,7 @@ static int read_type(const struct variant *v, const char **s, bool *lower)
         if (!isalpha((unsigned char)*p))
             return -1;
         *lower = islower((unsigned char)*p);
-        type = variant_type_of_letter(v, *p);
+        type = variant_army_type(v, army, *p);
         p++;
     }
     *s = p;
@@ -66,13 +66,13 @@ static int read_piece(const struct variant *v, const char **s)
     const char *p = *s;
     int colour = 0;
     bool lower;
-    if (v->nplayers == 3 && (colour = colour_of_letter(v, *p++)) < 0)
-        return 0;
-    int type = read_type(v, &p, &lower);
-    if (type < 0 || (v->nplayers == 3 && lower))
+    if (v->nplayers > 2 && (colour = colour_of_letter(v, *p++)) < 0)
         return 0;
     if (v->nplayers == 2)
-        colour = lower;
+        colour = islower((unsigned char)p[*p == '(']) != 0;
+    int type = read_type(v, v->army[colour], &p, &lower);
+    if (type < 0 || (v->nplayers > 2 && lower))
+        return 0;
     *s = p;
     return piece_make(colour, type);
 }
@@ -163,7 +163,7 @@ static bool parse_castling(struct setup *t, const struct variant *v, const char 
         if (t->castling & bits)
             return fail(err, errlen, "castling rook listed twice:", tok);
         int royal = v->castle[player][rule].royal, rook = t->piece[cell];
-        if (t->piece[royal] != piece_make(player, variant_royal_type(v)))
+        if (t->piece[royal] != piece_make(player, variant_royal_type(v, player)))
             return fail(err, errlen, "castling right without the royal piece on", v->geo.name[royal]);
         if (!rook || piece_colour(rook) != player || rook != start_piece(v, cell))
             return fail(err, errlen, "castling right without its rook on", tok);
@@ -172,17 +172,34 @@ static bool parse_castling(struct setup *t, const struct variant *v, const char 
     return true;
 }
 
-/* The army that moved last: the previous one in turn order with its royal on the board. */
-static int prev_army(const struct variant *v, const struct setup *s)
+static bool on_board(const struct variant *v, const struct setup *s, int player)
 {
-    int royal = variant_royal_type(v);
+    for (int c = 0; c < v->geo.ncells; c++)
+        if (s->piece[c] == piece_make(player, variant_royal_type(v, player)))
+            return true;
+    return false;
+}
+
+/* The armies whose last double step may still be taken (variants.md, four players): the one that moved
+ * last (the previous one in turn order with its royal on the board), and before it each one that only
+ * armies of other kinds have followed since. */
+static int ep_owners(const struct variant *v, const struct setup *s, int out[MAX_PLAYERS])
+{
+    int n = 0;
+    unsigned followed = 0;   /* armies (kinds) that moved after the candidate */
     for (int k = 1; k < v->nplayers; k++) {
         int p = (s->side + v->nplayers - k) % v->nplayers;
-        for (int c = 0; c < v->geo.ncells; c++)
-            if (s->piece[c] == piece_make(p, royal))
-                return p;
+        if (!on_board(v, s, p))
+            continue;
+        if (!(followed >> v->army[p] & 1))
+            out[n++] = p;
+        followed |= 1u << v->army[p];
+        if (v->narmies == 1)
+            break;
     }
-    return s->side;
+    if (!n)
+        out[n++] = s->side;
+    return n;
 }
 
 static int step(const struct geometry *g, int cell, struct vec u, int times)
@@ -207,8 +224,9 @@ int setup_ep_passed(const struct variant *v, const struct setup *s, int cells[SE
 int setup_ep_victims(const struct variant *v, const struct setup *s, int npassed, int out[])
 {
     const struct geometry *g = &v->geo;
-    int prev = prev_army(v, s), n = 0;
-    for (int t = 0; t < v->ntypes; t++) {
+    int owners[MAX_PLAYERS], nowners = ep_owners(v, s, owners), n = 0;
+    for (int o = 0; o < nowners; o++)
+    for (int t = 0, prev = owners[o]; t < v->ntypes; t++) {
         const struct piece_def *d = &v->piece[t];
         for (int i = 0; d->en_passant && d->double_step && i < d->nleaps; i++)
             for (int dir = 0; dir < 6; dir++) {
@@ -302,15 +320,16 @@ bool setup_from_fen(struct setup *s, const struct variant *v, const char *fen, c
         return fail(err, errlen, "bad halfmove clock", f[4]);
     if (f[5] && !parse_count(f[5], 1, &t.fullmove))
         return fail(err, errlen, "bad fullmove number", f[5]);
-    int royal = variant_royal_type(v), count[MAX_PLAYERS] = { 0 }, pieces[MAX_PLAYERS] = { 0 };
+    int count[MAX_PLAYERS] = { 0 }, pieces[MAX_PLAYERS] = { 0 };
     for (int c = 0; c < v->geo.ncells; c++)
         if (t.piece[c]) {
-            count[piece_colour(t.piece[c])] += piece_type(t.piece[c]) == royal;
-            pieces[piece_colour(t.piece[c])]++;
+            int pl = piece_colour(t.piece[c]);
+            count[pl] += piece_type(t.piece[c]) == variant_royal_type(v, pl);
+            pieces[pl]++;
         }
     for (int pl = 0; pl < v->nplayers; pl++) {
-        /* Three players: an eliminated army has no pieces at all. */
-        if (count[pl] != 1 && !(v->nplayers == 3 && pieces[pl] == 0 && pl != t.side)) {
+        /* Three or four players: an eliminated army has no pieces at all. */
+        if (count[pl] != 1 && !(v->nplayers > 2 && pieces[pl] == 0 && pl != t.side)) {
             char who[64];
             snprintf(who, sizeof who, "(%c has %d, needs 1)", v->colour_letter[pl], count[pl]);
             return fail(err, errlen, "wrong number of royal pieces", who);

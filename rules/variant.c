@@ -17,6 +17,7 @@ struct parser {
     char *err;
     size_t errlen;
     int errors, unshown;
+    int army;            /* the army the section's lines define (the `army` key) */
 };
 
 enum {
@@ -61,31 +62,44 @@ static char *trim(char *s)
     return s;
 }
 
-int variant_type_of_letter(const struct variant *v, char letter)
+int variant_army_type(const struct variant *v, int army, char letter)
 {
     letter = (char)toupper((unsigned char)letter);
     for (int t = 0; t < v->ntypes; t++)
-        if (v->piece[t].letter == letter)
+        if (v->piece[t].letter == letter && v->piece[t].army == army)
             return t;
     return -1;
 }
 
-int variant_royal_type(const struct variant *v)
+int variant_royal_type(const struct variant *v, int player)
 {
     for (int t = 0; t < v->ntypes; t++)
-        if (v->piece[t].royal)
+        if (v->piece[t].royal && v->piece[t].army == v->army[player])
             return t;
     return -1;
 }
+
+/* The lowest player of an army. */
+static int army_first_player(const struct variant *v, int army)
+{
+    int p = 0;
+    while (p < v->nplayers - 1 && v->army[p] != army)
+        p++;
+    return p;
+}
+
+int variant_army_first(const struct variant *v, int player) { return army_first_player(v, v->army[player]); }
 
 int variant_map_cell(const struct variant *v, int cell, int player)
 {
     const struct geometry *g = &v->geo;
     struct vec c = { g->q[cell], g->r[cell] };
-    if (player == 0)
+    int first = variant_army_first(v, player);
+    if (player == first)
         return cell;
-    if (v->nplayers == 3) {
-        c = geo_rotate(c, v->rotation[player]);
+    if (v->nplayers >= 3) {
+        /* Seats are turns about the centre: from the army's first player's seat to the player's. */
+        c = geo_rotate(c, (v->rotation[player] - v->rotation[first] + 6) % 6);
     } else if (g->shape == SHAPE_FILES) {
         c = (struct vec){ g->twice_centre.q - c.q, g->twice_centre.r - c.r };  /* their arrays turn half a turn */
     } else if (v->orientation == ORIENT_GLINSKI) {
@@ -150,7 +164,7 @@ static bool parse_angles(struct parser *p, const struct variant *v, const char *
         char *end;
         int a;
         /* One turn either way names every direction, and keeps angle_dir's arithmetic in range. */
-        int d = read_int(s, -360, 360, &end, &a) ? angle_dir(v->orientation, diagonal, a) : -1;
+        int d = read_int(s, -360, 360, &end, &a) ? angle_dir(v->army_orientation[p->army], diagonal, a) : -1;
         if (d < 0 || (*end && *end != ',')) {
             parse_error(p, "bad angle in '%s' (multiples of 60 degrees from the %s steps)", tok,
                         diagonal ? "diagonal" : "orthogonal");
@@ -290,7 +304,7 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
         parse_error(p, "piece name too long");
         return;
     }
-    struct piece_def pd = { .letter = (char)toupper((unsigned char)letter[0]) };
+    struct piece_def pd = { .letter = (char)toupper((unsigned char)letter[0]), .army = (unsigned char)p->army };
     strcpy(pd.name, name);
     bool moves = false;
     for (char *tok; (tok = strtok_r(NULL, " \t", &save));) {
@@ -305,7 +319,7 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
             pd.double_step = true;
             pd.double_dirs = (unsigned char)dirs;
         } else if (!strcmp(tok, "centreward")) {
-            if (v->orientation != ORIENT_GLINSKI) {
+            if (v->army_orientation[p->army] != ORIENT_GLINSKI) {
                 parse_error(p, "centreward needs orientation glinski (files run along the first player's forward)");
                 return;
             }
@@ -327,7 +341,7 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
     merge_modes(pd.slide);
     merge_modes(pd.ride);
     merge_modes(pd.curved);
-    int t = variant_type_of_letter(v, pd.letter);
+    int t = variant_army_type(v, p->army, pd.letter);
     /* promotion and fusion checked their types when read: a type they name may not turn royal or pawn. */
     if (t >= 0 && (pd.royal || pd.pawn) && (promotes_to(v, t) || fuses(v, t))) {
         parse_error(p, "piece '%c' is in the promotion list or a fusion, so it cannot become royal or a pawn",
@@ -335,7 +349,7 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
         return;
     }
     for (int o = 0; o < v->ntypes; o++) {
-        if (o != t && !strcmp(v->piece[o].name, pd.name)) {
+        if (o != t && v->piece[o].army == p->army && !strcmp(v->piece[o].name, pd.name)) {
             parse_error(p, "two pieces named '%s' (keys are made from names)", pd.name);
             return;
         }
@@ -353,15 +367,20 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
 /* fusion = R+U=D F+I=C ...: which two simple pieces fuse into which compound. */
 static void parse_fusion(struct parser *p, struct variant *v, char *val)
 {
-    memset(v->fuse, 0, sizeof v->fuse);
-    memset(v->component, 0, sizeof v->component);
+    /* The army's list replaces its own fusions only (a type fuses within its army). */
+    for (int a = 0; a < MAX_TYPES; a++)
+        if (v->piece[a].army == p->army) {
+            for (int b = 0; b < MAX_TYPES; b++)
+                v->fuse[a][b] = v->fuse[b][a] = 0;
+            v->component[a][0] = v->component[a][1] = 0;
+        }
     char *save;
     for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         int a = -1, b = -1, c = -1;
         if (strlen(tok) == 5 && tok[1] == '+' && tok[3] == '=') {
-            a = variant_type_of_letter(v, tok[0]);
-            b = variant_type_of_letter(v, tok[2]);
-            c = variant_type_of_letter(v, tok[4]);
+            a = variant_army_type(v, p->army, tok[0]);
+            b = variant_army_type(v, p->army, tok[2]);
+            c = variant_army_type(v, p->army, tok[4]);
         }
         if (a < 0 || b < 0 || c < 0 || a == b || c == a || c == b) {
             parse_error(p, "bad fusion '%s' (X+Y=Z with three different piece letters)", tok);
@@ -399,7 +418,7 @@ static void parse_values(struct parser *p, struct variant *v, char *val)
     char *save;
     for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         char *end;
-        int t = tok[0] && tok[1] == ':' ? variant_type_of_letter(v, tok[0]) : -1;
+        int t = tok[0] && tok[1] == ':' ? variant_army_type(v, p->army, tok[0]) : -1;
         double x = t >= 0 ? strtod(tok + 2, &end) : 0;
         if (t < 0 || end == tok + 2 || *end || !(x > 0 && x < 1000)) {
             parse_error(p, "bad value '%s' (LETTER:pawns, e.g. Q:9)", tok);
@@ -409,14 +428,19 @@ static void parse_values(struct parser *p, struct variant *v, char *val)
     }
 }
 
-/* promotion = Q R B N. A type listed twice is refused: listing each type once, the list fits promo[MAX_TYPES]. */
+/* promotion = Q R B N: the army's list, replaced (other armies' entries stay). A type listed twice is
+ * refused: listing each type once, the list fits promo[MAX_TYPES]. */
 static void parse_promotion(struct parser *p, struct variant *v, char *val)
 {
-    v->npromo = 0;
+    int kept = 0;
+    for (int i = 0; i < v->npromo; i++)
+        if (v->piece[v->promo[i]].army != p->army)
+            v->promo[kept++] = v->promo[i];
+    v->npromo = kept;
     for (const char *s = val; *s; s++) {
         if (isspace((unsigned char)*s))
             continue;
-        int t = variant_type_of_letter(v, *s);
+        int t = variant_army_type(v, p->army, *s);
         if (t < 0 || v->piece[t].royal || v->piece[t].pawn) {
             parse_error(p, "promotion piece '%c' is not a non-royal, non-pawn piece", *s);
             return;
@@ -441,26 +465,28 @@ static int parse_cell(struct parser *p, const struct variant *v, const char *tok
     return c;
 }
 
-/* double-step = cells, triple-step = cells, double-step-of = LETTER cells: the first player's cells from
- * which a pawn (kind 0: of any type; else only of type kind - 1) may take up to `steps` steps in one line;
- * replaces the cells of that list. */
+/* double-step = cells, triple-step = cells, double-step-of = LETTER cells: the cells of the army's first
+ * player from which a pawn (kind 0: of any type; else only of type kind - 1) may take up to `steps` steps in
+ * one line; replaces the cells of that list. */
 static void parse_step_cells(struct parser *p, struct variant *v, char *val, unsigned char steps, unsigned char kind)
 {
     char *save;
+    int first = army_first_player(v, p->army);
+    unsigned char *cells = v->double_cell[first], *kinds = v->double_kind[first];
     for (int c = 0; c < MAX_CELLS; c++)
-        if (v->double_cell[0][c] == steps && v->double_kind[0][c] == kind)
-            v->double_cell[0][c] = v->double_kind[0][c] = 0;
+        if (cells[c] == steps && kinds[c] == kind)
+            cells[c] = kinds[c] = 0;
     for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         int c = parse_cell(p, v, tok);
         if (c == CELL_NONE)
             return;
-        if (v->double_cell[0][c]) {
-            parse_error(p, v->double_kind[0][c] || kind ? "cell %s is in two lists of double-step cells"
-                                                        : "cell %s is both a double-step and a triple-step cell", tok);
+        if (cells[c]) {
+            parse_error(p, kinds[c] || kind ? "cell %s is in two lists of double-step cells"
+                                            : "cell %s is both a double-step and a triple-step cell", tok);
             return;
         }
-        v->double_cell[0][c] = steps;
-        v->double_kind[0][c] = kind;
+        cells[c] = steps;
+        kinds[c] = kind;
     }
 }
 
@@ -471,7 +497,7 @@ static void parse_triple_step(struct parser *p, struct variant *v, char *val) { 
  * cells behind one of its own kind). */
 static void parse_double_step_of(struct parser *p, struct variant *v, char *val)
 {
-    int t = val[0] && (!val[1] || isspace((unsigned char)val[1])) ? variant_type_of_letter(v, val[0]) : -1;
+    int t = val[0] && (!val[1] || isspace((unsigned char)val[1])) ? variant_army_type(v, p->army, val[0]) : -1;
     if (t < 0 || !v->piece[t].pawn || !v->piece[t].double_step)
         parse_error(p, "double-step-of needs the letter of a pawn with a double step, then cells");
     else
@@ -563,18 +589,22 @@ static bool valid_name(const char *s)
     return true;
 }
 
+/* Two players face each other, three sit a third of a turn apart; four have no symmetric seats, so
+ * their `seats` line is required (SEAT_UNSET until then). Every player starts in army 0. */
+enum { SEAT_UNSET = -1 };
+
 static void set_players(struct variant *v, int n)
 {
+    static const char *const letters[] = { [2] = "wb", [3] = "rwb", [4] = "wrbg" };
+    static const int seats[][MAX_PLAYERS] = { [2] = { 0, 3 }, [3] = { 0, 2, 4 },
+                                              [4] = { 0, SEAT_UNSET, SEAT_UNSET, SEAT_UNSET } };
     v->nplayers = n;
-    if (n == 2) {
-        v->rotation[1] = 3;
-        memcpy(v->colour_letter, "wb", 2);
-    } else {
-        v->rotation[1] = 2;
-        v->rotation[2] = 4;
-        memcpy(v->colour_letter, "rwb", 3);
-    }
+    memcpy(v->colour_letter, letters[n], (size_t)n);
+    memcpy(v->rotation, seats[n], sizeof v->rotation);
+    v->narmies = 1;
+    memset(v->army, 0, sizeof v->army);
 }
+
 
 static void parse_description(struct parser *p, struct variant *v, char *val)
 {
@@ -635,27 +665,100 @@ static void parse_board(struct parser *p, struct variant *v, char *val)
     }
 }
 
+static bool army_has_pieces(const struct variant *v, int army)
+{
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->piece[t].army == army)
+            return true;
+    return false;
+}
+
 static void parse_orientation(struct parser *p, struct variant *v, char *val)
 {
-    enum orientation o = !strcmp(val, "glinski") ? ORIENT_GLINSKI : ORIENT_WELLISCH;
+    enum orientation o = !strcmp(val, "glinski") ? ORIENT_GLINSKI : ORIENT_WELLISCH, *now = &v->army_orientation[p->army];
     if (strcmp(val, "glinski") && strcmp(val, "wellisch"))
         parse_error(p, "orientation must be glinski or wellisch");
-    else if (o != v->orientation && v->ntypes)
+    else if (o != *now && army_has_pieces(v, p->army))
         parse_error(p, "orientation must come before the pieces (their angles depend on it)");
-    else if (o != v->orientation && v->geo.shape == SHAPE_FILES)
+    else if (o != *now && p->army == 0 && v->geo.shape == SHAPE_FILES)
         parse_error(p, "orientation must come before a board given by files (its angles depend on it)");
+    else if (p->army == 0)
+        v->orientation = *now = o;
     else
-        v->orientation = o;
+        *now = o;
 }
 
 static void parse_players(struct parser *p, struct variant *v, char *val)
 {
-    if (strcmp(val, "2") && strcmp(val, "3")) {
-        parse_error(p, "players must be 2 or 3");
+    if (strcmp(val, "2") && strcmp(val, "3") && strcmp(val, "4")) {
+        parse_error(p, "players must be 2, 3 or 4");
+    } else if (p->army) {
+        parse_error(p, "players must come before the armies");
     } else if (val[0] - '0' != v->nplayers) {
         memset(v->double_cell[1], 0, sizeof v->double_cell - sizeof v->double_cell[0]);
         memset(v->double_kind[1], 0, sizeof v->double_kind - sizeof v->double_kind[0]);
         set_players(v, val[0] - '0');
+    }
+}
+
+/* seats = 0 120 180 300: with four players, each player's turn (degrees counter-clockwise) of its army's
+ * pieces and cells as written; the army's first player's cells are mapped by the difference. */
+static void parse_seats(struct parser *p, struct variant *v, char *val)
+{
+    int seat[MAX_PLAYERS], n = 0, a;
+    char *save, *end;
+    for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        if (n == v->nplayers || !read_int(tok, 0, 300, &end, &a) || *end || a % 60) {
+            n = -1;
+            break;
+        }
+        seat[n++] = a / 60;
+    }
+    if (v->nplayers != 4)
+        parse_error(p, "seats are set for four players only (two and three sit symmetrically)");
+    else if (n != v->nplayers || seat[0])
+        parse_error(p, "seats must be one angle per player, multiples of 60 from 0 to 300, the first 0");
+    else
+        memcpy(v->rotation, seat, sizeof seat);
+}
+
+/* army = r g: the lines that follow define the army of these players (a new one, or the one they already
+ * form), written for the first of them; until the first `army` line every player is in army 0. */
+static void parse_army(struct parser *p, struct variant *v, char *val)
+{
+    unsigned players = 0;
+    for (const char *s = val; *s; s++) {
+        if (isspace((unsigned char)*s))
+            continue;
+        const char *at = memchr(v->colour_letter, *s, (size_t)v->nplayers);
+        if (!at || at == v->colour_letter) {
+            parse_error(p, "army needs colour letters of players other than the first (%.*s)", v->nplayers,
+                        v->colour_letter);
+            return;
+        }
+        players |= 1u << (at - v->colour_letter);
+    }
+    unsigned armies = 0, same = 0;
+    for (int pl = 0; pl < v->nplayers; pl++)
+        armies |= (players >> pl & 1) << v->army[pl];
+    int army = players ? __builtin_ctz(armies) : 0;
+    for (int pl = 0; pl < v->nplayers; pl++)
+        same |= (unsigned)(v->army[pl] == army) << pl;
+    if (!players) {
+        parse_error(p, "army needs colour letters of players other than the first (%.*s)", v->nplayers,
+                    v->colour_letter);
+    } else if (armies != 1u << army || (army && same != players)) {
+        parse_error(p, "army '%s': its players must all be in the first army, or form one army already", val);
+    } else if (army) {
+        p->army = army;
+    } else {
+        p->army = v->narmies++;
+        for (int pl = 0; pl < v->nplayers; pl++)
+            if (players >> pl & 1)
+                v->army[pl] = p->army;
+        v->army_orientation[p->army] = v->orientation;
+        memset(v->double_cell[army_first_player(v, p->army)], 0, sizeof v->double_cell[0]);
+        memset(v->double_kind[army_first_player(v, p->army)], 0, sizeof v->double_kind[0]);
     }
 }
 
@@ -697,6 +800,8 @@ static const struct key {
     { "board",           parse_board },
     { "orientation",     parse_orientation },
     { "players",         parse_players },
+    { "seats",           parse_seats },
+    { "army",            parse_army },
     { "piece",           parse_piece },
     { "promotion",       parse_promotion },
     { "double-step",     parse_double_step },
@@ -723,12 +828,17 @@ static void parse_key(struct parser *p, struct variant *v, const char *name, cha
 static void derive(struct variant *v)
 {
     for (int pl = 1; pl < v->nplayers; pl++) {
+        int first = variant_army_first(v, pl);
+        if (first == pl)
+            continue;
+        memset(v->double_cell[pl], 0, sizeof v->double_cell[pl]);
+        memset(v->double_kind[pl], 0, sizeof v->double_kind[pl]);
         for (int c = 0; c < v->geo.ncells; c++)
-            if (v->double_cell[0][c]) {
+            if (v->double_cell[first][c]) {
                 int m = variant_map_cell(v, c, pl);
                 if (m != CELL_NONE) {
-                    v->double_cell[pl][m] = v->double_cell[0][c];
-                    v->double_kind[pl][m] = v->double_kind[0][c];
+                    v->double_cell[pl][m] = v->double_cell[first][c];
+                    v->double_kind[pl][m] = v->double_kind[first][c];
                 }
             }
         /* Every board is symmetric under the players' maps, so no castling cell leaves it. */
@@ -748,7 +858,7 @@ static void derive(struct variant *v)
 static bool royal_reaches(const struct variant *v, int player, int from, int to)
 {
     const struct geometry *g = &v->geo;
-    const struct piece_def *pd = &v->piece[variant_royal_type(v)];
+    const struct piece_def *pd = &v->piece[variant_royal_type(v, player)];
     int rot = v->rotation[player];
     for (int i = 0; i < pd->nleaps; i++) {
         struct leap l = pd->leaps[i];
@@ -781,7 +891,7 @@ static bool royal_reaches(const struct variant *v, int player, int from, int to)
  * may share it. */
 static void check_castling(struct parser *p, const struct variant *v)
 {
-    if (variant_royal_type(v) < 0)
+    if (variant_royal_type(v, 0) < 0)
         return;
     const struct geometry *g = &v->geo;
     for (int i = 0; i < v->ncastles; i++)
@@ -810,16 +920,34 @@ static void check_complete(struct parser *p, const struct variant *v)
         parse_error(p, "variant '%s' has no board", v->name);
     if (!v->ntypes)
         parse_error(p, "variant '%s' has no pieces", v->name);
-    int royals = 0;
-    bool pawns = false;
-    for (int t = 0; t < v->ntypes; t++) {
-        royals += v->piece[t].royal;
-        pawns |= v->piece[t].pawn;
+    for (int a = 0; a < v->narmies; a++) {
+        int royals = 0, promos = 0;
+        bool pawns = false, pieces = false;
+        for (int t = 0; t < v->ntypes; t++) {
+            royals += v->piece[t].royal && v->piece[t].army == a;
+            pawns |= v->piece[t].pawn && v->piece[t].army == a;
+            pieces |= v->piece[t].army == a;
+        }
+        for (int i = 0; i < v->npromo; i++)
+            promos += v->piece[v->promo[i]].army == a;
+        /* Army 0's messages read as they did before armies existed. */
+        char which[32] = "";
+        if (a)
+            snprintf(which, sizeof which, " (army of %c)", v->colour_letter[army_first_player(v, a)]);
+        if (royals != 1 && (pieces || !a))
+            parse_error(p, "variant '%s' needs exactly one royal piece type%s", v->name, which);
+        if (pawns && !promos)
+            parse_error(p, "variant '%s' has pawns but no promotion list%s", v->name, which);
+        if (a && !pieces)
+            parse_error(p, "variant '%s' has no pieces%s", v->name, which);
     }
-    if (royals != 1)
-        parse_error(p, "variant '%s' needs exactly one royal piece type", v->name);
-    if (pawns && !v->npromo)
-        parse_error(p, "variant '%s' has pawns but no promotion list", v->name);
+    for (int pl = 0; pl < v->nplayers; pl++)
+        if (v->rotation[pl] == SEAT_UNSET) {
+            parse_error(p, "variant '%s': four players need their seats (seats = 0 120 180 300)", v->name);
+            break;
+        }
+    if (v->ncastles && v->narmies > 1)
+        parse_error(p, "variant '%s': castling is for variants of one army", v->name);
     if (!v->start_fen[0])
         parse_error(p, "variant '%s' has no start position", v->name);
     if (v->geo.shape == SHAPE_FILES && !files_board_fits(v))
@@ -858,6 +986,7 @@ static void section_start(struct parser *p, struct variant *v, char *head, struc
     const struct variant *base = NULL;
     if (parent && !(base = find_in(parent, out, n, known, nknown)))
         parse_error(p, "unknown parent variant '%s'", parent);
+    p->army = 0;
     if (base) {
         *v = *base;
         v->description[0] = 0;
@@ -865,6 +994,7 @@ static void section_start(struct parser *p, struct variant *v, char *head, struc
     } else {
         memset(v, 0, sizeof *v);
         set_players(v, 2);
+        v->army_orientation[0] = v->orientation;
         v->stalemate_num = 1;
         v->stalemate_den = 2;
     }

@@ -9,7 +9,7 @@
 #include "geometry.h"
 
 enum {
-    MAX_PLAYERS = 3,
+    MAX_PLAYERS = 4,
     MAX_TYPES = 24,
     MAX_LEAPS = 64,
     MAX_VARIANTS = 64,
@@ -49,6 +49,7 @@ struct piece_def {
     bool en_passant;             /* can take and be taken en passant */
     bool blocked;                /* on a start cell, an enemy on a cell its move steps reach stops every
                                   * non-capturing move (Brusky) */
+    unsigned char army;          /* the army it belongs to (variant.army) */
     double value;                /* in pawns, from the variant's `values`; 0: derived (eval/values.c) */
 };
 
@@ -65,8 +66,13 @@ struct variant {
     struct geometry geo;
     enum orientation orientation;
     int nplayers;
-    int rotation[MAX_PLAYERS];   /* sixths of a turn applied to each player's moves */
+    int rotation[MAX_PLAYERS];   /* sixths of a turn applied to each player's moves (its army's as written) */
     char colour_letter[MAX_PLAYERS];
+    /* Different armies (four players): each player's army; the pieces, promotion list and start cells of
+     * an army are written for its first player, in the army's orientation (army 0's is `orientation`). */
+    int narmies;
+    int army[MAX_PLAYERS];
+    enum orientation army_orientation[MAX_PLAYERS];
     int ntypes;
     struct piece_def piece[MAX_TYPES];
     int npromo;
@@ -108,7 +114,9 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
 static inline unsigned castle_bit(int player, int rule) { return 1u << (player * MAX_CASTLES + rule); }
 static inline unsigned castle_bits_of(int player) { return ((1u << MAX_CASTLES) - 1) << (player * MAX_CASTLES); }
 
-int variant_type_of_letter(const struct variant *v, char letter);
+/* The type of the letter in the army's pieces (army 0's for variant_type_of_letter), or -1. */
+int variant_army_type(const struct variant *v, int army, char letter);
+static inline int variant_type_of_letter(const struct variant *v, char letter) { return variant_army_type(v, 0, letter); }
 /* How many steps a piece of the type makes at most from the player's cell in its first move's line: 2 or 3
  * on the type's double- and triple-step cells, else 0. */
 static inline int variant_double_steps(const struct variant *v, int player, int type, int cell)
@@ -116,7 +124,6 @@ static inline int variant_double_steps(const struct variant *v, int player, int 
     int kind = v->double_kind[player][cell];
     return !kind || kind == type + 1 ? v->double_cell[player][cell] : 0;
 }
-static inline bool variant_is_compound(const struct variant *v, int type) { return v->component[type][0] != 0; }
 /* The type that stays when a component leaves the compound alone (fission): its partner in its pair. */
 static inline int variant_fission_stays(const struct variant *v, int compound, int part)
 {
@@ -126,7 +133,11 @@ static inline int variant_fission_stays(const struct variant *v, int compound, i
         i++;
     return c[i ^ 1] - 1;
 }
-int variant_royal_type(const struct variant *v);
+static inline bool variant_is_compound(const struct variant *v, int type) { return v->component[type][0] != 0; }
+/* The player's royal type. */
+int variant_royal_type(const struct variant *v, int player);
+/* The first player of the player's army, whose cells the army's start cells are written for. */
+int variant_army_first(const struct variant *v, int player);
 /* Cell that a player's cell maps to for another player under the variant's symmetry. */
 int variant_map_cell(const struct variant *v, int cell, int player);
 

@@ -124,7 +124,7 @@ static const struct reference_piece *ref_piece(const struct variant *v, int type
     } last;
     if (last.fingerprint != v->fingerprint || strcmp(last.name, v->name)) {
         for (int t = 0; t < v->ntypes; t++) {
-            const struct reference_piece *p = reference_piece_of(v->name, v->piece[t].letter);
+            const struct reference_piece *p = reference_piece_of(v->name, v->piece[t].army, v->piece[t].letter);
             if (p)
                 last.piece[t] = *p;
             else
@@ -352,7 +352,7 @@ static bool ref_on_board(const struct variant *v, const struct setup *s, int pla
 static int ref_next_army(const struct variant *v, const struct setup *s, int player)
 {
     int n = v->nplayers;
-    if (n == 3)
+    if (n > 2)
         for (int k = 1; k < n; k++)
             if (ref_on_board(v, s, (player + k) % n))
                 return (player + k) % n;
@@ -364,7 +364,7 @@ static int ref_next_army(const struct variant *v, const struct setup *s, int pla
 static int ref_prev_army(const struct variant *v, const struct setup *s)
 {
     int n = v->nplayers;
-    if (n == 3)
+    if (n > 2)
         for (int k = 1; k < n; k++)
             if (ref_on_board(v, s, (s->side + n - k) % n))
                 return (s->side + n - k) % n;
@@ -456,7 +456,8 @@ static void ref_en_passant(const struct variant *v, const struct setup *s, int f
 {
     int colour = piece_colour(s->piece[from]), victim = ref_ep_victim(s);
     const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
-    if (!p->en_passant || victim == CELL_NONE || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
+    if (!p->en_passant || victim == CELL_NONE || piece_type(s->piece[victim]) != piece_type(s->piece[from])
+        || piece_colour(s->piece[victim]) == colour)
         return;
     int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
     int n = ref_leap_cells(v, colour, piece_type(s->piece[from]), MODE_CAPTURE, from, cells);
@@ -529,6 +530,9 @@ static void ref_promote(const struct variant *v, const struct setup *s, const st
         }
         int offered = 0;
         for (int k = 0; k < v->npromo; k++) {
+            /* Each army promotes to its own pieces. */
+            if (v->piece[v->promo[k]].army != v->piece[piece_type(p)].army)
+                continue;
             if (!ref_promotion_room(v, s, piece_colour(p), v->promo[k])) {
                 if (st) {
                     st->promotions_refused++;
@@ -774,6 +778,7 @@ static void ref_rights_after(const struct variant *v, struct setup *s, struct re
 static void ref_apply(const struct variant *v, struct setup *s, struct ref_move m)
 {
     int p = s->piece[m.from], colour = piece_colour(p), q = s->piece[m.to];
+    int passer = ref_ep_victim(s) != CELL_NONE ? s->piece[s->ep_victim] : 0;
     bool capture = (q && piece_colour(q) != colour) || m.victim != CELL_NONE;
     if (m.victim != CELL_NONE)
         s->piece[m.victim] = 0;
@@ -798,8 +803,13 @@ static void ref_apply(const struct variant *v, struct setup *s, struct ref_move 
         s->piece[m.from] = 0;
     }
     s->halfmove = capture || v->piece[piece_type(p)].pawn ? 0 : s->halfmove + 1;
-    s->ep = m.passed;
-    s->ep_victim = m.passed != CELL_NONE ? m.to : CELL_NONE;
+    /* Different armies (variants.md, four players): a double step stays open to the next army of its
+     * pawn's kind while armies of other kinds move and its pawn stands; a new double step replaces it. */
+    bool kept = passer && s->piece[s->ep_victim] == passer && v->army[piece_colour(passer)] != v->army[colour];
+    if (!kept || m.passed != CELL_NONE) {
+        s->ep = m.passed;
+        s->ep_victim = m.passed != CELL_NONE ? m.to : CELL_NONE;
+    }
     ref_rights_after(v, s, m);
     /* The fullmove number grows when the turn passes to an army earlier in turn order (protocol.md). */
     int next = ref_next_army(v, s, s->side);
@@ -957,7 +967,7 @@ uint64_t reference_perft(const struct variant *v, const struct setup *s, int dep
     struct setup now = *s;
     struct reference_resolution res;
     /* Three players: the moves of whoever is to move after the resolution; none where the game ended. */
-    if (v->nplayers == 3 && !reference_resolve(v, &now, &res))
+    if (v->nplayers > 2 && !reference_resolve(v, &now, &res))
         return 0;
     struct ref_list l;
     ref_legal(v, &now, &l);

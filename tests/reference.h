@@ -57,9 +57,9 @@ struct reference_piece {
                        * captures nothing */
 };
 
-/* The movement of the piece with the letter in the built-in variant (reference_pieces.c), or NULL for
- * a variant or letter the table does not have. */
-const struct reference_piece *reference_piece_of(const char *variant, char letter);
+/* The movement of the piece with the letter in the army of the built-in variant (reference_pieces.c),
+ * or NULL for a variant, army or letter the table does not have. */
+const struct reference_piece *reference_piece_of(const char *variant, int army, char letter);
 /* Whether the built-in variant gives the double step only to pawns that start directly behind one of their
  * own kind (seed 003's Trios rule) rather than from its double-step cells. */
 bool reference_double_behind(const char *variant);
@@ -89,7 +89,7 @@ struct reference_resolution {
     bool stalemate;              /* the player to move has no legal move and is not in check */
 };
 
-/* The resolution before a turn (variants.md, "Order of resolution before each turn"), three players:
+/* The resolution before a turn (variants.md, "Order of resolution before each turn"), three or four players:
  * armies whose royal the player to move attacks leave the board (repeated); one army left wins; a player
  * to move with no legal move in check leaves and the next army on the board moves in the same position
  * (all again); without a move and not in check it is stalemated. Eliminations are not plies: the clocks

@@ -128,12 +128,14 @@ static const struct reference_piece kinds[NKINDS] = {
 };
 
 /* The armies of variants.md: each piece letter of the variants on a row and its movement. */
-enum { ARMY_VARIANTS = 2, ARMY_PIECES = 16 };
+enum { ARMY_VARIANTS = 3, ARMY_PIECES = 16 };
 
-static const struct army {
+struct army {
     const char *variant[ARMY_VARIANTS];
     struct { char letter; enum kind kind; } piece[ARMY_PIECES];
-} armies[] = {
+};
+
+static const struct army armies[] = {
     { { "glinski" },
       { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', GLINSKI_PAWN } } },
     { { "mccooey" },
@@ -183,8 +185,9 @@ static const struct army {
       { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', BRUSKY_PAWN } } },
     { { "devasa" },
       { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', DEVASA_PAWN } } },
-    { { "nd-wellisch", "nd-wellisch-3p" },
+    { { "nd-wellisch", "nd-wellisch-3p", "nd-wellisch-4p" },
       { { 'G', GENERAL }, { 'V', VICEREINE }, { 'R', ROOK }, { 'B', THUNDERBIRD }, { 'P', ND_POINT } } },
+
     { { "nd-mccooey", "nd-mccooey-3p" },
       { { 'K', KING }, { 'D', QUEEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', PEGASUS }, { 'P', MCCOOEY_PAWN } } },
     { { "nd-anglojewish", "nd-anglojewish-3p" },
@@ -197,16 +200,22 @@ static const struct army {
         { 'M', GLINSKI_PAWN } } },
 };
 
-const struct reference_piece *reference_piece_of(const char *variant, char letter)
+/* In games of different armies, the armies after the first (army >= 1), by their number. */
+static const struct { int army; struct army a; } later_armies[] = {
+    /* The original McCooey army beside the ND Wellisch ones (variants.md, nd-wellisch-4p). */
+    { 1, { { "nd-wellisch-4p" },
+           { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', MCCOOEY_PAWN } } } },
+};
+
+static const struct reference_piece *army_piece(const struct army *a, const char *variant, char letter)
 {
-    for (size_t a = 0; a < sizeof armies / sizeof *armies; a++)
-        for (int k = 0; k < ARMY_VARIANTS; k++) {
-            if (!armies[a].variant[k] || strcmp(armies[a].variant[k], variant))
-                continue;
-            for (int i = 0; i < ARMY_PIECES && armies[a].piece[i].letter; i++)
-                if (armies[a].piece[i].letter == letter)
-                    return &kinds[armies[a].piece[i].kind];
-        }
+    for (int k = 0; k < ARMY_VARIANTS; k++) {
+        if (!a->variant[k] || strcmp(a->variant[k], variant))
+            continue;
+        for (int i = 0; i < ARMY_PIECES && a->piece[i].letter; i++)
+            if (a->piece[i].letter == letter)
+                return &kinds[a->piece[i].kind];
+    }
     return NULL;
 }
 
@@ -220,4 +229,15 @@ bool reference_double_behind(const char *variant)
         if (!strcmp(behind_own_kind[i], variant))
             return true;
     return false;
+}
+
+const struct reference_piece *reference_piece_of(const char *variant, int army, char letter)
+{
+    const struct reference_piece *p = NULL;
+    for (size_t a = 0; !army && !p && a < sizeof armies / sizeof *armies; a++)
+        p = army_piece(&armies[a], variant, letter);
+    for (size_t a = 0; !p && a < sizeof later_armies / sizeof *later_armies; a++)
+        if (later_armies[a].army == army)
+            p = army_piece(&later_armies[a].a, variant, letter);
+    return p;
 }

@@ -195,6 +195,36 @@ END_TEST
 
 /* The castling field (protocol.md): the rooks' cells, written by file, then rank, read in any order; a
  * right needs its royal and the rook that starts there at home. Rights are part of the key. */
+/* Four players (nd-wellisch-4p): w r b g sides, each letter read in its army's pieces, and a double
+ * step kept open for the next army of its kind. */
+START_TEST(test_four_player_fen)
+{
+    const struct variant *v = test_variant("nd-wellisch-4p");
+    struct setup s;
+    char err[512], out[1024];
+    /* Red's pawn went m9-k9, Black moved: Green may take on l9 (the pawn is Red's, two armies back). */
+    const char *ep = "gK6bG/9/10/11/12/13/14/3wP7bP3/9gP4/7gPrP4/12/11/10/9/wG6rK g - l9 0 1";
+    ck_assert_msg(setup_from_fen(&s, v, ep, err, sizeof err), "%s", err);
+    ck_assert_int_eq(s.side, 3);
+    ck_assert_int_eq(piece_colour(s.piece[s.ep_victim]), 1);
+    setup_to_fen(&s, v, out, sizeof out);
+    ck_assert_str_eq(out, ep);
+    /* With White to move the step is no one's to take any more: no such pawn of the armies since. */
+    ck_assert(!setup_from_fen(&s, v, "gK6bG/9/10/11/12/13/14/3wP7bP3/9gP4/7gPrP4/12/11/10/9/wG6rK w - l9 0 1", err,
+                              sizeof err));
+    ck_assert_str_eq(err, "bad FEN: no pawn has just passed the en-passant cell l9");
+    /* A letter of another army's piece is unknown: White has no Knight. */
+    ck_assert(!setup_from_fen(&s, v, "gK6bG/9/10/11/12/13/14/3wN7bP3/14/13/12/11/10/9/wG6rK w - - 0 1", err,
+                              sizeof err));
+    ck_assert_str_eq(err, "bad FEN: unknown piece in file h");
+    /* Red needs its King (an army with pieces but no royal). */
+    ck_assert(!setup_from_fen(&s, v, "gK6bG/9/10/11/12/13/14/15/14/13/12/11/10/9/wG6rQ w - - 0 1", err, sizeof err));
+    ck_assert_str_eq(err, "bad FEN: wrong number of royal pieces (r has 0, needs 1)");
+    /* Eliminated armies have no pieces. */
+    ck_assert(setup_from_fen(&s, v, "8/9/10/11/12/13/14/7bG7/14/13/12/11/10/9/wG7 b - - 0 9", err, sizeof err));
+}
+END_TEST
+
 START_TEST(test_castling_fen)
 {
     const char *home = "8/9/10/11/R10r/13/14/K13k/14/13/R10r/11/10/9/8";
@@ -282,6 +312,7 @@ Suite *suite_fen(void)
     tcase_add_test(tc, test_glinski_array);
     tcase_add_test(tc, test_bad_fens_refused);
     tcase_add_test(tc, test_three_player_fen);
+    tcase_add_test(tc, test_four_player_fen);
     tcase_add_test(tc, test_compound_fen);
     tcase_add_test(tc, test_castling_fen);
     tcase_add_test(tc, test_multi_step_fen);

@@ -318,7 +318,8 @@ static void check_board(const struct gui *g, const char *name, int ncells, int n
     ck_assert_str_eq(str(v, "orientation"), known->orientation == ORIENT_GLINSKI ? "glinski" : "wellisch");
     for (int p = 0; p < nplayers; p++) {
         json_t *army = json_array_get(json_object_get(v, "armies"), (size_t)p);
-        ck_assert_int_eq(json_integer_value(json_object_get(army, "rotation")), 360 / nplayers * p);
+        ck_assert_int_eq(json_integer_value(json_object_get(army, "rotation")), known->rotation[p] * 60);
+        ck_assert_int_eq(json_integer_value(json_object_get(army, "army")), known->army[p]);
     }
     double x[MAX_CELLS], y[MAX_CELLS], radius = 0;
     for (int c = 0; c < ncells; c++) {
@@ -365,6 +366,15 @@ START_TEST(test_boards)
     ck_assert_int_eq((int)json_array_size(json_object_get(guide, "moves")), 12);
     json_decref(guide);
     json_decref(api(&g, "GET", "/api/guide?variant=glinski&piece=Z", NULL, 400));
+    /* Four players, different armies: B is White's Vicbaba (D F) and Red's Bishop, from the centre. */
+    check_board(&g, "nd-wellisch-4p", 169, 4);
+    guide = api(&g, "GET", "/api/guide?variant=nd-wellisch-4p&piece=B", NULL, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(guide, "moves")), 12);
+    json_decref(guide);
+    guide = api(&g, "GET", "/api/guide?variant=nd-wellisch-4p&piece=B&army=1", NULL, 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(guide, "moves")), 18);
+    json_decref(guide);
+    json_decref(api(&g, "GET", "/api/guide?variant=nd-wellisch-4p&piece=B&army=2", NULL, 400));
     gui_stop(&g);
 }
 END_TEST

@@ -523,17 +523,18 @@ static void three_player_variants(void)
 }
 
 /* Every engine played every colour equally often, and the points of every game add up to 1. */
-static void assert_three_player_balance(const struct run *run, int games)
+/* Every one of n engines played every game, every colour equally often, and the points add up. */
+static void assert_multi_player_balance(const struct run *run, int games, int n)
 {
     double points = 0;
     ck_assert_msg(run->status == 0, "%s", run->out);
     ck_assert_int_eq(run->r.games, games);
-    for (int e = 0; e < 3; e++) {
+    for (int e = 0; e < n; e++) {
         points += run->r.tally[e].sum;
         ck_assert_int_eq(run->r.tally[e].games, games);
         ck_assert_int_eq(run->r.seat[e].games, games);
-        for (int colour = 0; colour < 3; colour++)
-            ck_assert_int_eq(run->r.engine_seat[e][colour].games, games / 3);
+        for (int colour = 0; colour < n; colour++)
+            ck_assert_int_eq(run->r.engine_seat[e][colour].games, games / n);
     }
     ck_assert_msg(fabs(points - games) < 1e-9, "%g points in %d games", points, games);
     assert_no_children();
@@ -550,7 +551,7 @@ START_TEST(test_three_player_match)
     run_match(&run, "-variant", "wellisch", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine",
               toy(""), "name=c", "-each", "depth=1", THREE_VARIANTS, "-games", "12", "-concurrency", "2", "-openings", file,
               "-pgnout", pgn, NULL);
-    assert_three_player_balance(&run, 12);
+    assert_multi_player_balance(&run, 12, 3);
     /* Games 1-6: whoever sits Black wins at once; 7-12: the toys shuffle pieces until the start position
      * comes back a third time, a third of the point each. */
     for (int e = 0; e < 3; e++) {
@@ -593,7 +594,7 @@ START_TEST(test_three_player_failure)
     three_player_variants();
     run_match(&run, "-variant", "wellisch", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b", "-engine",
               toy("crash=1"), "name=bad", "-each", "depth=1", THREE_VARIANTS, "-games", "6", NULL);
-    assert_three_player_balance(&run, 6);
+    assert_multi_player_balance(&run, 6, 3);
     ck_assert(run.r.tally[0].sum == 3 && run.r.tally[0].draws == 6);
     ck_assert(run.r.tally[2].sum == 0 && run.r.tally[2].losses == 6);
     ck_assert_int_eq(run.r.faults[2][TERM_CRASH], 6);
@@ -614,7 +615,7 @@ START_TEST(test_three_player_real_engine)
     snprintf(engine, sizeof engine, "cmd=%s", pipe_engine_path());
     run_match(&run, "-variant", "wellisch", "-engine", engine, "-engine", engine, "-engine", engine, "-each",
               "depth=1", "tc=60+0.1", THREE_VARIANTS, "-games", "6", NULL);
-    assert_three_player_balance(&run, 6);
+    assert_multi_player_balance(&run, 6, 3);
     assert_output_has(&run, "Match sennight vs sennight-2 vs sennight-3: wellisch, 6 games, 60+0.1 depth=1");
     assert_output_has(&run, "Engine failures: none");
 }
@@ -623,11 +624,11 @@ END_TEST
 START_TEST(test_three_player_refused)
 {
     three_player_variants();
-    assert_refused("variant 'wellisch' has 3 players: give three -engine arguments, not 2", "-variant",
+    assert_refused("variant 'wellisch' has 3 players: give 3 -engine arguments, not 2", "-variant",
                    "wellisch", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "6", NULL);
     assert_refused("variant 'glinski' has 2 players: give two -engine arguments, or -tournament gauntlet or round-robin for 3", "-engine", toy(""),
                    "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
-    assert_refused("variant 'wellisch' has 3 players: give three -engine arguments, not 4", "-variant", "wellisch", "-engine", toy(""), "-engine",
+    assert_refused("variant 'wellisch' has 3 players: give 3 -engine arguments, not 4", "-variant", "wellisch", "-engine", toy(""), "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", NULL);
     assert_refused("-games (times -rounds) must be a multiple of 6, not 4", "-variant", "wellisch", "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "2", "-rounds", "2",
@@ -635,6 +636,27 @@ START_TEST(test_three_player_refused)
     assert_refused("-draw, -resign and -sprt are for two-player matches", "-variant", "wellisch", "-engine",
                    toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "6", "-sprt",
                    "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05", NULL);
+}
+END_TEST
+
+/* Four engines (nd-wellisch-4p): all 24 orders over White, Red, Black and Green, so every engine sits
+ * at every colour 6 times; three engines or 12 games are refused. */
+START_TEST(test_four_player_match)
+{
+    struct run run;
+    run_match(&run, "-variant", "nd-wellisch-4p", "-engine", toy(""), "name=a", "-engine", toy(""), "name=b",
+              "-engine", toy(""), "name=c", "-engine", toy(""), "name=d", "-each", "depth=1", "-games", "24",
+              "-concurrency", "2", "-noopenings", NULL);
+    assert_multi_player_balance(&run, 24, 4);
+    assert_output_has(&run, "Match a vs b vs c vs d: nd-wellisch-4p, 24 games");
+    assert_output_has(&run, "   White      Red    Black    Green\n");
+    assert_output_has(&run, "Finished game 24 (d vs c vs b vs a)");
+    assert_refused("variant 'nd-wellisch-4p' has 4 players: give 4 -engine arguments, not 3", "-variant",
+                   "nd-wellisch-4p", "-engine", toy(""), "-engine", toy(""), "-engine", toy(""), "-each", "depth=1",
+                   "-games", "24", NULL);
+    assert_refused("a 4-player match plays the engines in their 24 seatings in turn: -games (times -rounds) must be a "
+                   "multiple of 24, not 12", "-variant", "nd-wellisch-4p", "-engine", toy(""), "-engine", toy(""),
+                   "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games", "12", NULL);
 }
 END_TEST
 
@@ -1210,6 +1232,7 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_three_player_failure);
     tcase_add_test(tc, test_three_player_real_engine);
     tcase_add_test(tc, test_three_player_refused);
+    tcase_add_test(tc, test_four_player_match);
     tcase_add_test(tc, test_uci_client);
     tcase_add_test(tc, test_shards_merge);
     tcase_add_test(tc, test_three_player_shards);

@@ -430,11 +430,12 @@ static struct vec leap_vec(const struct variant *v, int player, const struct lea
     return geo_rotate((struct vec){ lp->dq, lp->dr }, v->rotation[player]);
 }
 
-static int type_random(const struct variant *v, bool (*want)(const struct piece_def *))
+/* A random type of the player's army that `want` accepts, or -1. */
+static int type_random(const struct variant *v, int player, bool (*want)(const struct piece_def *))
 {
     int types[MAX_TYPES], n = 0;
     for (int t = 0; t < v->ntypes; t++)
-        if (want(&v->piece[t]))
+        if (want(&v->piece[t]) && v->piece[t].army == v->army[player])
             types[n++] = t;
     return n ? types[rng_below(n)] : -1;
 }
@@ -458,7 +459,7 @@ static bool placement_castling_army(const struct variant *v, struct setup *s, in
     struct setup start;
     char err[256];
     ck_assert(setup_from_fen(&start, v, v->start_fen, err, sizeof err));
-    if (!piece_place(v, s, player, variant_royal_type(v), v->castle[player][0].royal))
+    if (!piece_place(v, s, player, variant_royal_type(v, player), v->castle[player][0].royal))
         return false;
     for (int i = 0; i < v->ncastles; i++) {
         int rook = v->castle[player][i].rook;
@@ -484,11 +485,13 @@ static void placement_random(const struct variant *v, struct setup *s)
     bool castling = v->ncastles && rng_below(2);
     for (int pl = 0; pl < v->nplayers; pl++)
         if (!(castling && rng_below(4) && placement_castling_army(v, s, pl)))
-            while (!piece_place(v, s, pl, variant_royal_type(v), rng_below(ncells)))
+            while (!piece_place(v, s, pl, variant_royal_type(v, pl), rng_below(ncells)))
                 ;
     int extra = rng_below(2) ? rng_below(5) : 5 + rng_below(26);
-    for (int k = 0; k < extra; k++)
-        piece_place(v, s, rng_below(v->nplayers), type_random(v, is_plain), rng_below(ncells));
+    for (int k = 0; k < extra; k++) {
+        int pl = rng_below(v->nplayers);
+        piece_place(v, s, pl, type_random(v, pl, is_plain), rng_below(ncells));
+    }
 }
 
 /* Pawns of the side to move on double-step cells, each with an enemy pawn that could take it en
@@ -499,8 +502,11 @@ static void placement_add_double_steps(const struct variant *v, struct setup *s)
     for (int c = 0; c < v->geo.ncells; c++)
         if (v->double_cell[s->side][c])
             cells[ncells++] = c;
-    int type = type_random(v, is_double_stepper), enemy_type = type_random(v, is_ep_pawn);
+    /* The taker: the next army of the same kind (with different armies not the next army). */
     int enemy = (s->side + 1) % v->nplayers;
+    while (v->army[enemy] != v->army[s->side])
+        enemy = (enemy + 1) % v->nplayers;
+    int type = type_random(v, s->side, is_double_stepper), enemy_type = type_random(v, enemy, is_ep_pawn);
     const struct piece_def *d = &v->piece[type], *e = &v->piece[enemy_type];
     for (int k = 1 + rng_below(3); k > 0; k--) {
         int from = cells[rng_below(ncells)];
@@ -550,7 +556,7 @@ static void placement_add_promotion_limit(const struct variant *v, struct setup 
         for (int n = 0; (all || v->promo[k] == one) && n < v->promo_limit; n++)
             if (!piece_place_quiet(v, s, s->side, limit_holder(v, v->promo[k])))
                 return;
-    int pawn = type_random(v, is_pawn);
+    int pawn = type_random(v, s->side, is_pawn);
     const struct piece_def *d = &v->piece[pawn];
     for (int tries = 0; tries < 1000; tries++) {
         int from = rng_below(v->geo.ncells);
@@ -579,9 +585,19 @@ static bool placement_double_step(const struct variant *v, struct setup *s)
         ck_assert(reference_make(v, &after[found], moves[i]));
         found += after[found].ep != CELL_NONE;
     }
-    if (found)
-        *s = after[rng_below(found)];
-    return found;
+    if (!found)
+        return false;
+    *s = after[rng_below(found)];
+    /* Different armies: the armies of other kinds move (the double step stays open) until one of its
+     * own kind is to move, the one that may take it. */
+    int stepper = piece_colour(s->piece[s->ep_victim]);
+    while (v->army[s->side] != v->army[stepper]) {
+        int k = reference_moves(v, s, moves);
+        if (!k || !reference_make(v, s, moves[rng_below(k)]) || s->ep == CELL_NONE)
+            return false;
+        stepper = piece_colour(s->piece[s->ep_victim]);
+    }
+    return true;
 }
 
 /* Every engine move made and unmade keeps the key consistent; one random move also matches the
@@ -661,7 +677,7 @@ START_TEST(test_random_placements)
     const struct variant *v;
     bool wide;
     loop_pair(_i, &v, &wide);
-    bool ep = type_random(v, is_double_stepper) >= 0 && type_random(v, is_ep_pawn) >= 0;
+    bool ep = type_random(v, 0, is_double_stepper) >= 0 && type_random(v, 0, is_ep_pawn) >= 0;
     struct game g;
     struct coverage cov = { 0 };
     test_game(&g, v->name, NULL, wide);
@@ -1210,7 +1226,7 @@ START_TEST(test_table_covers_builtins)
         for (int t = 0; t < list[i]->ntypes; t++) {
             const struct variant *v = list[i];
             const struct piece_def *d = &v->piece[t];
-            const struct reference_piece *p = reference_piece_of(v->name, d->letter);
+            const struct reference_piece *p = reference_piece_of(v->name, d->army, d->letter);
             ck_assert_msg(p, "built-in variant %s, piece %c (%s): tests/reference_pieces.c has no movement for it; add "
                              "the letter to the variant's row of `armies` (a new variant needs a row, a new movement "
                              "an entry in `kinds` written from the rules' words)", v->name, d->letter, d->name);
@@ -1561,7 +1577,7 @@ START_TEST(test_by_hand_castling)
     tri_setup(t, &s, 0, "rKf1 rRd1 rRh1 wKl6 bKa6");
     hand_rights(t, &s, "d1 h1");
     ck_assert(reference_make(t, &s, "f1h1"));
-    ck_assert_int_eq(tri_at(t, &s, "h1"), piece_make(0, variant_royal_type(t)));
+    ck_assert_int_eq(tri_at(t, &s, "h1"), piece_make(0, variant_royal_type(t, 0)));
     ck_assert_int_eq(tri_at(t, &s, "f1"), piece_make(0, variant_type_of_letter(t, 'R')));
     ck_assert_int_eq(s.castling, 0);
     /* An army that leaves the board takes its rights along: White, to move, attacks Red's Grandduke. */

@@ -1148,6 +1148,19 @@ START_TEST(test_three_player_capture)
 }
 END_TEST
 
+/* Four players: White takes Red's loose Queen k10 with its Rook k5, whichever algorithm it searches
+ * with (best-reply search lets any one of the three opponents answer). */
+START_TEST(test_four_player_capture)
+{
+    const enum search3 algorithm = _i ? SEARCH3_BRS : SEARCH3_PARANOID;
+    struct game g;
+    test_game(&g, "nd-wellisch-4p", "gK7/9/10/2gN8/9bR2/13/14/14bG/14/4wR4rQ3/12/11/10/9/wG6rK w - - 0 1", false);
+    struct pool_result r = pool_search3(&g, 4, MOVE_NONE, algorithm);
+    ck_assert_uint_eq(r.best, parse_move(&g, "k5k10"));
+    game_free(&g);
+}
+END_TEST
+
 /* Mates are counted in the mover's own moves: with three armies taking turns, three plies each. */
 START_TEST(test_mate_moves)
 {
@@ -1205,6 +1218,7 @@ Suite *suite_search(void)
     tcase_set_timeout(tc, test_timeout(20));
     tcase_add_loop_test(tc, test_three_player_discovery, 0, 2);
     tcase_add_loop_test(tc, test_three_player_capture, 0, 2);
+    tcase_add_loop_test(tc, test_four_player_capture, 0, 2);
     tcase_add_test(tc, test_mate_moves);
     suite_add_tcase(s, tc);
     return s;

@@ -235,7 +235,7 @@ START_TEST(test_errors_name_lines)
     /* Every error is reported, each with its line. */
     const char *two = parse_error_of("[z:glinski]\ncolour = red\nplayers = 5\n");
     ck_assert_ptr_nonnull(strstr(two, "t.ini:2: unknown key 'colour'"));
-    ck_assert_ptr_nonnull(strstr(two, "t.ini:3: players must be 2 or 3"));
+    ck_assert_ptr_nonnull(strstr(two, "t.ini:3: players must be 2, 3 or 4"));
     ck_assert_str_eq(parse_error_of(""), "t.ini: no [variant] section");
     ck_assert_ptr_nonnull(strstr(parse_error_of("[a--b]\n"), "bad variant name"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[-]\n"), "bad variant name"));
@@ -394,6 +394,68 @@ START_TEST(test_new_atoms_and_keys)
 END_TEST
 
 /* Keys come from names, so listing the same pieces in another order changes no key. */
+/* Different armies (nd-wellisch-4p): each army its pieces, letters, royal, promotion list and start
+ * cells, written for its first player in its own orientation and turned by the seats. */
+START_TEST(test_different_armies)
+{
+    const struct variant *v = test_variant("nd-wellisch-4p");
+    ck_assert_int_eq(v->nplayers, 4);
+    ck_assert_int_eq(v->narmies, 2);
+    ck_assert_int_eq(v->army[0], 0);
+    ck_assert_int_eq(v->army[1], 1);
+    ck_assert_int_eq(v->army[2], 0);
+    ck_assert_int_eq(v->army[3], 1);
+    ck_assert_int_eq(v->rotation[1], 2);
+    ck_assert_int_eq(v->rotation[3], 5);
+    /* One letter, two pieces: White's B is the Vicbaba, Red's the Bishop. */
+    int vicbaba = variant_army_type(v, 0, 'B'), bishop = variant_army_type(v, 1, 'B');
+    ck_assert_str_eq(v->piece[vicbaba].name, "vicbaba");
+    ck_assert_str_eq(v->piece[bishop].name, "bishop");
+    ck_assert_int_eq(variant_army_type(v, 0, 'N'), -1);
+    ck_assert_str_eq(v->piece[variant_royal_type(v, 2)].name, "general");
+    ck_assert_str_eq(v->piece[variant_royal_type(v, 3)].name, "king");
+    /* McCooey's pawn in Glinski orientation: forward O0, captures on D0 and D5. */
+    const struct piece_def *p = &v->piece[variant_army_type(v, 1, 'P')];
+    assert_leap(p, 0, 1, MODE_MOVE);
+    assert_leap(p, -1, 2, MODE_CAPTURE);
+    assert_leap(p, 1, 1, MODE_CAPTURE);
+    /* Red's double-step cells as written; Green's are them turned half a turn (300 - 120 degrees). */
+    const struct geometry *g = &v->geo;
+    ck_assert_int_eq(v->double_cell[1][geo_cell(g, 7, -3)], 2);   /* p5 */
+    ck_assert_int_eq(v->double_cell[3][geo_cell(g, -7, 3)], 2);   /* a4 */
+    ck_assert_int_eq(v->double_cell[3][geo_cell(g, -4, 0)], 0);   /* d4, the centre row's pawn */
+    ck_assert_int_eq(v->double_cell[2][geo_cell(g, -7, 7)], 0);
+    int promos[2] = { 0 };
+    for (int i = 0; i < v->npromo; i++)
+        promos[v->piece[v->promo[i]].army]++;
+    ck_assert_int_eq(promos[0], 3);
+    ck_assert_int_eq(promos[1], 4);
+    /* Seats and armies refused in one line each. */
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch]\nplayers = 4\n"), "four players need their seats"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nseats = 0 180\n"), "t.ini:2: seats are set for four"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch]\nplayers = 4\nseats = 0 120 180\n"),
+                                 "t.ini:3: seats must be one angle per player"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch]\nplayers = 4\nseats = 60 120 180 300\n"),
+                                 "t.ini:3: seats must be"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch-4p]\narmy = w\n"), "t.ini:2: army needs colour letters"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch-4p]\narmy = r b\n"), "t.ini:2: army 'r b': its players"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch-4p]\narmy = r g\nplayers = 3\n"),
+                                 "t.ini:3: players must come before the armies"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch-4p]\narmy = r g\npiece = rook2 R R\n"
+                                                "orientation = wellisch\n"), "t.ini:4: orientation must come before"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch-4p]\narmy = b\npiece = king K W royal\n"
+                                                "piece = pawn P W@30 pawn\n"), "has pawns but no promotion list (army of b)"));
+    /* A child returns to an army by naming its players: its Knight replaced, White's pieces untouched. */
+    char err[512];
+    ck_assert_int_eq(registry_add_text("[four-child:nd-wellisch-4p]\narmy = r g\npiece = nightrider N NN\n", "c.ini",
+                                       false, err, sizeof err), 1);
+    const struct variant *c = test_variant("four-child");
+    ck_assert_int_eq(c->narmies, 2);
+    ck_assert_str_eq(c->piece[variant_army_type(c, 1, 'N')].name, "nightrider");
+    ck_assert_str_eq(c->piece[variant_army_type(c, 0, 'B')].name, "vicbaba");
+}
+END_TEST
+
 START_TEST(test_keys_survive_reordering)
 {
     const char *text = "[ordered-a]\nboard = hexagon 6\npiece = king K W F royal\npiece = rook R R\n"
@@ -535,6 +597,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_errors_name_lines);
     tcase_add_test(tc, test_documented_keys_known);
     tcase_add_test(tc, test_keys_survive_reordering);
+    tcase_add_test(tc, test_different_armies);
     tcase_add_test(tc, test_inheritance_replaces_pieces);
     tcase_add_test(tc, test_new_atoms_and_keys);
     tcase_add_test(tc, test_castling_rules);

@@ -89,10 +89,10 @@ export class Analysis {
     this.graph.record(ply, winChance(score), turn);
   }
 
-  /** Two armies: White's share from the bottom; three: the mover's share, in the mover's colour. */
+  /** Two armies: White's share from the bottom; three or four: the mover's share, in the mover's colour. */
   drawBar(score, turn) {
     const { bar } = this.els;
-    const three = this.armies.length === 3;
+    const three = this.armies.length > 2;
     bar.hidden = false;
     const fill = bar.querySelector('.fill');
     fill.style.height = `${(1 + winChance(score)) * 50}%`;

@@ -23,9 +23,10 @@ const post = (url, body = {}) => request('POST', url, body);
 
 export const listVariants = () => get('/api/variants');
 export const getVariant = name => get(`/api/variant/${encodeURIComponent(name)}`);
-export function getGuide(variant, piece, cell) {
+export function getGuide(variant, piece, cell, army = 0) {
   const q = new URLSearchParams({ variant, piece });
   if (cell) q.set('cell', cell);
+  if (army) q.set('army', army);
   return get(`/api/guide?${q}`);
 }
 

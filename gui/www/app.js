@@ -13,7 +13,7 @@ import { pick } from './picker.js';
 import { setupTabs } from './tabs.js';
 import { parseMove } from './moves.js';
 import { scoreText, forFirstArmy } from './score.js';
-import { pieceIcon, pieceInfo, pieceType, armyPiece } from './pieces.js';
+import { pieceIcon, pieceInfo, pieceType, pieceArmy, armyPiece } from './pieces.js';
 
 const $ = selector => document.querySelector(selector);
 const SAVED = 'sennight.session'; // this tab's session, so that a reload resumes the game
@@ -196,9 +196,9 @@ function choice(uci) {
   const { variant, state } = page;
   const { from, suffix } = parseMove(uci);
   const moving = state.pieces.find(p => p.cell === from)?.piece ?? '';
-  const movingInfo = pieceInfo(variant, pieceType(moving, variant.players));
+  const movingInfo = pieceInfo(variant, pieceType(moving, variant.players), pieceArmy(moving, variant.players));
   const piece = suffix ? armyPiece(suffix, state.turn, variant.players) : moving;
-  const name = pieceInfo(variant, pieceType(piece, variant.players))?.name ?? suffix;
+  const name = pieceInfo(variant, pieceType(piece, variant.players), pieceArmy(piece, variant.players))?.name ?? suffix;
   const label = !suffix ? `${name} (whole)` : movingInfo?.pawn ? name : `${name} alone`;
   return { uci, icon: pieceIcon(piece, variant), label };
 }
@@ -281,7 +281,7 @@ async function init() {
   page.engines = engines;
   options.setEngines(engines);
   $('select[name=variant]').innerHTML = variants.map(v =>
-    `<option value="${v.name}">${v.name} · ${v.cells} cells${v.players === 3 ? ' · 3 players' : ''}</option>`).join('');
+    `<option value="${v.name}">${v.name} · ${v.cells} cells${v.players > 2 ? ` · ${v.players} players` : ''}</option>`).join('');
   const wanted = new URLSearchParams(location.search).get('variant');
   if (!wanted && await resume()) return;
   await loadVariant(variants.some(v => v.name === wanted) ? wanted : variants[0].name);

@@ -177,9 +177,9 @@ export class Board {
     return this.pieces.map(({ cell, piece }) => {
       const c = this.cells.get(cell);
       if (!c) return '';
-      const type = pieceType(piece, players);
-      const info = pieceInfo(this.variant, type);
-      return `<g class="piece army-${pieceArmy(piece, players)}" data-piece="${piece}" data-at="${cell}" ` +
+      const type = pieceType(piece, players), army = pieceArmy(piece, players);
+      const info = pieceInfo(this.variant, type, army);
+      return `<g class="piece army-${army}" data-piece="${piece}" data-at="${cell}" ` +
         `transform="${this.placeOn(c, scale)}">${pieceMarkup(type, info)}</g>`;
     }).join('');
   }

@@ -35,14 +35,14 @@ function discLetters(type) {
   return type.replace(/[()]/g, '').toUpperCase();
 }
 
-/** The piece type part of a piece text: "rP" -> "P" in three-player games, else the text itself. */
+/** The piece type part of a piece text: "rP" -> "P" in three- and four-player games, else the text itself. */
 export function pieceType(text, players) {
-  return players === 3 ? text.slice(1) : text;
+  return players > 2 ? text.slice(1) : text;
 }
 
-/** The army letter of a piece text: its first letter with three players, its case with two. */
+/** The army letter of a piece text: its first letter with three or four players, its case with two. */
 export function pieceArmy(text, players) {
-  if (players === 3) return text[0];
+  if (players > 2) return text[0];
   const letter = text.replace(/[()]/g, '')[0];
   return letter === letter.toUpperCase() ? 'w' : 'b';
 }
@@ -64,21 +64,28 @@ export function pieceMarkup(type, info) {
     `<text class="letter" y="${size * 0.36}" font-size="${size}">${letters}</text>`;
 }
 
-/** Finds the variant's entry for a piece type by its letter, whatever its case. */
-export function pieceInfo(variant, type) {
+/**
+ * Finds the variant's entry for a piece type by its letter, whatever its case; with different armies
+ * (four players) among the pieces of the army of `colour` (a colour letter), as one letter may name
+ * different pieces in two armies.
+ */
+export function pieceInfo(variant, type, colour) {
   const up = type.toUpperCase();
-  return variant.pieces.find(p => p.letter.toUpperCase() === up);
+  const army = variant.armies.find(a => a.letter === colour)?.army;
+  const mine = p => army === undefined || p.army === undefined || p.army === army;
+  return variant.pieces.find(p => p.letter.toUpperCase() === up && mine(p));
 }
 
 /** A small standalone SVG of a piece (picker, piece guide). */
 export function pieceIcon(text, variant) {
   const type = pieceType(text, variant.players);
-  return `<svg viewBox="-50 -50 100 100" aria-hidden="true"><g class="piece army-${pieceArmy(text, variant.players)}">` +
-    `${pieceMarkup(type, pieceInfo(variant, type))}</g></svg>`;
+  const army = pieceArmy(text, variant.players);
+  return `<svg viewBox="-50 -50 100 100" aria-hidden="true"><g class="piece army-${army}">` +
+    `${pieceMarkup(type, pieceInfo(variant, type, army))}</g></svg>`;
 }
 
-/** The piece text an army writes for a type letter: "Q" -> "q" for Black, "rQ" with three players. */
+/** The piece text an army writes for a type letter: "Q" -> "q" for Black, "rQ" with three or four players. */
 export function armyPiece(letter, army, players) {
-  if (players === 3) return army + letter.toUpperCase();
+  if (players > 2) return army + letter.toUpperCase();
   return army === 'w' ? letter.toUpperCase() : letter.toLowerCase();
 }
