@@ -867,7 +867,7 @@ static bool royal_reaches(const struct variant *v, int player, int from, int to)
         for (int d = 0; d < 6 && pd->double_step; d++)
             doubles |= (pd->double_dirs >> d & 1) && geo_orth[d].q == l.dq && geo_orth[d].r == l.dr;
         int k = steps_along(g, from, u, to);
-        int most = variant_double_steps(v, player, variant_royal_type(v), from);
+        int most = variant_double_steps(v, player, variant_royal_type(v, player), from);
         if ((l.mode & MODE_MOVE) && (k == 1 || (k >= 2 && doubles && k <= most)))
             return true;
     }
