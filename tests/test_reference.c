@@ -681,7 +681,8 @@ END_TEST
 
 /* The enemy's piece of the type near the royal of the side to move, where a curved or hopping piece
  * may attack it: on one of its straight lines (half the time with a piece of the side between, a
- * hopper's screen), or within four steps; false if the cell is taken. */
+ * hopper's screen), or a few steps away (a diagonal curved path of five steps goes up to ten); false
+ * if the cell is taken. */
 static bool place_near(const struct variant *v, struct setup *s, int enemy, int type)
 {
     const struct geometry *g = &v->geo;
@@ -699,7 +700,7 @@ static bool place_near(const struct variant *v, struct setup *s, int enemy, int 
         return true;
     }
     int c = rng_below(g->ncells);
-    return geo_distance((struct vec){ g->q[c], g->r[c] }, at) <= 4 && piece_place(v, s, enemy, type, c);
+    return geo_distance((struct vec){ g->q[c], g->r[c] }, at) <= 1 + rng_below(8) && piece_place(v, s, enemy, type, c);
 }
 
 /* Curved and hopping attacks found from the tables (tables.curved_link, the paths the move generator
