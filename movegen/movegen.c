@@ -84,7 +84,7 @@ static int type_count(const struct position *pos, int type)
 }
 
 /* The types a pawn of the side to move may become now: a variant's limit counts those on the board,
- * and a compound needs room for both of its components. */
+ * and a compound needs room for each of its components. */
 static int promotion_choices(const struct position *pos, int *types)
 {
     const struct variant *v = pos->v;
@@ -92,10 +92,11 @@ static int promotion_choices(const struct position *pos, int *types)
     for (int i = 0; i < v->npromo; i++) {
         int t = v->promo[i];
         bool room = !v->promo_limit;
-        if (!room && variant_is_compound(v, t))
-            room = type_count(pos, v->component[t][0] - 1) < v->promo_limit
-                   && type_count(pos, v->component[t][1] - 1) < v->promo_limit;
-        else if (!room)
+        if (!room && variant_is_compound(v, t)) {
+            room = true;
+            for (int k = 0; k < 2 * FUSION_PAIRS && v->component[t][k]; k++)
+                room &= type_count(pos, v->component[t][k] - 1) < v->promo_limit;
+        } else if (!room)
             room = type_count(pos, t) < v->promo_limit;
         if (room)
             types[n++] = t;
@@ -212,8 +213,9 @@ static int gen_fissions(const struct position *pos, move_t *list, int n, int fro
         zone = pos->tb->all;
     const struct tables *tb = pos->tb;
     cellset empty = cs_andnot(tb->all, pos->occ), quiet, caps;
-    for (int i = 0; i < 2; i++) {
-        int part = pos->v->component[piece_type(pos->board[from])][i] - 1;
+    const unsigned char *parts = pos->v->component[piece_type(pos->board[from])];
+    for (int i = 0; i < 2 * FUSION_PAIRS && parts[i]; i++) {
+        int part = parts[i] - 1;
         piece_targets(tb, &tb->pt[pos->side][part], from, pos->occ, empty, cs_empty(), &quiet, &caps);
         quiet = cs_and(quiet, allowed);
         if (cs_intersects(quiet, zone))
@@ -327,22 +329,18 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
             continue;
         const struct piece_tables *pt = &tb->pt[us][t];
         const bool pawn = v->piece[t].pawn, compound = variant_is_compound(v, t);
-        /* Own pieces this type fuses with are reached as captures are, then kept apart. */
-        cellset partners = noisy ? cs_empty() : pieces_of_types(pos, us, pt->partners), fusions = cs_empty();
-        cellset takes = cs_or(enemy, partners);
+        /* Fusion is no capture: own pieces this type fuses with are reached as empty cells are, by the
+         * moving (not the capturing) atoms of a divergent piece. */
+        cellset partners = noisy ? cs_empty() : pieces_of_types(pos, us, pt->partners);
+        cellset reachable = cs_or(empty, partners);
         int from;
         CS_FOR_EACH(from, pos_pieces(pos, us, t)) {
-            piece_targets(tb, pt, from, occ, empty, takes, &quiet, &caps);
-            if (!cs_is_empty(partners)) {
-                fusions = cs_and(caps, partners);
-                caps = cs_andnot(caps, partners);
-                quiet = cs_or(quiet, fusions);
-            }
+            piece_targets(tb, pt, from, occ, reachable, enemy, &quiet, &caps);
             for (int k = 0; k < 2; k++)
                 if (cs_test(ep_takers[k], from))
                     quiet = cs_andnot(quiet, tb->bit[ep_cells[k]]);
             /* Brusky: an enemy on a cell a start-cell pawn steps to blocks all its non-capturing moves. */
-            bool blocked = v->piece[t].blocked && v->double_cell[us][from]
+            bool blocked = v->piece[t].blocked && variant_double_steps(v, us, t, from)
                            && cs_intersects(cs_or(pt->leap[MODE_MOVE][from], pt->leap[MODE_BOTH][from]), enemy);
             if (blocked)
                 quiet = cs_andnot(quiet, empty);

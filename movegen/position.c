@@ -199,8 +199,7 @@ static inline uint64_t make_piece_move(struct position *pos, struct state *st, m
     if (fusion)
         piece = piece_make(us, v->fuse[piece_type(piece)][piece_type(st->captured)] - 1);
     if (move_fission(m) >= 0) {
-        const unsigned char *parts = v->component[piece_type(piece)];
-        int stays = piece_make(us, parts[0] - 1 == move_fission(m) ? parts[1] - 1 : parts[0] - 1);
+        int stays = piece_make(us, variant_fission_stays(v, piece_type(piece), move_fission(m)));
         pos_put(pos, from, stays);
         key ^= piece_key(pos, stays, from);
         piece = piece_make(us, move_fission(m));

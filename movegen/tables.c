@@ -124,13 +124,14 @@ static void tables_piece(struct tables *tb, int pl, int t)
             may_double |= geo_orth[d].q == l->dq && geo_orth[d].r == l->dr && (pd->double_dirs >> d & 1);
         for (int c = 0; c < g->ncells; c++) {
             int to = step_cell(g, c, u, 1);
-            if (to == CELL_NONE || (pd->centreward && abs(g->q[to]) > abs(g->q[c])) || (l->start && !v->double_cell[pl][c]))
+            int steps = variant_double_steps(v, pl, t, c);
+            if (to == CELL_NONE || (pd->centreward && abs(g->q[to]) > abs(g->q[c])) || (l->start && !steps))
                 continue;
             cs_set(&pt->leap[l->mode][c], to);
             pt->gen |= 1u << l->mode;
             if (l->mode & MODE_CAPTURE)
                 cs_set(&pt->leap_from[to], c);
-            for (int k = 2; pd->double_step && (l->mode & MODE_MOVE) && may_double && k <= v->double_cell[pl][c]; k++) {
+            for (int k = 2; pd->double_step && (l->mode & MODE_MOVE) && may_double && k <= steps; k++) {
                 struct double_step *ds = &pt->dbl[c];
                 int target = step_cell(g, c, u, k);
                 if (target == CELL_NONE)

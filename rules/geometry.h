@@ -1,4 +1,4 @@
-/* Hex board geometry: axial coordinates, board shapes, cell indices and names (shared/spec/board.md). */
+/* Hex board geometry: axial coordinates, board shapes, cell indices and names (docs/geometry.md). */
 #ifndef GEOMETRY_H
 #define GEOMETRY_H
 

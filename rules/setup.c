@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* In a game with fusion a compound is written by its components in type order: (RU), (ru). */
+/* In a game with fusion a compound is written by its components in type order: (RU), (ru); one that two
+ * pairs form (divergent Fusion) has no fixed components and is written by its own letter. */
 void setup_piece_text(const struct variant *v, int piece, char *out)
 {
     int c = piece_colour(piece), t = piece_type(piece), n = 0;
@@ -15,7 +16,7 @@ void setup_piece_text(const struct variant *v, int piece, char *out)
     bool lower = v->nplayers == 2 && c;
     char letters[2] = { v->piece[t].letter, 0 };
     int count = 1;
-    if (variant_is_compound(v, t)) {
+    if (variant_is_compound(v, t) && !v->component[t][2]) {
         letters[0] = v->piece[v->component[t][0] - 1].letter;
         letters[1] = v->piece[v->component[t][1] - 1].letter;
         count = 2;
@@ -216,7 +217,8 @@ int setup_ep_victims(const struct variant *v, const struct setup *s, int npassed
                     continue;
                 struct vec u = geo_rotate(geo_orth[dir], v->rotation[prev]);
                 int origin = step(g, s->ep, u, -1);
-                for (int k = 2; origin != CELL_NONE && !s->piece[origin] && k <= v->double_cell[prev][origin]; k++) {
+                int most = origin != CELL_NONE ? variant_double_steps(v, prev, t, origin) : 0;
+                for (int k = 2; origin != CELL_NONE && !s->piece[origin] && k <= most; k++) {
                     int victim = step(g, origin, u, k);
                     bool clear = true, known = false;
                     for (int j = 1; j < k; j++)

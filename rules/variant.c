@@ -265,12 +265,18 @@ static bool promotes_to(const struct variant *v, int type)
     return false;
 }
 
-static bool fuses(const struct variant *v, int type)
+/* Whether the type fuses with some other type (as a simple piece). */
+static bool has_partner(const struct variant *v, int type)
 {
     for (int t = 0; t < MAX_TYPES; t++)
         if (v->fuse[type][t])
             return true;
-    return variant_is_compound(v, type);
+    return false;
+}
+
+static bool fuses(const struct variant *v, int type)
+{
+    return has_partner(v, type) || variant_is_compound(v, type);
 }
 
 static void parse_piece(struct parser *p, struct variant *v, char *val)
@@ -367,13 +373,23 @@ static void parse_fusion(struct parser *p, struct variant *v, char *val)
                 parse_error(p, "fusion '%s': royal pieces and pawns do not fuse", tok);
                 return;
             }
-        if (v->fuse[a][b] || variant_is_compound(v, a) || variant_is_compound(v, b) || fuses(v, c)) {
+        if (v->fuse[a][b] || variant_is_compound(v, a) || variant_is_compound(v, b) || has_partner(v, c)) {
             parse_error(p, "fusion '%s': each pair fuses once, and a compound fuses no further", tok);
             return;
         }
+        unsigned char *parts = v->component[c];
+        int k = 0;
+        while (k < 2 * FUSION_PAIRS && parts[k])
+            k++;
+        /* A second pair may form the same compound (divergent Fusion), but it must divide unambiguously. */
+        if (k == 2 * FUSION_PAIRS || memchr(parts, a + 1, (size_t)k) || memchr(parts, b + 1, (size_t)k)) {
+            parse_error(p, "fusion '%s': a compound is formed by at most %d pairs, which share no piece", tok,
+                        FUSION_PAIRS);
+            return;
+        }
         v->fuse[a][b] = v->fuse[b][a] = (unsigned char)(c + 1);
-        v->component[c][0] = (unsigned char)((a < b ? a : b) + 1);
-        v->component[c][1] = (unsigned char)((a < b ? b : a) + 1);
+        parts[k] = (unsigned char)((a < b ? a : b) + 1);
+        parts[k + 1] = (unsigned char)((a < b ? b : a) + 1);
     }
 }
 
@@ -425,29 +441,42 @@ static int parse_cell(struct parser *p, const struct variant *v, const char *tok
     return c;
 }
 
-/* double-step = cells: the first player's; replaces the list. */
-/* double-step = cells, triple-step = cells: the first player's cells from which a pawn may take up to
- * `steps` steps in one line; replaces the cells of that kind. */
-static void parse_step_cells(struct parser *p, struct variant *v, char *val, unsigned char steps)
+/* double-step = cells, triple-step = cells, double-step-of = LETTER cells: the first player's cells from
+ * which a pawn (kind 0: of any type; else only of type kind - 1) may take up to `steps` steps in one line;
+ * replaces the cells of that list. */
+static void parse_step_cells(struct parser *p, struct variant *v, char *val, unsigned char steps, unsigned char kind)
 {
     char *save;
     for (int c = 0; c < MAX_CELLS; c++)
-        if (v->double_cell[0][c] == steps)
-            v->double_cell[0][c] = 0;
+        if (v->double_cell[0][c] == steps && v->double_kind[0][c] == kind)
+            v->double_cell[0][c] = v->double_kind[0][c] = 0;
     for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         int c = parse_cell(p, v, tok);
         if (c == CELL_NONE)
             return;
         if (v->double_cell[0][c]) {
-            parse_error(p, "cell %s is both a double-step and a triple-step cell", tok);
+            parse_error(p, v->double_kind[0][c] || kind ? "cell %s is in two lists of double-step cells"
+                                                        : "cell %s is both a double-step and a triple-step cell", tok);
             return;
         }
         v->double_cell[0][c] = steps;
+        v->double_kind[0][c] = kind;
     }
 }
 
-static void parse_double_step(struct parser *p, struct variant *v, char *val) { parse_step_cells(p, v, val, 2); }
-static void parse_triple_step(struct parser *p, struct variant *v, char *val) { parse_step_cells(p, v, val, 3); }
+static void parse_double_step(struct parser *p, struct variant *v, char *val) { parse_step_cells(p, v, val, 2, 0); }
+static void parse_triple_step(struct parser *p, struct variant *v, char *val) { parse_step_cells(p, v, val, 3, 0); }
+
+/* double-step-of = LETTER cells: double-step cells of that pawn type only (ND Trios: each pawn kind's start
+ * cells behind one of its own kind). */
+static void parse_double_step_of(struct parser *p, struct variant *v, char *val)
+{
+    int t = val[0] && (!val[1] || isspace((unsigned char)val[1])) ? variant_type_of_letter(v, val[0]) : -1;
+    if (t < 0 || !v->piece[t].pawn || !v->piece[t].double_step)
+        parse_error(p, "double-step-of needs the letter of a pawn with a double step, then cells");
+    else
+        parse_step_cells(p, v, val + 1, 2, (unsigned char)(t + 1));
+}
 
 /* How many steps u takes from `from` to `cell` (0 for the cell itself), or -1 off that ray. */
 static int steps_along(const struct geometry *g, int from, struct vec u, int cell)
@@ -600,6 +629,7 @@ static void parse_board(struct parser *p, struct variant *v, char *val)
     } else if (!geo_same(&g, &v->geo)) {
         /* Inherited cells mean nothing on another board. */
         memset(v->double_cell, 0, sizeof v->double_cell);
+        memset(v->double_kind, 0, sizeof v->double_kind);
         v->ncastles = 0;
         v->geo = g;
     }
@@ -624,6 +654,7 @@ static void parse_players(struct parser *p, struct variant *v, char *val)
         parse_error(p, "players must be 2 or 3");
     } else if (val[0] - '0' != v->nplayers) {
         memset(v->double_cell[1], 0, sizeof v->double_cell - sizeof v->double_cell[0]);
+        memset(v->double_kind[1], 0, sizeof v->double_kind - sizeof v->double_kind[0]);
         set_players(v, val[0] - '0');
     }
 }
@@ -670,6 +701,7 @@ static const struct key {
     { "promotion",       parse_promotion },
     { "double-step",     parse_double_step },
     { "triple-step",     parse_triple_step },
+    { "double-step-of",  parse_double_step_of },
     { "castling",        parse_castling },
     { "start",           parse_start },
     { "promotion-limit", parse_promotion_limit },
@@ -694,8 +726,10 @@ static void derive(struct variant *v)
         for (int c = 0; c < v->geo.ncells; c++)
             if (v->double_cell[0][c]) {
                 int m = variant_map_cell(v, c, pl);
-                if (m != CELL_NONE)
+                if (m != CELL_NONE) {
                     v->double_cell[pl][m] = v->double_cell[0][c];
+                    v->double_kind[pl][m] = v->double_kind[0][c];
+                }
             }
         /* Every board is symmetric under the players' maps, so no castling cell leaves it. */
         for (int i = 0; i < v->ncastles; i++) {
@@ -723,7 +757,8 @@ static bool royal_reaches(const struct variant *v, int player, int from, int to)
         for (int d = 0; d < 6 && pd->double_step; d++)
             doubles |= (pd->double_dirs >> d & 1) && geo_orth[d].q == l.dq && geo_orth[d].r == l.dr;
         int k = steps_along(g, from, u, to);
-        if ((l.mode & MODE_MOVE) && (k == 1 || (k >= 2 && doubles && k <= v->double_cell[player][from])))
+        int most = variant_double_steps(v, player, variant_royal_type(v), from);
+        if ((l.mode & MODE_MOVE) && (k == 1 || (k >= 2 && doubles && k <= most)))
             return true;
     }
     unsigned slides = pd->slide[MODE_MOVE] | pd->slide[MODE_BOTH];

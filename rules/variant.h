@@ -15,6 +15,7 @@ enum {
     MAX_VARIANTS = 64,
     NAME_LEN = 32,
     MAX_CASTLES = 4,      /* castling rules per player */
+    FUSION_PAIRS = 2,     /* pairs that may form one compound */
 };
 
 enum orientation { ORIENT_GLINSKI, ORIENT_WELLISCH };
@@ -71,12 +72,16 @@ struct variant {
     int npromo;
     int promo[MAX_TYPES];        /* piece types a pawn may become */
     int promo_limit;             /* a promotion may not make more than this many of a type; 0: no limit */
-    /* Fusion (Mishling Fusion): two simple types that fuse, and the compound's components. */
+    /* Fusion (Mishling Fusion): two simple types that fuse, and the compound's components. A compound
+     * that two pairs form (the Duchess of R+U and of W+X) divides into either pair. */
     unsigned char fuse[MAX_TYPES][MAX_TYPES]; /* compound type + 1, or 0 where the pair does not fuse */
-    unsigned char component[MAX_TYPES][2];    /* a compound's two simple types + 1 in type order; 0: simple */
+    unsigned char component[MAX_TYPES][2 * FUSION_PAIRS]; /* a compound's pairs of simple types + 1, each pair
+                                                            * in type order; 0 after the last; 0 first: simple */
     /* The most steps a pawn's first move takes in one line from the cell: 2 (double-step cells) or 3
      * (triple-step cells, which allow two as well); 0 where it makes one step only. */
     unsigned char double_cell[MAX_PLAYERS][MAX_CELLS];
+    /* The only pawn type (+ 1) whose double step a cell gives (`double-step-of`); 0: every pawn type's. */
+    unsigned char double_kind[MAX_PLAYERS][MAX_CELLS];
     int ncastles;                /* castling rules per player, the first player's given, the others derived */
     struct castle_rule castle[MAX_PLAYERS][MAX_CASTLES];
     char start_fen[1024];
@@ -104,7 +109,23 @@ static inline unsigned castle_bit(int player, int rule) { return 1u << (player *
 static inline unsigned castle_bits_of(int player) { return ((1u << MAX_CASTLES) - 1) << (player * MAX_CASTLES); }
 
 int variant_type_of_letter(const struct variant *v, char letter);
+/* How many steps a piece of the type makes at most from the player's cell in its first move's line: 2 or 3
+ * on the type's double- and triple-step cells, else 0. */
+static inline int variant_double_steps(const struct variant *v, int player, int type, int cell)
+{
+    int kind = v->double_kind[player][cell];
+    return !kind || kind == type + 1 ? v->double_cell[player][cell] : 0;
+}
 static inline bool variant_is_compound(const struct variant *v, int type) { return v->component[type][0] != 0; }
+/* The type that stays when a component leaves the compound alone (fission): its partner in its pair. */
+static inline int variant_fission_stays(const struct variant *v, int compound, int part)
+{
+    const unsigned char *c = v->component[compound];
+    int i = 0;
+    while (c[i] != part + 1)
+        i++;
+    return c[i ^ 1] - 1;
+}
 int variant_royal_type(const struct variant *v);
 /* Cell that a player's cell maps to for another player under the variant's symmetry. */
 int variant_map_cell(const struct variant *v, int cell, int player);

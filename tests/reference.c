@@ -136,6 +136,41 @@ static const struct reference_piece *ref_piece(const struct variant *v, int type
     return &last.piece[type];
 }
 
+/* The cell one step of the piece's first double-step vector ahead, as the player sees it, or CELL_NONE. */
+static int ref_ahead(const struct variant *v, int player, const struct reference_piece *p, int cell)
+{
+    return ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS) ? ref_step(v, cell, ref_turn(v, player, p->double_step[0]))
+                                                           : CELL_NONE;
+}
+
+/* How many steps the first move of the player's piece of the type may take from the cell in one line (2
+ * or 3), or 0. Seed 003's Trios rule, where the variant has it: "Brokers and Migrants starting behind
+ * others of their kind" have the double step, so the cell must hold such a pawn in the start position,
+ * with another of its player and type on the cell ahead; a pawn of that type that comes there later has
+ * it too, one of another type never. Elsewhere the variant's double- and triple-step cells. Kept for the
+ * last variant asked about. */
+static int ref_steps_from(const struct variant *v, int player, int type, int cell)
+{
+    if (!reference_double_behind(v->name))
+        return variant_double_steps(v, player, type, cell);
+    static struct {
+        uint64_t fingerprint;
+        char name[NAME_LEN];
+        struct setup start;
+    } last;
+    if (last.fingerprint != v->fingerprint || strcmp(last.name, v->name)) {
+        char err[256];
+        if (!setup_from_fen(&last.start, v, v->start_fen, err, sizeof err))
+            abort();
+        last.fingerprint = v->fingerprint;
+        strcpy(last.name, v->name);
+    }
+    int here = last.start.piece[cell], ahead = ref_ahead(v, player, ref_piece(v, type), cell);
+    bool behind = here == piece_make(player, type) && v->piece[type].pawn && ahead != CELL_NONE &&
+                  last.start.piece[ahead] == here;
+    return behind ? 2 : 0;
+}
+
 /* The vector of the atom's k-th direction as the player sees it; a leap's times its reach. */
 static struct vec ref_atom_vec(const struct variant *v, int player, const struct reference_atom *a, int k)
 {
@@ -157,21 +192,23 @@ static int ref_leap_target(const struct variant *v, const struct reference_piece
     return to != CELL_NONE && ref_centreward_ok(v, p, from, to) ? to : CELL_NONE;
 }
 
-/* Whether the atom is a leap the player's piece may make from the cell: start leaps only from the
- * player's start (double-step) cells. */
-static bool ref_leaps_from(const struct variant *v, int player, const struct reference_atom *a, int from)
+/* Whether the atom is a leap the player's piece of the type may make from the cell: start leaps only from
+ * the piece's start (double-step) cells. */
+static bool ref_leaps_from(const struct variant *v, int player, int type, const struct reference_atom *a, int from)
 {
-    return a->motion == REF_LEAP || (a->motion == REF_START_LEAP && v->double_cell[player][from]);
+    return a->motion == REF_LEAP || (a->motion == REF_START_LEAP && ref_steps_from(v, player, type, from));
 }
 
-/* The cells that the piece's leaps of the mode reach from the cell; returns how many. */
-static int ref_leap_cells(const struct variant *v, int player, const struct reference_piece *p, unsigned mode,
-                          int from, int cells[REFERENCE_ATOMS * REFERENCE_DIRS])
+/* The cells that the leaps of the mode of the player's piece of the type reach from the cell; returns how
+ * many. */
+static int ref_leap_cells(const struct variant *v, int player, int type, unsigned mode, int from,
+                          int cells[REFERENCE_ATOMS * REFERENCE_DIRS])
 {
+    const struct reference_piece *p = ref_piece(v, type);
     int n = 0;
     for (int i = 0, natoms = ref_atoms(p); i < natoms; i++) {
         const struct reference_atom *a = &p->atom[i];
-        int ndirs = ref_leaps_from(v, player, a, from) && (a->mode & mode) ? ref_dirs(a->dir, REFERENCE_DIRS) : 0;
+        int ndirs = ref_leaps_from(v, player, type, a, from) && (a->mode & mode) ? ref_dirs(a->dir, REFERENCE_DIRS) : 0;
         for (int k = 0; k < ndirs; k++) {
             int to = ref_leap_target(v, p, from, ref_atom_vec(v, player, a, k));
             if (to != CELL_NONE)
@@ -279,7 +316,7 @@ static void ref_basic(const struct variant *v, const struct setup *s, int from, 
             struct vec u = ref_atom_vec(v, colour, a, k);
             switch (a->motion) {
             case REF_LEAP: case REF_START_LEAP:
-                if (ref_leaps_from(v, colour, a, from))
+                if (ref_leaps_from(v, colour, type, a, from))
                     ref_leap(v, s, from, u, a->mode, l, st);
                 break;
             case REF_SLIDE:
@@ -374,7 +411,7 @@ bool reference_in_check(const struct variant *v, const struct setup *s, int play
 bool reference_in_zone(const struct variant *v, int player, int type, int cell)
 {
     int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
-    return !ref_leap_cells(v, player, ref_piece(v, type), MODE_MOVE, cell, cells);
+    return !ref_leap_cells(v, player, type, MODE_MOVE, cell, cells);
 }
 
 /* The pawn that made the last ply's double or triple step, while it is on the board. */
@@ -398,12 +435,13 @@ static struct vec ref_orth_towards(const struct variant *v, int from, int to)
  * on the way and the last empty. */
 static void ref_double_steps(const struct variant *v, const struct setup *s, int from, struct ref_list *l)
 {
-    int colour = piece_colour(s->piece[from]);
-    const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
-    for (int k = 0; v->double_cell[colour][from] && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
+    int colour = piece_colour(s->piece[from]), type = piece_type(s->piece[from]);
+    const struct reference_piece *p = ref_piece(v, type);
+    int most = ref_steps_from(v, colour, type, from);
+    for (int k = 0; most && k < ref_dirs(p->double_step, REFERENCE_DOUBLE_DIRS); k++) {
         struct vec u = ref_turn(v, colour, p->double_step[k]);
         int mid = ref_leap_target(v, p, from, u), to = mid;
-        for (int steps = 2; to != CELL_NONE && !s->piece[to] && steps <= v->double_cell[colour][from]; steps++) {
+        for (int steps = 2; to != CELL_NONE && !s->piece[to] && steps <= most; steps++) {
             to = ref_step(v, to, u);
             /* Only a piece that can be taken en passant leaves the passed cells behind. */
             if (to != CELL_NONE && !s->piece[to])
@@ -420,7 +458,8 @@ static void ref_en_passant(const struct variant *v, const struct setup *s, int f
     const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
     if (!p->en_passant || victim == CELL_NONE || piece_type(s->piece[victim]) != piece_type(s->piece[from]))
         return;
-    int cells[REFERENCE_ATOMS * REFERENCE_DIRS], n = ref_leap_cells(v, colour, p, MODE_CAPTURE, from, cells);
+    int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    int n = ref_leap_cells(v, colour, piece_type(s->piece[from]), MODE_CAPTURE, from, cells);
     struct vec u = ref_orth_towards(v, s->ep, victim);
     for (int passed = s->ep; passed != victim; passed = ref_step(v, passed, u)) {
         bool reaches = false;
@@ -459,21 +498,21 @@ static int ref_count_limit(const struct variant *v, const struct setup *s, int p
         if (!p || piece_colour(p) != player)
             continue;
         int t = piece_type(p);
-        n += t == type || v->component[t][0] == type + 1 || v->component[t][1] == type + 1;
+        n += t == type || memchr(v->component[t], type + 1, sizeof v->component[t]) != NULL;
     }
     return n;
 }
 
-/* Whether the limit lets the player's pawn become the type: a compound needs room for both of its
- * components, a simple type for itself (counted alone and inside compounds). */
+/* Whether the limit lets the player's pawn become the type: a compound needs room for every type it
+ * may divide into, a simple type for itself (counted alone and inside compounds). */
 static bool ref_promotion_room(const struct variant *v, const struct setup *s, int player, int type)
 {
     if (v->promo_limit <= 0)
         return true;
-    if (variant_is_compound(v, type))
-        return ref_count_limit(v, s, player, v->component[type][0] - 1) < v->promo_limit &&
-               ref_count_limit(v, s, player, v->component[type][1] - 1) < v->promo_limit;
-    return ref_count_limit(v, s, player, type) < v->promo_limit;
+    for (size_t k = 0; k < sizeof v->component[type] && v->component[type][k]; k++)
+        if (ref_count_limit(v, s, player, v->component[type][k] - 1) >= v->promo_limit)
+            return false;
+    return variant_is_compound(v, type) || ref_count_limit(v, s, player, type) < v->promo_limit;
 }
 
 /* Copies one piece's moves; a pawn's moves ending in its zone become one per promotion type that the
@@ -535,10 +574,10 @@ static int ref_fused(const struct variant *v, int a, int b)
     return v->fuse[a][b] - 1;
 }
 
-/* Fusion: the friendly pieces that the piece's usual move would reach if they were enemies (its
- * capturing atoms, paths clear up to them, each the first piece met). Every other piece of the mover's
- * colour is painted in an enemy's colour, nothing else changes, and the targets that hold painted pieces
- * are those. The piece may move onto one of them when the two fuse. */
+/* Fusion: the friendly pieces that the piece's usual move would reach if their cells were empty (a
+ * fusion captures nothing, so a divergent piece fuses by its moving atoms, not its capturing ones;
+ * the path up to the cell must be clear). Each friendly piece's cell in turn is emptied, nothing else
+ * changes, and the piece may move onto it when it reaches it and the two fuse. */
 static void ref_fusions(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
                         struct reference_stats *st)
 {
@@ -548,18 +587,17 @@ static void ref_fusions(const struct variant *v, const struct setup *s, int from
         fuses |= ref_fused(v, a, b) >= 0;
     if (!compound && !fuses)
         return;
-    struct setup painted = *s;
-    for (int c = 0; c < v->geo.ncells; c++)
-        if (c != from && s->piece[c] && piece_colour(s->piece[c]) == colour)
-            painted.piece[c] = (unsigned char)piece_make((colour + 1) % v->nplayers, piece_type(s->piece[c]));
-    struct ref_list reach, met;
-    reach.n = met.n = 0;
-    ref_basic(v, &painted, from, &reach, NULL);
-    for (int i = 0; i < reach.n; i++) {
-        int to = reach.m[i].to, q = s->piece[to];
-        if (!q || piece_colour(q) != colour || ref_has_target(&met, to))
+    for (int to = 0; to < v->geo.ncells; to++) {
+        int q = s->piece[to];
+        if (to == from || !q || piece_colour(q) != colour)
             continue;
-        ref_add(&met, reach.m[i]);
+        struct setup emptied = *s;
+        emptied.piece[to] = 0;
+        struct ref_list reach;
+        reach.n = 0;
+        ref_basic(v, &emptied, from, &reach, NULL);
+        if (!ref_has_target(&reach, to))
+            continue;
         int b = piece_type(q);
         if (compound) {
             if (st)
@@ -579,14 +617,15 @@ static void ref_fusions(const struct variant *v, const struct setup *s, int from
 }
 
 /* Fission: each component of a compound alone, as if it stood on the cell by itself, moves to an empty
- * cell (never a capture); the other component stays. One move per component and target. */
+ * cell (never a capture); its partner stays. A compound that two pairs form (divergent Fusion) may
+ * divide into either pair: each of its four components may leave. One move per component and target. */
 static void ref_fissions(const struct variant *v, const struct setup *s, int from, struct ref_list *l,
                          struct reference_stats *st)
 {
     int colour = piece_colour(s->piece[from]), c = piece_type(s->piece[from]);
     if (!variant_is_compound(v, c))
         return;
-    for (int k = 0; k < 2; k++) {
+    for (size_t k = 0; k < sizeof v->component[c] && v->component[c][k]; k++) {
         int part = v->component[c][k] - 1;
         struct setup alone = *s;
         alone.piece[from] = (unsigned char)piece_make(colour, part);
@@ -617,9 +656,10 @@ static void ref_fissions(const struct variant *v, const struct setup *s, int fro
 /* A blocked piece on one of its start cells with an enemy on a cell one of its move leaps reaches. */
 static bool ref_blocked(const struct variant *v, const struct setup *s, int from)
 {
-    int colour = piece_colour(s->piece[from]), cells[REFERENCE_ATOMS * REFERENCE_DIRS];
-    const struct reference_piece *p = ref_piece(v, piece_type(s->piece[from]));
-    int n = p->blocked && v->double_cell[colour][from] ? ref_leap_cells(v, colour, p, MODE_MOVE, from, cells) : 0;
+    int colour = piece_colour(s->piece[from]), type = piece_type(s->piece[from]);
+    int cells[REFERENCE_ATOMS * REFERENCE_DIRS];
+    int n = ref_piece(v, type)->blocked && ref_steps_from(v, colour, type, from)
+                ? ref_leap_cells(v, colour, type, MODE_MOVE, from, cells) : 0;
     for (int i = 0; i < n; i++)
         if (s->piece[cells[i]] && piece_colour(s->piece[cells[i]]) != colour)
             return true;
@@ -744,8 +784,10 @@ static void ref_apply(const struct variant *v, struct setup *s, struct ref_move 
         s->piece[r->royal_to] = (unsigned char)p;
         s->piece[r->rook_to] = (unsigned char)rook;
     } else if (m.fission >= 0) {
-        int c = piece_type(p), stays = v->component[c][0] - 1 == m.fission ? v->component[c][1] - 1
-                                                                            : v->component[c][0] - 1;
+        /* The partner of the leaving component in the pair it belongs to (pairs are listed side by side). */
+        const unsigned char *parts = v->component[piece_type(p)];
+        int k = (int)((const unsigned char *)memchr(parts, m.fission + 1, sizeof v->component[0]) - parts);
+        int stays = parts[k ^ 1] - 1;
         s->piece[m.to] = (unsigned char)piece_make(colour, m.fission);
         s->piece[m.from] = (unsigned char)piece_make(colour, stays);
     } else {

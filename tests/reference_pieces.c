@@ -53,14 +53,15 @@ enum kind {
     KING, GENERAL, QUEEN, ROOK, BISHOP, KNIGHT, WAZIR, FIRZAN, SAILOR, MISSIONARY, THUNDERBIRD, HIPPO,
     PEGASUS, HYDRA, PACEY_UNICORN, VICEREINE, FINCH, FLATSTAR_FINCH, RABBI, COHEN, FLATSTAR_COHEN,
     FINCHRIDER, RABBIRIDER, VICERRANGER, BESIERANGER, WAITRESS, CONTRAWAITRESS, SHAMMES, CONTRASHAMMES,
-    SLING, FOREROOK, HINDROOK, GLINSKI_PAWN, MCCOOEY_PAWN, MISHLING_BROKER, HAYNIE_PAWN, WELLISCH_POINT,
+    RECUERIDER_ROOK, TEUCERIDER_ROOK, TEUCERIDER_UNICORN, RECUERIDER_UNICORN, CERUET_FINCH, UETCER_FINCH,
+    UETCER_RABBI, CERUET_RABBI, SLING, FOREROOK, HINDROOK, GLINSKI_PAWN, MCCOOEY_PAWN, MISHLING_BROKER, HAYNIE_PAWN, WELLISCH_POINT,
     ND_POINT, DEVASA_PAWN, BRUSKY_PAWN, FLATSTAR_POINT, NKINDS
 };
 
 static const struct reference_piece kinds[NKINDS] = {
     [KING]           = { "King, Grandduke",             { W, F } },
     [GENERAL]        = { "General",                     { W } },
-    [QUEEN]          = { "Queen, Duchess",              { R, B } },
+    [QUEEN]          = { "Queen, Duchess (also of Waitresses)", { R, B } },
     [ROOK]           = { "Rook",                        { R } },
     [BISHOP]         = { "Bishop, Unicorn (Gilman)",    { B } },
     [KNIGHT]         = { "Knight, Sennight",            { N } },
@@ -77,7 +78,7 @@ static const struct reference_piece kinds[NKINDS] = {
     [FINCH]          = { "Finch",                       { CR } },
     [FLATSTAR_FINCH] = { "Finch (Flatstar)",            { CURVE(4, ORTH, BOTH) } },
     [RABBI]          = { "Rabbi",                       { CB } },
-    [COHEN]          = { "Cohen",                       { CR, CB } },
+    [COHEN]          = { "Cohen (also of Shammeses)",   { CR, CB } },
     [FLATSTAR_COHEN] = { "Cohen (Flatstar)",            { CURVE(4, ORTH, BOTH), CB } },
     [FINCHRIDER]     = { "Finchrider",                  { R, CR } },
     [RABBIRIDER]     = { "Rabbirider",                  { B, CB } },
@@ -87,6 +88,15 @@ static const struct reference_piece kinds[NKINDS] = {
     [CONTRAWAITRESS] = { "Contrawaitress",              { SLIDE(DIAG, MOVE), SLIDE(ORTH, CAPTURE) } },
     [SHAMMES]        = { "Shammes",                     { CURVE(5, ORTH, MOVE), CURVE(5, DIAG, CAPTURE) } },
     [CONTRASHAMMES]  = { "Contrashammes",               { CURVE(5, DIAG, MOVE), CURVE(5, ORTH, CAPTURE) } },
+    /* Seed 000: each a Duchess (Cohen) without one kind of its moves: the name says which. */
+    [RECUERIDER_ROOK]    = { "Recuerider Rook: no non-capturing Unicorn moves", { R, SLIDE(DIAG, CAPTURE) } },
+    [TEUCERIDER_ROOK]    = { "Teucerider Rook: no capturing Unicorn moves",     { R, SLIDE(DIAG, MOVE) } },
+    [TEUCERIDER_UNICORN] = { "Teucerider Unicorn: no capturing Rook moves",     { B, SLIDE(ORTH, MOVE) } },
+    [RECUERIDER_UNICORN] = { "Recuerider Unicorn: no non-capturing Rook moves", { B, SLIDE(ORTH, CAPTURE) } },
+    [CERUET_FINCH]       = { "Ceruet Finch: no non-capturing Rabbi moves",      { CR, CURVE(5, DIAG, CAPTURE) } },
+    [UETCER_FINCH]       = { "Uetcer Finch: no capturing Rabbi moves",          { CR, CURVE(5, DIAG, MOVE) } },
+    [UETCER_RABBI]       = { "Uetcer Rabbi: no capturing Finch moves",          { CB, CURVE(5, ORTH, MOVE) } },
+    [CERUET_RABBI]       = { "Ceruet Rabbi: no non-capturing Finch moves",      { CB, CURVE(5, ORTH, CAPTURE) } },
     [SLING]          = { "Sling",                       { SLIDE(DIAG, MOVE), HOP(DIAG) } },
     /* Forward and both half-backward orthogonals; backward and both half-forward (Glinski orientation). */
     [FOREROOK]       = { "Forerook",                    { SLIDE(DIRS(O0, O2, O4), BOTH) } },
@@ -151,6 +161,17 @@ static const struct army {
     { { "shammes" },
       { { 'K', KING }, { 'D', QUEEN }, { 'C', COHEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
         { 'F', FINCH }, { 'I', RABBI }, { 'P', MISHLING_BROKER }, { 'M', SHAMMES }, { 'N', CONTRASHAMMES } } },
+    /* Divergent Fusion: Q is the Duchess (Cohen) that the divergent pair formed (the -swap games lack it). */
+    { { "waitress-fusion", "waitress-fusion-swap" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', COHEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', FINCH }, { 'I', RABBI }, { 'P', MISHLING_BROKER }, { 'W', WAITRESS }, { 'X', CONTRAWAITRESS },
+        { 'Q', QUEEN }, { 'A', RECUERIDER_ROOK }, { 'T', TEUCERIDER_ROOK }, { 'Y', TEUCERIDER_UNICORN },
+        { 'B', RECUERIDER_UNICORN } } },
+    { { "shammes-fusion", "shammes-fusion-swap" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', COHEN }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', FINCH }, { 'I', RABBI }, { 'P', MISHLING_BROKER }, { 'M', SHAMMES }, { 'N', CONTRASHAMMES },
+        { 'Q', COHEN }, { 'A', CERUET_FINCH }, { 'T', UETCER_FINCH }, { 'Y', UETCER_RABBI },
+        { 'B', CERUET_RABBI } } },
     { { "flatstar" },
       { { 'G', GENERAL }, { 'R', ROOK }, { 'C', FLATSTAR_COHEN }, { 'F', FLATSTAR_FINCH }, { 'I', RABBI },
         { 'L', SLING }, { 'S', KNIGHT }, { 'P', FLATSTAR_POINT } } },
@@ -171,6 +192,9 @@ static const struct army {
     { { "nd-altorth", "nd-altorth-3p" },
       { { 'G', GENERAL }, { 'R', ROOK }, { 'F', FOREROOK }, { 'H', HINDROOK }, { 'B', THUNDERBIRD },
         { 'P', GLINSKI_PAWN } } },
+    { { "nd-trios" },
+      { { 'K', KING }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', PEGASUS }, { 'P', MCCOOEY_PAWN },
+        { 'M', GLINSKI_PAWN } } },
 };
 
 const struct reference_piece *reference_piece_of(const char *variant, char letter)
@@ -184,4 +208,16 @@ const struct reference_piece *reference_piece_of(const char *variant, char lette
                     return &kinds[armies[a].piece[i].kind];
         }
     return NULL;
+}
+
+/* Seed 003's Trios rule: the double step belongs only to a pawn that starts directly behind one of its own
+ * kind, whatever the variant's double-step cells say. */
+static const char *const behind_own_kind[] = { "nd-trios" };
+
+bool reference_double_behind(const char *variant)
+{
+    for (size_t i = 0; i < sizeof behind_own_kind / sizeof *behind_own_kind; i++)
+        if (!strcmp(behind_own_kind[i], variant))
+            return true;
+    return false;
 }

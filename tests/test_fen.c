@@ -142,6 +142,26 @@ START_TEST(test_compound_fen)
     assert_refused("mishling-fusion", "6/7/8/9/10/5(RS)5/10/9/8/7/K4k w - - 0 1", "unknown piece in file f");
     assert_refused("mishling-fusion", "6/7/8/9/10/5(Ru)5/10/9/8/7/K4k w - - 0 1", "unknown piece in file f");
     assert_refused("mishling-fusion", "6/7/8/9/10/5(RU5/10/9/8/7/K4k w - - 0 1", "unknown piece in file f");
+    /* Divergent Fusion. Where a Duchess divides into the pair that formed it, the two Duchesses are two
+     * pieces, written by their pairs: (RU) and (WX), with their own keys; D and Q read as them. */
+    const char *two = "6/7/8/9/10/4(RU)(WX)5/10/9/8/7/K4k b - - 0 1";
+    assert_round_trip("waitress-fusion", two, false);
+    test_game(&a, "waitress-fusion", two, false);
+    test_game(&b, "waitress-fusion", "6/7/8/9/10/4(WX)(RU)5/10/9/8/7/K4k b - - 0 1", false);
+    ck_assert_uint_ne(a.ops->position_key(a.pos), b.ops->position_key(b.pos));
+    game_free(&b);
+    test_game(&b, "waitress-fusion", "6/7/8/9/10/4DQ5/10/9/8/7/K4k b - - 0 1", false);
+    ck_assert_uint_eq(a.ops->position_key(a.pos), b.ops->position_key(b.pos));
+    game_free(&a);
+    game_free(&b);
+    /* Where it divides into either pair it is one piece, written by its letter; either pair reads as it. */
+    assert_round_trip("waitress-fusion-swap", "6/7/8/9/10/4Dd5/10/9/8/7/K4k w - - 0 1", false);
+    v = test_variant("waitress-fusion-swap");
+    ck_assert(setup_from_fen(&st, v, "6/7/8/9/10/4(WX)(ur)5/10/9/8/7/K4k w - - 0 1", err, sizeof err));
+    setup_to_fen(&st, v, out, sizeof out);
+    ck_assert_str_eq(out, "6/7/8/9/10/4Dd5/10/9/8/7/K4k w - - 0 1");
+    assert_round_trip("shammes-fusion", "6/7/8/9/10/4(FI)(mn)(FM)4/10/9/8/7/K4k w - - 0 1", false);
+    assert_round_trip("shammes-fusion-swap", "6/7/8/9/10/4C(fm)c4/10/9/8/7/K4k w - - 0 1", false);
     /* Without fusion a compound keeps its own letter. */
     assert_round_trip("mishling", "6/7/8/9/10/11/10/9/8/1D5/K4k w - - 0 1", false);
 }

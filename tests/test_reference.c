@@ -529,6 +529,17 @@ static bool piece_place_quiet(const struct variant *v, struct setup *s, int colo
     return false;
 }
 
+/* A piece that counts for the type under the promotion limit: the type itself or, half the time where
+ * compounds hold it (Fusion), one of those, so that limits are also reached inside compounds. */
+static int limit_holder(const struct variant *v, int type)
+{
+    int holders[MAX_TYPES], n = 0;
+    for (int t = 0; t < v->ntypes; t++)
+        if (memchr(v->component[t], type + 1, sizeof v->component[t]))
+            holders[n++] = t;
+    return n && rng_below(2) ? holders[rng_below(n)] : type;
+}
+
 /* The limit reached for one promotion type of the side to move or, half the time, for all of them, and
  * a pawn of that side one step before its zone. */
 static void placement_add_promotion_limit(const struct variant *v, struct setup *s)
@@ -537,7 +548,7 @@ static void placement_add_promotion_limit(const struct variant *v, struct setup 
     int one = v->promo[rng_below(v->npromo)];
     for (int k = 0; k < v->npromo; k++)
         for (int n = 0; (all || v->promo[k] == one) && n < v->promo_limit; n++)
-            if (!piece_place_quiet(v, s, s->side, v->promo[k]))
+            if (!piece_place_quiet(v, s, s->side, limit_holder(v, v->promo[k])))
                 return;
     int pawn = type_random(v, is_pawn);
     const struct piece_def *d = &v->piece[pawn];
@@ -1118,6 +1129,71 @@ START_TEST(test_by_hand_fusion)
 }
 END_TEST
 
+/* Divergent Fusion (variants.md, waitress-fusion and shammes-fusion, each also -swap): a Waitress moves
+ * as a Rook and takes as a Unicorn, a Contrawaitress the reverse; fusion is no capture, so each fuses
+ * along its moving lines. The Duchess of R+U or of W+X divides into the pair that formed it, or in the
+ * -swap games into either pair. */
+START_TEST(test_by_hand_divergent_fusion)
+{
+    const char *strict = "waitress-fusion", *swap = "waitress-fusion-swap";
+    /* From f6 the file and the rank lines hold 30 cells of the empty board (f7..f11, f5..f1, and five
+     * along each of O1 O2 O4 O5), the diagonals 12 (two along each): e7 d8 d5 b4 e4 d2 g4 h2 h5 k4 g7 h8. */
+    const char *rook30 = "f7 f8 f9 f10 f11 f5 f4 f3 f2 f1 e6 d6 c6 b6 a6 e5 d4 c3 b2 a1 g5 h4 i3 k2 l1 g6 h6 i6 k6 l6";
+    /* A Waitress reaches a Contrawaitress on f2 along the file and fuses; one on d2 only along a diagonal,
+     * its capturing line: no fusion. A Contrawaitress reaches d2 along a diagonal and fuses. */
+    ck_assert(hand_has(strict, 0, "Wf6 Xf2", "f6f2") && hand_has(swap, 0, "Wf6 Xf2", "f6f2"));
+    hand_check(strict, 0, "Wf6 Xd2", "f6", rook30);
+    ck_assert(hand_has(strict, 0, "Xf6 Wd2", "f6d2") && !hand_has(strict, 0, "Xf6 Wf2", "f6f2"));
+    /* A Rook onto a Waitress: a Recuerider Rook (A); a Unicorn onto a Contrawaitress: a Recuerider Unicorn
+     * (B); a Rook onto a Contrawaitress: a Teucerider Rook (T). The fused pair makes the Duchess: Q where it
+     * remembers the divergent pair, D where any pair makes the same Duchess. */
+    hand_make(strict, "Rf6 Wf2", "f6f2", "-", "Af2", 1);
+    hand_make(strict, "Ud2 Xf6", "d2f6", "-", "Bf6", 1);
+    hand_make(strict, "Rf6 Xf2", "f6f2", "-", "Tf2", 1);
+    hand_make(strict, "Xd2 Wf6", "d2f6", "-", "Qf6", 1);
+    hand_make(strict, "Ud2 Rf6", "d2f6", "-", "Df6", 1);
+    hand_make(swap, "Xd2 Wf6", "d2f6", "-", "Df6", 1);
+    /* Fission from f6 of the empty board: the whole Duchess has 42 moves; Q divides into a Waitress (its
+     * Rook moves, 30, suffix w) and a Contrawaitress (its Unicorn moves, 12, suffix x), D of the strict
+     * game into a Rook and a Unicorn (r, u): 84 moves each. The -swap Duchess divides either way: 126. */
+    const char *diag12 = "e7 d8 d5 b4 e4 d2 g4 h2 h5 k4 g7 h8";
+    char whole[1024], want[4096];
+    snprintf(whole, sizeof whole, "%s %s", rook30, diag12);
+    const char *suffixes[2][2] = { { "w", "x" }, { "r", "u" } };
+    for (int k = 0; k < 2; k++) {
+        int n = snprintf(want, sizeof want, "%s", whole);
+        char list[1024];
+        snprintf(list, sizeof list, "%s", rook30);
+        for (char *save, *c = strtok_r(list, " ", &save); c; c = strtok_r(NULL, " ", &save))
+            n += snprintf(want + n, sizeof want - (size_t)n, " %s%s", c, suffixes[k][0]);
+        snprintf(list, sizeof list, "%s", diag12);
+        for (char *save, *c = strtok_r(list, " ", &save); c; c = strtok_r(NULL, " ", &save))
+            n += snprintf(want + n, sizeof want - (size_t)n, " %s%s", c, suffixes[k][1]);
+        hand_check(strict, 0, k ? "Df6" : "Qf6", "f6", want);
+    }
+    ck_assert(hand_has(swap, 0, "Df6", "f6f8r") && hand_has(swap, 0, "Df6", "f6f8w") &&
+              hand_has(swap, 0, "Df6", "f6e4u") && hand_has(swap, 0, "Df6", "f6e4x"));
+    ck_assert(!hand_has(strict, 0, "Df6", "f6f8w") && !hand_has(strict, 0, "Qf6", "f6f8r"));
+    /* What stays is the partner of what leaves, in its pair. */
+    hand_make(swap, "Df6", "f6f8w", "Xf6", "Wf8", 1);
+    hand_make(swap, "Df6", "f6e4u", "Rf6", "Ue4", 1);
+    hand_make(strict, "Qf6", "f6e4x", "Wf6", "Xe4", 1);
+    /* Shammes: a Shammes moves as a Finch (f6 to f8 by g6 g7 or e6 e7) and fuses there with a
+     * Contrashammes; the Contrashammes reaches f8 so only to capture: no fusion. */
+    hand_make("shammes-fusion", "Mf6 Nf8", "f6f8", "-", "Qf8", 1);
+    hand_make("shammes-fusion-swap", "Mf6 Nf8", "f6f8", "-", "Cf8", 1);
+    ck_assert(!hand_has("shammes-fusion", 0, "Nf6 Mf8", "f6f8"));
+    /* Limit 8 per component, counted alone and inside compounds. Three Duchesses, three Recuerider Rooks
+     * (R+W) and two Rooks hold 8 Rooks; the strict game's D holds R and U only, so 5 Waitresses (A, two W):
+     * U S W X. The -swap Duchess may divide into W and X as well and counts for them: 8 Waitresses, U S X.
+     * Three strict Q and three A hold 8 Waitresses and 5 Rooks: R U S X. */
+    const char *eight = "Pf10 Da1 Db1 Dc1 Ad1 Ae1 Ag1 Rh1 Ri1 Wk1 Wl1";
+    hand_check(strict, 0, eight, "f10", "f11u f11s f11w f11x");
+    hand_check(swap, 0, eight, "f10", "f11u f11s f11x");
+    hand_check(strict, 0, "Pf10 Qa1 Qb1 Qc1 Ad1 Ae1 Ag1 Rh1 Ri1 Wk1 Wl1", "f10", "f11r f11u f11s f11x");
+}
+END_TEST
+
 /* Atoms and options that no built-in variant uses in this form: a curved piece with one first
  * direction, a step limit below 4, the orthogonal hopper and a double step along a half-forward orthogonal. */
 static const char hand_ini[] =
@@ -1280,6 +1356,10 @@ static const struct {
     /* The Glinski pawn capturing as McCooey's. */
     { "glinski", "piece = pawn P move:W@0 capture:W@60,-60 pawn double ep\n",
       "piece = pawn P move:W@0 capture:F@30,-30 pawn double ep\n", "Kg1 kg10 Pf6 pe6 pg6 pe7 pg7" },
+    /* ND Trios: the Migrants' cells given to every pawn (a Broker on e3 would double-step), and the front
+     * Brokers given the double step (g4 stands behind no Broker). */
+    { "nd-trios", "double-step-of = M d2 e3 l3 m2\n", "double-step = d2 e3 l3 m2\n", "Kh1 kh15 Pe3 Md2" },
+    { "nd-trios", "double-step-of = P g3 h3 i3\n", "double-step-of = P g3 h3 i3 g4\n", "Kh1 kh15 Pg4 Pg3" },
 };
 
 /* A wrong line in variants.ini fails the comparison: the engine moves the piece as the line says, the
@@ -1810,6 +1890,7 @@ Suite *suite_reference(void)
     tcase_add_test(hand, test_by_hand);
     tcase_add_test(hand, test_by_hand_atoms);
     tcase_add_test(hand, test_by_hand_fusion);
+    tcase_add_test(hand, test_by_hand_divergent_fusion);
     tcase_add_test(hand, test_by_hand_castling);
     tcase_add_test(hand, test_en_passant_victim);
     suite_add_tcase(s, hand);

@@ -94,12 +94,102 @@ START_TEST(test_mirrored_double_steps)
 }
 END_TEST
 
+/* Whether the cell lies on the board's edge: a neighbour is off the board. */
+static bool on_edge(const struct geometry *g, int c)
+{
+    bool edge = false;
+    for (int d = 0; d < 6; d++)
+        edge |= geo_cell(g, g->q[c] + geo_orth[d].q, g->r[c] + geo_orth[d].r) == CELL_NONE;
+    return edge;
+}
+
+/* ND Trios castles "with any Rook on the same edge" as the Grandduke and never with a non-edge Rook
+ * (seed 003): every Rook of the start that stands on one of the Grandduke's edges, every cell between them
+ * on that edge too, has a rule, and no other Rook has one. */
+START_TEST(test_nd_trios_edge_rooks_castle)
+{
+    const struct variant *v = test_variant("nd-trios");
+    const struct geometry *g = &v->geo;
+    struct setup s;
+    char err[256];
+    ck_assert(setup_from_fen(&s, v, v->start_fen, err, sizeof err));
+    int rook = variant_type_of_letter(v, 'R'), royal = v->castle[0][0].royal, edge_rooks = 0, rooks = 0;
+    for (int c = 0; c < g->ncells; c++) {
+        if (s.piece[c] != piece_make(0, rook))
+            continue;
+        rooks++;
+        bool along_edge = false;
+        for (int d = 0; d < 6; d++) {
+            bool edge = on_edge(g, royal);
+            for (int at = royal; edge && at != CELL_NONE && at != c;) {
+                at = geo_cell(g, g->q[at] + geo_orth[d].q, g->r[at] + geo_orth[d].r);
+                edge = at != CELL_NONE && on_edge(g, at);
+                along_edge |= edge && at == c;
+            }
+        }
+        bool has_rule = false;
+        for (int i = 0; i < v->ncastles; i++)
+            has_rule |= v->castle[0][i].rook == c;
+        ck_assert_msg(has_rule == along_edge, "Rook %s: on the Grandduke's edge %d, castles %d", g->name[c], along_edge,
+                      has_rule);
+        edge_rooks += along_edge;
+    }
+    ck_assert_int_eq(rooks, 6);
+    ck_assert_int_eq(edge_rooks, 4);
+    ck_assert_int_eq(v->ncastles, 4);
+    /* A FEN cannot grant a right to a non-edge Rook. */
+    char fen[1024];
+    snprintf(fen, sizeof fen, "%.*s w d1,f2 - 0 1", (int)strcspn(v->start_fen, " "), v->start_fen);
+    ck_assert(!setup_from_fen(&s, v, fen, err, sizeof err));
+    ck_assert_str_eq(err, "bad FEN: no castling rook starts on f2");
+}
+END_TEST
+
 static const char *parse_error_of(const char *text)
 {
     static char err[2048];
     ck_assert_int_lt(registry_add_text(text, "t.ini", true, err, sizeof err), 0);
     return err;
 }
+
+/* double-step-of: a cell's double step belongs to one pawn type, for the second player by the mirror too;
+ * the other pawn type steps once from it. */
+START_TEST(test_double_step_of)
+{
+    const struct variant *v = test_variant("nd-trios");
+    const struct geometry *g = &v->geo;
+    int broker = variant_type_of_letter(v, 'P'), migrant = variant_type_of_letter(v, 'M');
+    const struct { const char *cell; int player, type; } own[] = {
+        { "g3", 0, 'P' }, { "h3", 0, 'P' }, { "i3", 0, 'P' }, { "d2", 0, 'M' }, { "e3", 0, 'M' }, { "l3", 0, 'M' },
+        { "m2", 0, 'M' }, { "g12", 1, 'P' }, { "h13", 1, 'P' }, { "i12", 1, 'P' }, { "d10", 1, 'M' }, { "e10", 1, 'M' },
+        { "l10", 1, 'M' }, { "m10", 1, 'M' },
+    };
+    int n = 0;
+    for (int c = 0; c < g->ncells; c++)
+        n += (variant_double_steps(v, 0, broker, c) || variant_double_steps(v, 0, migrant, c)) +
+             (variant_double_steps(v, 1, broker, c) || variant_double_steps(v, 1, migrant, c));
+    ck_assert_int_eq(n, 14);
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+        int c = geo_parse_cell(g, own[i].cell, NULL), t = variant_type_of_letter(v, (char)own[i].type);
+        ck_assert_msg(variant_double_steps(v, own[i].player, t, c) == 2, "%s", own[i].cell);
+        ck_assert_msg(!variant_double_steps(v, own[i].player, t == broker ? migrant : broker, c), "%s", own[i].cell);
+    }
+    const char *head = "[z]\nboard = hexagon 8\npiece = king K W royal\npiece = rook R R\n"
+                       "piece = pawn P move:W@0 pawn double\npiece = step S move:W@0 pawn\n";
+    char text[512];
+    snprintf(text, sizeof text, "%sdouble-step-of = R c1\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: double-step-of needs the letter of a pawn with a "
+                                                       "double step"));
+    snprintf(text, sizeof text, "%sdouble-step-of = S c1\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: double-step-of needs the letter"));
+    snprintf(text, sizeof text, "%sdouble-step-of = PP c1\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: double-step-of needs the letter"));
+    snprintf(text, sizeof text, "%sdouble-step = c1 d2\ndouble-step-of = P d2\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:8: cell d2 is in two lists of double-step cells"));
+    snprintf(text, sizeof text, "%sdouble-step-of = P q1\n", head);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(text), "t.ini:7: no cell 'q1' on this board"));
+}
+END_TEST
 
 /* Every key docs/variant-format.md lists is one the reader knows: a bad value draws another error. */
 START_TEST(test_documented_keys_known)
@@ -286,6 +376,20 @@ START_TEST(test_new_atoms_and_keys)
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+K=Q\n"), "royal pieces and pawns"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q Q+N=B\n"), "fuses no further"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q B+R=N\n"), "fuses no further"));
+    /* Divergent Fusion: a second pair may form the same compound, which then lists both pairs; a third
+     * pair, or a second one sharing a piece with the first, would not say what the compound divides into. */
+    const struct variant *sw = test_variant("waitress-fusion-swap");
+    int wr = variant_type_of_letter(sw, 'R'), wu = variant_type_of_letter(sw, 'U'), ww = variant_type_of_letter(sw, 'W');
+    int wx = variant_type_of_letter(sw, 'X'), wd = variant_type_of_letter(sw, 'D');
+    ck_assert_int_eq(sw->fuse[wr][wu], wd + 1);
+    ck_assert_int_eq(sw->fuse[wx][ww], wd + 1);
+    ck_assert_int_eq(variant_fission_stays(sw, wd, wx), ww);
+    ck_assert_int_eq(variant_fission_stays(sw, wd, wu), wr);
+    ck_assert_int_eq(sw->promo_limit, 8);
+    const char *pairs = "a compound is formed by at most 2 pairs, which share no piece";
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q R+N=Q\n"), pairs));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:full-house]\nfusion = R+B=Q N+S=Q M+T=Q\n"), pairs));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nfusion = R+B=Q N+Q=K\n"), "royal"));
 }
 END_TEST
 
@@ -426,6 +530,8 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_pawn_atoms);
     tcase_add_test(tc, test_full_house_pieces);
     tcase_add_test(tc, test_mirrored_double_steps);
+    tcase_add_test(tc, test_double_step_of);
+    tcase_add_test(tc, test_nd_trios_edge_rooks_castle);
     tcase_add_test(tc, test_errors_name_lines);
     tcase_add_test(tc, test_documented_keys_known);
     tcase_add_test(tc, test_keys_survive_reordering);
