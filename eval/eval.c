@@ -153,6 +153,10 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
             ev->by_value[k] = ev->by_value[k - 1];
         ev->by_value[k] = t;
     }
+    for (int t = 0; t < v->ntypes; t++)
+        for (int et = 0; et < v->ntypes; et++)
+            if (!v->piece[et].royal && ev->value[et] < ev->value[t])
+                ev->cheaper[t] |= 1u << et;
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++) {
             eval_pst(tb, ev, pl, t);
@@ -285,25 +289,63 @@ static void eval_pawns(const struct position *pos, const struct eval_data *ev, i
     }
 }
 
-/* Cells the player's pawns attack. */
-static cellset eval_pawn_attacks(const struct position *pos, int pl)
+/* What every army's pieces attack, found once per evaluation and shared by mobility, royal safety
+ * and threats: the cells its pawns cover (occupied or not), and per type the cells its pieces
+ * capture or defend on (pieces of either colour; only while threats weigh something). */
+struct eval_attacks {
+    cellset pawn_cover[MAX_PLAYERS];
+    cellset by_type[MAX_PLAYERS][MAX_TYPES];
+    bool threats;
+};
+
+/* A pawn that only leaps covers its capture cells whatever stands there. */
+static inline bool eval_leaper(const struct piece_tables *pt)
 {
-    cellset att = cs_empty();
-    for (int t = 0; t < pos->v->ntypes; t++) {
-        if (!pos->v->piece[t].pawn)
-            continue;
-        const struct piece_tables *pt = &pos->tb->pt[pl][t];
-        int c;
-        CS_FOR_EACH(c, pos_pieces(pos, pl, t))
-            att = cs_or(att, cs_or(pt->leap[MODE_CAPTURE][c], pt->leap[MODE_BOTH][c]));
+    return !(pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LEAP_CAPTURE | GEN_LEAP_BOTH));
+}
+
+/* The cells a type's pieces capture or defend on, walked piece by piece. */
+static cellset eval_type_attacks(const struct position *pos, const struct piece_tables *pt, cellset pcs)
+{
+    const struct tables *tb = pos->tb;
+    cellset occ = pos->occ, empty = cs_andnot(tb->all, occ), att = cs_empty(), quiet, caps;
+    int from;
+    CS_FOR_EACH(from, pcs) {
+        piece_targets(tb, pt, from, occ, empty, occ, &quiet, &caps);
+        att = cs_or(att, caps);
     }
     return att;
 }
 
-/* Safe mobility of every piece (cells not attacked by an enemy pawn), and the attacks they bring to
- * the enemy royals' neighbourhoods. */
+/* Pawns' cover for every army, and with threats the attacks of its pawns and royal (eval_pieces adds
+ * the other types'). */
+static void eval_attacks_init(const struct position *pos, struct eval_attacks *at, bool pawn_cover)
+{
+    const struct variant *v = pos->v;
+    for (int pl = 0; pl < v->nplayers; pl++) {
+        at->pawn_cover[pl] = cs_empty();
+        for (int t = 0; t < v->ntypes; t++) {
+            if (!v->piece[t].pawn && !(at->threats && t == pos->royal[pl]))
+                continue;
+            const struct piece_tables *pt = &pos->tb->pt[pl][t];
+            cellset pcs = pos_pieces(pos, pl, t), cover = cs_empty();
+            int c;
+            if (v->piece[t].pawn && (pawn_cover || at->threats))
+                CS_FOR_EACH(c, pcs)
+                    cover = cs_or(cover, cs_or(pt->leap[MODE_CAPTURE][c], pt->leap[MODE_BOTH][c]));
+            if (v->piece[t].pawn)
+                at->pawn_cover[pl] = cs_or(at->pawn_cover[pl], cover);
+            if (at->threats)
+                at->by_type[pl][t] = v->piece[t].pawn && eval_leaper(pt) ? cs_and(cover, pos->occ)
+                                                                          : eval_type_attacks(pos, pt, pcs);
+        }
+    }
+}
+
+/* Safe mobility of every piece (cells not attacked by an enemy pawn), the attacks they bring to the
+ * enemy royals' neighbourhoods, and with threats each type's attacks. */
 static void eval_pieces(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s,
-                        int *attack_units)
+                        int *attack_units, struct eval_attacks *at)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -314,27 +356,31 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
         int k = pos_royal_cell(pos, e);
         zone[e] = e == pl || k == CELL_NONE ? cs_empty() : cs_or(ev->near[k], tb->bit[k]);
         zones = cs_or(zones, zone[e]);
-        if (e != pl && (ev->any_mobile || s->tr))
-            unsafe = cs_or(unsafe, eval_pawn_attacks(pos, e));
+        if (e != pl)
+            unsafe = cs_or(unsafe, at->pawn_cover[e]);
     }
     for (int t = 0; t < v->ntypes; t++) {
         if (v->piece[t].pawn || pos->v->piece[t].royal)
             continue;
         const bool mobile = ev->mobile[t] || s->tr;
         const struct piece_tables *pt = &tb->pt[pl][t];
+        cellset att = cs_empty();
         int from, count = 0;
         CS_FOR_EACH(from, pos_pieces(pos, pl, t)) {
-            /* Without mobility only attacks on the royals' neighbourhoods count: a piece that could
-             * not reach one even on the empty board is skipped. */
-            if (!mobile && !cs_intersects(ev->reach[pl][t][from], zones))
+            /* Without mobility or threats only attacks on the royals' neighbourhoods count: a piece
+             * that could not reach one even on the empty board is skipped. */
+            if (!mobile && !at->threats && !cs_intersects(ev->reach[pl][t][from], zones))
                 continue;
+            /* Captures onto every piece: own ones are defended, for threats. */
             cellset quiet, caps;
-            piece_targets(tb, pt, from, occ, empty, enemy, &quiet, &caps);
-            cellset reach = cs_or(quiet, caps);
+            piece_targets(tb, pt, from, occ, empty, occ, &quiet, &caps);
+            att = cs_or(att, caps);
+            cellset reach = cs_or(quiet, cs_and(caps, enemy));
             count += cs_popcount(cs_andnot(reach, unsafe));
             for (int e = 0; e < v->nplayers; e++)
                 attack_units[e] += cs_popcount(cs_and(reach, zone[e]));
         }
+        at->by_type[pl][t] = att;
         if (mobile)
             add(s, pl, W_MOBILITY + t, count);
     }
@@ -355,47 +401,32 @@ static void eval_royal(const struct position *pos, const struct eval_data *ev, i
     add(s, pl, W_SAFETY + (units < SAFETY_MAX ? units : SAFETY_MAX - 1), 1);
 }
 
-/* Every cell each type of the player's pieces attacks, pieces of either colour included. */
-static void eval_attacks(const struct position *pos, int pl, cellset *att)
-{
-    const struct tables *tb = pos->tb;
-    cellset occ = pos->occ, empty = cs_andnot(tb->all, occ);
-    for (int t = 0; t < pos->v->ntypes; t++) {
-        const struct piece_tables *pt = &tb->pt[pl][t];
-        int from;
-        att[t] = cs_empty();
-        CS_FOR_EACH(from, pos_pieces(pos, pl, t)) {
-            cellset quiet, caps;
-            piece_targets(tb, pt, from, occ, empty, occ, &quiet, &caps);
-            att[t] = cs_or(att[t], caps);
-        }
-    }
-}
-
 /* Pieces attacked by a less valuable enemy piece, and pieces attacked and not defended. */
-static void eval_threats(const struct position *pos, const struct eval_data *ev, struct eval_sum *s)
+static void eval_threats(const struct position *pos, const struct eval_data *ev, const struct eval_attacks *at,
+                         struct eval_sum *s)
 {
     const struct variant *v = pos->v;
-    cellset att[MAX_PLAYERS][MAX_TYPES], all[MAX_PLAYERS];
+    cellset all[MAX_PLAYERS];
     for (int pl = 0; pl < v->nplayers; pl++) {
-        eval_attacks(pos, pl, att[pl]);
         all[pl] = cs_empty();
         for (int t = 0; t < v->ntypes; t++)
-            all[pl] = cs_or(all[pl], att[pl][t]);
+            all[pl] = cs_or(all[pl], at->by_type[pl][t]);
     }
     for (int pl = 0; pl < v->nplayers; pl++) {
-        cellset by_enemy = cs_empty();
-        for (int e = 0; e < v->nplayers; e++)
-            if (e != pl)
-                by_enemy = cs_or(by_enemy, all[e]);
+        cellset by_enemy = cs_empty(), enemy_att[MAX_TYPES];
+        for (int t = 0; t < v->ntypes; t++) {
+            enemy_att[t] = cs_empty();
+            for (int e = 0; e < v->nplayers; e++)
+                if (e != pl)
+                    enemy_att[t] = cs_or(enemy_att[t], at->by_type[e][t]);
+            by_enemy = cs_or(by_enemy, enemy_att[t]);
+        }
         for (int t = 0; t < v->ntypes; t++) {
             cellset mine = pos_pieces(pos, pl, t), lesser = cs_empty();
             if (pos->v->piece[t].royal || cs_is_empty(mine))
                 continue;
-            for (int e = 0; e < v->nplayers; e++)
-                for (int et = 0; e != pl && et < v->ntypes; et++)
-                    if (!pos->v->piece[et].royal && ev->value[et] < ev->value[t])
-                        lesser = cs_or(lesser, att[e][et]);
+            for (uint32_t types = ev->cheaper[t]; types; types &= types - 1)
+                lesser = cs_or(lesser, enemy_att[__builtin_ctz(types)]);
             add(s, pl, W_THREAT + t, cs_popcount(cs_and(mine, lesser)));
             add(s, pl, W_HANGING + t, cs_popcount(cs_andnot(cs_and(mine, by_enemy), all[pl])));
         }
@@ -492,15 +523,18 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
     if (!tr && (early - margin >= beta || early + margin <= alpha))
         return early;
     int units[MAX_PLAYERS] = { 0 };
+    struct eval_attacks at;
+    at.threats = ev->threats || tr;
+    eval_attacks_init(pos, &at, ev->any_mobile || tr);
     for (int pl = 0; pl < v->nplayers; pl++)
-        eval_pieces(pos, ev, pl, &s, units);
+        eval_pieces(pos, ev, pl, &s, units, &at);
     for (int pl = 0; pl < v->nplayers; pl++) {
         eval_royal(pos, ev, pl, units[pl], &s);
         if (ev->triad || tr)
             eval_triad(pos, ev, pl, &s);
     }
-    if (ev->threats || tr)
-        eval_threats(pos, ev, &s);
+    if (at.threats)
+        eval_threats(pos, ev, &at, &s);
     int total = eval_blend(pos, &s, view, phase);
     if (tr) {
         tr->phase = phase;

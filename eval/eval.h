@@ -11,6 +11,7 @@ struct eval_data {
     struct eval_params p;                          /* the weights these tables were built from */
     int value[MAX_TYPES];                          /* centipawns: the values' middlegame part */
     int by_value[MAX_TYPES];                       /* types from least to most valuable, royal last */
+    uint32_t cheaper[MAX_TYPES];                   /* the non-royal types less valuable than the type */
     int start_phase;                               /* non-pawn material of the start position */
     bool mobile[MAX_TYPES], any_mobile;            /* a type's mobility weighs something */
     bool threats, triad, balance;                  /* some threat, triad, leader weight is not 0 */

@@ -170,23 +170,133 @@ static inline void attackers_init(struct attackers *a, const struct position *po
     }
 }
 
-/* Cells where a piece arriving or leaving could change whether curved or hopping pieces attack the
- * cell (their checks and pins do not follow one line, so the move generator tests moves touching
- * these cells); their pieces that could attack it go to *pcs. */
-static inline cellset attackers_exotic_zone(const struct attackers *a, int cell, cellset *pcs)
+/* The curved paths back from a cell (bit 2 * direction + sense) a group's pieces could take. */
+static inline uint32_t curved_slots(const struct curved_group *g)
 {
-    cellset zone = cs_empty();
-    for (int i = 0; i < a->ncurved; i++)
-        if (cs_intersects(a->curved[i]->reach[cell], a->curved_pcs[i])) {
-            zone = cs_or(zone, a->curved[i]->reach[cell]);
-            *pcs = cs_or(*pcs, a->curved_pcs[i]);
+    return (g->dirs & 0x3f ? 0xfffu : 0) | (g->dirs & 0xfc0 ? 0xfff000u : 0);
+}
+
+/* How far along the curved path `slot` back from the cell, which passes p, a group's piece on p
+ * stands; -1 if that is beyond its steps or it would leave p in a direction it lacks. */
+static inline int curved_fit(const struct tables *tb, const struct curved_group *g, int cell, int p, int slot)
+{
+    int e = slot / 2, s = slot % 2, k = 0;
+    const struct curved_ray *cr = &tb->curved[cell][e][s];
+    while (cr->cell[k] != p)
+        k++;
+    return k < g->steps[e >= DIR_DIAG] && curved_back_ok(g->dirs, e, s, k) ? k : -1;
+}
+
+/* The paths along which curved or hopping pieces could attack a royal, whatever stands on them now:
+ * each curved path back from its cell (start direction e, turn sense s: slot 2e + s) and each straight
+ * line (slot 2 * NUM_STRAIGHT + d), up to the farthest such piece. A move changes what they attack only
+ * when it leaves or lands on one of their cells, so the move generator tests those moves alone. */
+enum { EXOTIC_SLOTS = 3 * NUM_STRAIGHT };
+struct exotic_paths {
+    uint64_t active;                     /* slots holding such a piece */
+    cellset attackers[EXOTIC_SLOTS];     /* curved: pieces that attack if first on the path; lines:
+                                            hoppers that attack if second on it */
+    cellset cells[EXOTIC_SLOTS];         /* from the royal up to the farthest of them */
+    unsigned char len[2 * NUM_STRAIGHT]; /* curved: cells up to the farthest of them */
+    cellset zone;                        /* every slot's cells */
+};
+
+static inline void exotic_mark(struct exotic_paths *ep, int slot, int piece)
+{
+    if (!(ep->active >> slot & 1)) {
+        ep->active |= 1ull << slot;
+        ep->attackers[slot] = cs_empty();
+        if (slot < 2 * NUM_STRAIGHT)
+            ep->len[slot] = 0;
+    }
+    cs_set(&ep->attackers[slot], piece);
+}
+
+/* Adds one opponent's curved and hopping pieces that could attack the cell on an empty board (they
+ * also go to *pcs). */
+static inline void exotic_paths_add(struct exotic_paths *ep, const struct attackers *a, int cell, cellset *pcs)
+{
+    const struct tables *tb = a->tb;
+    for (int i = 0; i < a->ncurved; i++) {
+        const struct curved_group *g = a->curved[i];
+        cellset mine = a->curved_pcs[i];
+        if (!cs_intersects(g->reach[cell], mine))
+            continue;
+        *pcs = cs_or(*pcs, mine);
+        int p;
+        CS_FOR_EACH(p, cs_and(g->reach[cell], mine))
+            for (uint32_t slots = tb->curved_link[cell * tb->ncells + p] & curved_slots(g); slots; slots &= slots - 1) {
+                int slot = __builtin_ctz(slots), k = curved_fit(tb, g, cell, p, slot);
+                if (k >= 0) {
+                    exotic_mark(ep, slot, p);
+                    ep->len[slot] = (unsigned char)(k + 1 > ep->len[slot] ? k + 1 : ep->len[slot]);
+                }
+            }
+    }
+    for (int i = 0; i < a->nhop; i++) {
+        const struct line_group *g = a->hop[i];
+        cellset mine = a->hop_pcs[i];
+        if (!cs_intersects(g->reach[cell], mine))
+            continue;
+        *pcs = cs_or(*pcs, mine);
+        for (unsigned dirs = g->dirs; dirs; dirs &= dirs - 1) {
+            int d = __builtin_ctz(dirs), h;
+            CS_FOR_EACH(h, cs_and(tb->ray[cell][d], mine))
+                exotic_mark(ep, 2 * NUM_STRAIGHT + d, h);
         }
-    for (int i = 0; i < a->nhop; i++)
-        if (cs_intersects(a->hop[i]->reach[cell], a->hop_pcs[i])) {
-            zone = cs_or(zone, a->hop[i]->reach[cell]);
-            *pcs = cs_or(*pcs, a->hop_pcs[i]);
+    }
+}
+
+/* Each active slot's cells, and their union. */
+static inline cellset exotic_paths_finish(struct exotic_paths *ep, const struct tables *tb, int cell)
+{
+    ep->zone = cs_empty();
+    for (uint64_t slots = ep->active; slots; slots &= slots - 1) {
+        int slot = __builtin_ctzll(slots);
+        if (slot < 2 * NUM_STRAIGHT) {
+            ep->cells[slot] = tb->curved[cell][slot / 2][slot % 2].prefix[ep->len[slot] - 1];
+        } else {
+            int d = slot - 2 * NUM_STRAIGHT;
+            cellset h = ep->attackers[slot];
+            int far = tb->straight_up >> d & 1 ? cs_msb(h) : cs_lsb(h);
+            ep->cells[slot] = cs_or(tb->between[cell * tb->ncells + far], tb->bit[far]);
         }
-    return zone;
+        ep->zone = cs_or(ep->zone, ep->cells[slot]);
+    }
+    return ep->zone;
+}
+
+/* Whether, on the occupancy a move leaves (touched: the cells it left or landed on, to: where it
+ * landed, taking any piece there), a curved or hopping piece attacks the cell along a path the move
+ * touched; the others attack as before the move, which they did not. */
+static inline bool exotic_attacked(const struct tables *tb, const struct exotic_paths *ep, int cell, cellset occ,
+                                   cellset touched, int to)
+{
+    for (uint64_t slots = ep->active; slots; slots &= slots - 1) {
+        int slot = __builtin_ctzll(slots);
+        if (!cs_intersects(ep->cells[slot], touched))
+            continue;
+        int first;
+        if (slot < 2 * NUM_STRAIGHT) {
+            const struct curved_ray *cr = &tb->curved[cell][slot / 2][slot % 2];
+            int k = 0;
+            while (!cs_test(occ, cr->cell[k]))
+                k++;
+            first = cr->cell[k];
+        } else {
+            int d = slot - 2 * NUM_STRAIGHT;
+            bool up = tb->straight_up >> d & 1;
+            cellset on_line = cs_and(ep->cells[slot], occ);
+            /* The screen first, then the piece beyond it. */
+            cs_clear(&on_line, up ? cs_lsb(on_line) : cs_msb(on_line));
+            if (cs_is_empty(on_line))
+                continue;
+            first = up ? cs_lsb(on_line) : cs_msb(on_line);
+        }
+        if (first != to && cs_test(ep->attackers[slot], first))
+            return true;
+    }
+    return false;
 }
 
 /* The first piece along each of the group's directions, if it is one of pcs. */
@@ -212,31 +322,24 @@ static inline cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned u
     return found;
 }
 
-/* The first piece on each curved path back from the cell, if it is one of pcs and its path fits. */
+/* The pieces of pcs that attack the cell along a curved path. Only a piece on the group's reach can;
+ * the paths back from the cell that pass it (tables.curved_link) say where it stands on each, and it
+ * attacks along one that fits its steps and first direction and is clear up to it. */
 static inline cellset curved_hits(const struct tables *tb, const struct curved_group *g, cellset pcs, int cell,
                                   cellset occ)
 {
     cellset found = cs_empty();
-    if (!cs_intersects(g->reach[cell], pcs))
-        return found;
-    unsigned starts = (g->dirs & 0x3f ? 0x3fu : 0) | (g->dirs & 0xfc0 ? 0xfc0u : 0);
-    for (; starts; starts &= starts - 1) {
-        int e = __builtin_ctz(starts), limit = g->steps[e >= DIR_DIAG];
-        for (int s = 0; s < 2; s++) {
-            const struct curved_ray *cr = &tb->curved[cell][e][s];
-            int n = cr->len < limit ? cr->len : limit;
-            /* The first piece on the path must be one of pcs: a path without any is skipped. */
-            if (!n || !cs_intersects(cr->prefix[n - 1], pcs) || !cs_intersects(cr->prefix[n - 1], occ))
-                continue;
-            for (int k = 0; k < n; k++) {
-                if (!cs_test(occ, cr->cell[k]))
-                    continue;
-                if (cs_test(pcs, cr->cell[k]) && curved_back_ok(g->dirs, e, s, k))
-                    cs_set(&found, cr->cell[k]);
+    /* pcs may hold pieces already gone from occ (exchange evaluation). */
+    cellset cands = cs_and(cs_and(g->reach[cell], pcs), occ);
+    int p;
+    CS_FOR_EACH(p, cands)
+        for (uint32_t slots = tb->curved_link[cell * tb->ncells + p] & curved_slots(g); slots; slots &= slots - 1) {
+            int slot = __builtin_ctz(slots), k = curved_fit(tb, g, cell, p, slot);
+            if (k == 0 || (k > 0 && !cs_intersects(tb->curved[cell][slot / 2][slot % 2].prefix[k - 1], occ))) {
+                cs_set(&found, p);
                 break;
             }
         }
-    }
     return found;
 }
 

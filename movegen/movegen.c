@@ -184,17 +184,19 @@ static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int
 
 /* The targets that leave our royal unattacked, each tried on the occupancy the move leaves (occ:
  * with the moving piece gone from its cell, unless part of it stays); a captured piece no longer
- * attacks. For curved and hopping attackers, whose checks and pins do not follow one line. */
-static cellset safe_targets(const struct position *pos, const struct attackers *opp, int nopp, int king, cellset occ,
-                            cellset targets)
+ * attacks. For curved and hopping attackers, whose checks and pins do not follow one line: unless
+ * every kind is tried (test_all), the evasion mask and the pins already answer leaps and lines, and
+ * only the curved and hopping paths the move touches are looked at. */
+static cellset safe_targets(const struct position *pos, const struct attackers *opp, int nopp,
+                            const struct exotic_paths *paths, int king, cellset occ, cellset targets, bool test_all)
 {
     const struct tables *tb = pos->tb;
-    cellset safe = cs_empty();
+    cellset safe = cs_empty(), left = cs_xor(occ, pos->occ);
     int to;
     CS_FOR_EACH(to, targets) {
         cellset occ2 = cs_or(occ, tb->bit[to]);
-        bool ok = true;
-        for (int i = 0; i < nopp && ok; i++)
+        bool ok = test_all || !exotic_attacked(tb, paths, king, occ2, cs_or(left, tb->bit[to]), to);
+        for (int i = 0; i < nopp && ok && test_all; i++)
             ok = cs_is_empty(cs_andnot(attackers_to(&opp[i], king, occ2, false), tb->bit[to]));
         if (ok)
             cs_set(&safe, to);
@@ -204,10 +206,13 @@ static cellset safe_targets(const struct position *pos, const struct attackers *
 
 /* Fission: one component of the compound on `from` moves alone to an empty cell, the other stays
  * (so a pin through `from` still holds); targets are limited to `allowed` (empty cells answering
- * a check), and those in `zone` are tried against curved and hopping attackers. */
+ * a check), and those in `zone` are tried against curved and hopping attackers (all: every one). */
 static int gen_fissions(const struct position *pos, move_t *list, int n, int from, cellset allowed,
-                        const struct attackers *opp, int nopp, int king, cellset zone)
+                        const struct attackers *opp, int nopp, const struct exotic_paths *paths, int king, cellset zone,
+                        bool test_all)
 {
+    if (test_all)
+        zone = pos->tb->all;
     const struct tables *tb = pos->tb;
     cellset empty = cs_andnot(tb->all, pos->occ), quiet, caps;
     const unsigned char *parts = pos->v->component[piece_type(pos->board[from])];
@@ -216,7 +221,7 @@ static int gen_fissions(const struct position *pos, move_t *list, int n, int fro
         piece_targets(tb, &tb->pt[pos->side][part], from, pos->occ, empty, cs_empty(), &quiet, &caps);
         quiet = cs_and(quiet, allowed);
         if (cs_intersects(quiet, zone))
-            quiet = cs_or(cs_andnot(quiet, zone), safe_targets(pos, opp, nopp, king, pos->occ, cs_and(quiet, zone)));
+            quiet = cs_or(cs_andnot(quiet, zone), safe_targets(pos, opp, nopp, paths, king, pos->occ, cs_and(quiet, zone), test_all));
         if (!list) {
             n += cs_popcount(quiet);
             continue;
@@ -273,16 +278,19 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
     cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
     cellset checkers = cs_empty(), quiet, caps;
     struct attackers opp[MAX_PLAYERS - 1];
-    cellset zone = cs_empty(), exotic_pcs = cs_empty();
+    cellset exotic_pcs = cs_empty();
+    struct exotic_paths paths;
+    paths.active = 0;
     for (int p = 0; p < v->nplayers; p++) {
         if (p == us)
             continue;
         attackers_init(&opp[nopp], pos, p);
         checkers = cs_or(checkers, attackers_to(&opp[nopp], king, occ, false));
-        zone = cs_or(zone, attackers_exotic_zone(&opp[nopp], king, &exotic_pcs));
+        exotic_paths_add(&paths, &opp[nopp], king, &exotic_pcs);
         nopp++;
     }
-    const bool exotic = !cs_is_empty(zone);
+    const bool exotic = !cs_is_empty(exotic_pcs);
+    const cellset zone = exotic_paths_finish(&paths, tb, king);
     /* Against a curved or hopping checker, or two checkers, every move is tried. */
     const bool test_all = exotic && (cs_several(checkers) || cs_intersects(checkers, exotic_pcs));
 
@@ -346,13 +354,13 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
                 targets = cs_and(targets, pawn ? cs_or(enemy, pt->promo_zone) : enemy);
             cellset vacated = cs_xor(occ, tb->bit[from]);
             if (test_all || (exotic && cs_test(zone, from)))
-                targets = safe_targets(pos, opp, nopp, king, vacated, targets);
+                targets = safe_targets(pos, opp, nopp, &paths, king, vacated, targets, test_all);
             else if (exotic)
-                targets = cs_or(cs_andnot(targets, zone), safe_targets(pos, opp, nopp, king, vacated, cs_and(targets, zone)));
+                targets = cs_or(cs_andnot(targets, zone), safe_targets(pos, opp, nopp, &paths, king, vacated, cs_and(targets, zone), false));
             if (!pawn) {
                 n = add_moves(list, n, from, targets);
                 if (compound && !noisy)
-                    n = gen_fissions(pos, list, n, from, cs_and(mask, empty), opp, nopp, king, test_all ? tb->all : zone);
+                    n = gen_fissions(pos, list, n, from, cs_and(mask, empty), opp, nopp, &paths, king, zone, test_all);
                 continue;
             }
             n = add_moves(list, n, from, cs_andnot(targets, pt->promo_zone));
@@ -369,7 +377,7 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
                     || (ds->far[i] != CELL_NONE && !cs_test(empty, ds->far[i])))
                     continue;
                 if (!(test_all || (exotic && (cs_test(zone, from) || cs_test(zone, two))))
-                    || !cs_is_empty(safe_targets(pos, opp, nopp, king, vacated, tb->bit[two])))
+                    || !cs_is_empty(safe_targets(pos, opp, nopp, &paths, king, vacated, tb->bit[two], test_all)))
                     n = push_move(list, n, move_make(from, two) | MOVE_DOUBLE);
             }
         }

@@ -255,6 +255,7 @@ static void tables_curved(struct tables *tb)
                     cr->cell[k] = (unsigned char)cells[k];
                     cs_set(&path, cells[k]);
                     cr->prefix[k] = path;
+                    tb->curved_link[c * tb->ncells + cells[k]] |= 1u << (2 * d + s);
                 }
             }
 }
@@ -279,6 +280,7 @@ static void tables_free(struct tables *tb)
     if (tb) {
         free(tb->between);
         free(tb->curved);
+        free(tb->curved_link);
     }
     free(tb);
 }
@@ -294,7 +296,8 @@ static struct tables *tables_new(const struct variant *v, size_t size)
     tb->ncells = v->geo.ncells;
     tb->between = calloc((size_t)tb->ncells * (size_t)tb->ncells, sizeof *tb->between);
     tb->curved = calloc((size_t)tb->ncells, sizeof *tb->curved);
-    if (!tb->between || !tb->curved) {
+    tb->curved_link = calloc((size_t)tb->ncells * (size_t)tb->ncells, sizeof *tb->curved_link);
+    if (!tb->between || !tb->curved || !tb->curved_link) {
         tables_free(tb);
         return NULL;
     }

@@ -99,6 +99,8 @@ struct tables {
     unsigned straight_up, root7_up;         /* directions that walk to higher cell indices */
     cellset *between;                       /* ncells x ncells: cells strictly between on a line */
     struct curved_ray (*curved)[NUM_STRAIGHT][2]; /* per cell, start direction, turn sense (0: +1, 1: -1) */
+    uint32_t *curved_link;                  /* ncells x ncells: the curved paths from the first cell (bit
+                                               2 * direction + sense) that pass the second */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
     struct attack_groups attack[MAX_PLAYERS];
     struct castle_cells castle[MAX_PLAYERS][MAX_CASTLES];

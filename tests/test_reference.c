@@ -706,6 +706,85 @@ START_TEST(test_random_placements)
 }
 END_TEST
 
+/* The enemy's piece of the type near the royal of the side to move, where a curved or hopping piece
+ * may attack it: on one of its straight lines (half the time with a piece of the side between, a
+ * hopper's screen), or a few steps away (a diagonal curved path of five steps goes up to ten); false
+ * if the cell is taken. */
+static bool place_near(const struct variant *v, struct setup *s, int enemy, int type)
+{
+    const struct geometry *g = &v->geo;
+    int king = 0;
+    while (s->piece[king] != piece_make(s->side, variant_royal_type(v)))
+        king++;
+    struct vec d = geo_straight(rng_below(NUM_STRAIGHT)), at = { g->q[king], g->r[king] };
+    if (rng_below(2)) {
+        int k = 2 + rng_below(4);
+        if (!piece_place(v, s, enemy, type, cell_step(v, king, (struct vec){ k * d.q, k * d.r })))
+            return false;
+        int screen = 1 + rng_below(k - 1);
+        if (rng_below(2))
+            piece_place(v, s, s->side, type_random(v, is_plain), cell_step(v, king, (struct vec){ screen * d.q, screen * d.r }));
+        return true;
+    }
+    int c = rng_below(g->ncells);
+    return geo_distance((struct vec){ g->q[c], g->r[c] }, at) <= 1 + rng_below(8) && piece_place(v, s, enemy, type, c);
+}
+
+/* Curved and hopping attacks found from the tables (tables.curved_link, the paths the move generator
+ * tests near them) against the reference's walked paths: the side to move's royal, one enemy curved or
+ * hopping piece, the other royals and blockers of the side to move (0 to 40 of them) on random cells, the piece near
+ * the royal;
+ * whether the royal is attacked, and the legal moves, must agree. Every such type of every variant in
+ * each width, attacked and not attacked many times. */
+START_TEST(test_exotic_attacks)
+{
+    const struct variant *v;
+    bool wide;
+    loop_pair(_i, &v, &wide);
+    static move_text ref[REFERENCE_MAX_MOVES];
+    static struct fast_move fast[MAX_MOVES];
+    struct game g;
+    test_game(&g, v->name, NULL, wide);
+    rng_seed_for(v, wide, 3000);
+    int ncells = v->geo.ncells, want = 150 * scale() / (test_wide_only(v) ? 2 : 1);
+    for (int t = 0; t < v->ntypes; t++) {
+        const struct piece_def *pd = &v->piece[t];
+        if (pd->royal || !(pd->curved[MODE_CAPTURE] | pd->curved[MODE_BOTH] | pd->hop))
+            continue;
+        int attacked = 0, safe = 0;
+        for (int k = 0; (attacked < want || safe < want) && k < 40 * want; k++) {
+            struct setup s;
+            memset(&s, 0, sizeof s);
+            s.ep = CELL_NONE;
+            s.fullmove = 1;
+            s.side = rng_below(v->nplayers);
+            int enemy = (s.side + 1 + rng_below(v->nplayers - 1)) % v->nplayers;
+            for (int pl = 0; pl < v->nplayers; pl++)
+                while (!piece_place(v, &s, pl, variant_royal_type(v), rng_below(ncells)))
+                    ;
+            while (!place_near(v, &s, enemy, t))
+                ;
+            for (int b = rng_below(2) ? rng_below(4) : rng_below(41); b > 0; b--)
+                piece_place(v, &s, s.side, type_random(v, is_plain), rng_below(ncells));
+            struct reference_resolution r;
+            char fen[1024], err[256];
+            setup_to_fen(&s, v, fen, sizeof fen);
+            if (!reference_fen_accepted(v, &s) || !game_set_position(&g, fen, NULL, 0, err, sizeof err)
+                || (v->nplayers > 2 && !reference_resolve(v, &s, &r)))
+                continue;
+            bool check = reference_in_check(v, &s, s.side);
+            ck_assert_msg(g.ops->position_in_check(g.pos) == check, "%s (%d-bit) %s: the engine says %s", v->name,
+                          g.ops->bits, fen, check ? "not in check" : "in check");
+            position_compare(&g, &s, ref, fast);
+            check ? attacked++ : safe++;
+        }
+        ck_assert_msg(attacked >= want && safe >= want, "%s: %s attacked %d times, not %d times", v->name, pd->name,
+                      attacked, safe);
+    }
+    game_free(&g);
+}
+END_TEST
+
 /* One EPD line, "FEN ;D1 n ;D2 n ...": checks every count small enough for the reference. */
 static int perft_line(const struct variant *v, const char *line, const char *where)
 {
@@ -1846,6 +1925,12 @@ Suite *suite_reference(void)
     tcase_add_test(three, test_three_en_passant);
     tcase_add_test(three, test_three_fen_check);
     suite_add_tcase(s, three);
+    TCase *exotic = tcase_create("curved and hopping attacks");
+    tcase_set_timeout(exotic, test_timeout(120));
+    char err[256];
+    tcase_add_loop_test(exotic, test_exotic_attacks, 0,
+                        test_registry_init(err, sizeof err) ? loop_pair(-1, NULL, NULL) : 0);
+    suite_add_tcase(s, exotic);
     TCase *tc = tcase_create("perft files");
     tcase_set_timeout(tc, test_timeout(300));
     tcase_add_test(tc, test_perft_files);
