@@ -714,7 +714,7 @@ static bool place_near(const struct variant *v, struct setup *s, int enemy, int 
 {
     const struct geometry *g = &v->geo;
     int king = 0;
-    while (s->piece[king] != piece_make(s->side, variant_royal_type(v)))
+    while (s->piece[king] != piece_make(s->side, variant_royal_type(v, s->side)))
         king++;
     struct vec d = geo_straight(rng_below(NUM_STRAIGHT)), at = { g->q[king], g->r[king] };
     if (rng_below(2)) {
@@ -722,8 +722,9 @@ static bool place_near(const struct variant *v, struct setup *s, int enemy, int 
         if (!piece_place(v, s, enemy, type, cell_step(v, king, (struct vec){ k * d.q, k * d.r })))
             return false;
         int screen = 1 + rng_below(k - 1);
-        if (rng_below(2))
-            piece_place(v, s, s->side, type_random(v, is_plain), cell_step(v, king, (struct vec){ screen * d.q, screen * d.r }));
+        int t = type_random(v, s->side, is_plain);
+        if (t >= 0 && rng_below(2))
+            piece_place(v, s, s->side, t, cell_step(v, king, (struct vec){ screen * d.q, screen * d.r }));
         return true;
     }
     int c = rng_below(g->ncells);
@@ -759,13 +760,18 @@ START_TEST(test_exotic_attacks)
             s.fullmove = 1;
             s.side = rng_below(v->nplayers);
             int enemy = (s.side + 1 + rng_below(v->nplayers - 1)) % v->nplayers;
+            if (v->army[enemy] != pd->army)
+                continue;
             for (int pl = 0; pl < v->nplayers; pl++)
-                while (!piece_place(v, &s, pl, variant_royal_type(v), rng_below(ncells)))
+                while (!piece_place(v, &s, pl, variant_royal_type(v, pl), rng_below(ncells)))
                     ;
             while (!place_near(v, &s, enemy, t))
                 ;
-            for (int b = rng_below(2) ? rng_below(4) : rng_below(41); b > 0; b--)
-                piece_place(v, &s, s.side, type_random(v, is_plain), rng_below(ncells));
+            for (int b = rng_below(2) ? rng_below(4) : rng_below(41); b > 0; b--) {
+                int plain = type_random(v, s.side, is_plain);
+                if (plain >= 0)
+                    piece_place(v, &s, s.side, plain, rng_below(ncells));
+            }
             struct reference_resolution r;
             char fen[1024], err[256];
             setup_to_fen(&s, v, fen, sizeof fen);
