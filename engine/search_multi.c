@@ -1,4 +1,4 @@
-/* The search of three and four players (shared/spec/variants.md, three-player rules), used while three
+/* The search of three and four players (docs/variants.md, three-player rules), used while three
  * or more armies are on the board; once two are left, the game is a two-player one and search.c takes
  * over. Every score here is from the root player's view: its nodes maximise, the opponents' minimise.
  *

@@ -1,4 +1,4 @@
-/* Three-player turns (shared/spec/variants.md, included by engine/instance.c once per width): before
+/* Three-player turns (docs/variants.md, included by engine/instance.c once per width): before
  * a player moves, every army whose royal it attacks leaves the board; a player left with no legal
  * move is mated if in check (its army leaves and the next one moves in the same position) and
  * stalemated otherwise. Two-player games have no eliminations: mate and stalemate end them. */
