@@ -360,7 +360,7 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
             unsafe = cs_or(unsafe, at->pawn_cover[e]);
     }
     for (int t = 0; t < v->ntypes; t++) {
-        if (v->piece[t].pawn || pos->v->piece[t].royal)
+        if (v->piece[t].pawn || v->piece[t].royal)
             continue;
         const bool mobile = ev->mobile[t] || s->tr;
         const struct piece_tables *pt = &tb->pt[pl][t];
@@ -423,7 +423,7 @@ static void eval_threats(const struct position *pos, const struct eval_data *ev,
         }
         for (int t = 0; t < v->ntypes; t++) {
             cellset mine = pos_pieces(pos, pl, t), lesser = cs_empty();
-            if (pos->v->piece[t].royal || cs_is_empty(mine))
+            if (v->piece[t].royal || cs_is_empty(mine))
                 continue;
             for (uint32_t types = ev->cheaper[t]; types; types &= types - 1)
                 lesser = cs_or(lesser, enemy_att[__builtin_ctz(types)]);
@@ -459,7 +459,7 @@ static void eval_balance(const struct position *pos, int view, struct eval_sum *
     /* Equal material: the opponent who moves next leads. */
     int leader = pos->material[b] > pos->material[a] ? b : a;
     for (int t = 0; t < v->ntypes; t++)
-        if (!pos->v->piece[t].royal)
+        if (!v->piece[t].royal)
             add(s, view, W_LEADER + t, cs_popcount(pos_pieces(pos, view, t)) - cs_popcount(pos_pieces(pos, leader, t)));
 }
 

@@ -1136,27 +1136,22 @@ START_TEST(test_three_player_discovery)
 }
 END_TEST
 
-/* Red to move takes White's loose Vicereine with its Rook, whichever algorithm it searches with. */
-START_TEST(test_three_player_capture)
-{
-    const enum search3 algorithm = _i ? SEARCH3_BRS : SEARCH3_PARANOID;
-    struct game g;
-    test_game(&g, "wellisch", "1bG4/7/2rR3wV1/9/10/rG10/10/9/8/7/wG5 r - - 0 1", false);
-    struct pool_result r = pool_search3(&g, 4, MOVE_NONE, algorithm);
-    ck_assert_uint_eq(r.best, parse_move(&g, "c3c7"));
-    game_free(&g);
-}
-END_TEST
+/* The mover takes a loose piece, whichever algorithm it searches with: three players, Red's Rook takes
+ * White's Vicereine; four players, White's Rook k5 takes Red's Queen k10 (best-reply search lets any one
+ * of the three opponents answer). */
+static const struct { const char *variant, *fen, *best; } multi_captures[] = {
+    { "wellisch", "1bG4/7/2rR3wV1/9/10/rG10/10/9/8/7/wG5 r - - 0 1", "c3c7" },
+    { "nd-wellisch-4p", "gK7/9/10/2gN8/9bR2/13/14/14bG/14/4wR4rQ3/12/11/10/9/wG6rK w - - 0 1", "k5k10" },
+};
 
-/* Four players: White takes Red's loose Queen k10 with its Rook k5, whichever algorithm it searches
- * with (best-reply search lets any one of the three opponents answer). */
-START_TEST(test_four_player_capture)
+START_TEST(test_multi_player_capture)
 {
-    const enum search3 algorithm = _i ? SEARCH3_BRS : SEARCH3_PARANOID;
+    const enum search3 algorithm = _i % 2 ? SEARCH3_BRS : SEARCH3_PARANOID;
+    const int k = _i / 2;
     struct game g;
-    test_game(&g, "nd-wellisch-4p", "gK7/9/10/2gN8/9bR2/13/14/14bG/14/4wR4rQ3/12/11/10/9/wG6rK w - - 0 1", false);
+    test_game(&g, multi_captures[k].variant, multi_captures[k].fen, false);
     struct pool_result r = pool_search3(&g, 4, MOVE_NONE, algorithm);
-    ck_assert_uint_eq(r.best, parse_move(&g, "k5k10"));
+    ck_assert_uint_eq(r.best, parse_move(&g, multi_captures[k].best));
     game_free(&g);
 }
 END_TEST
@@ -1217,8 +1212,7 @@ Suite *suite_search(void)
     tc = tcase_create("three players");
     tcase_set_timeout(tc, test_timeout(20));
     tcase_add_loop_test(tc, test_three_player_discovery, 0, 2);
-    tcase_add_loop_test(tc, test_three_player_capture, 0, 2);
-    tcase_add_loop_test(tc, test_four_player_capture, 0, 2);
+    tcase_add_loop_test(tc, test_multi_player_capture, 0, 2 * (int)(sizeof multi_captures / sizeof *multi_captures));
     tcase_add_test(tc, test_mate_moves);
     suite_add_tcase(s, tc);
     return s;
