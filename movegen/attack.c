@@ -92,6 +92,21 @@ static inline cellset curved_targets(const struct tables *tb, unsigned dirs, con
     return out;
 }
 
+/* Cells reached along crooked, bent and joined paths (first directions by kind): each move whose
+ * passed cells are empty, ending on an empty cell or a piece. */
+static inline cellset path_targets(const struct tables *tb, const unsigned dirs[PATH_KINDS], int from, cellset occ)
+{
+    cellset out = cs_empty();
+    for (int k = 0; k < PATH_KINDS; k++)
+        for (unsigned d = dirs[k]; d; d &= d - 1) {
+            struct path_range r = tb->path_at[from][k][__builtin_ctz(d)];
+            for (const struct path_move *pm = &tb->paths[r.first], *end = pm + r.n; pm < end; pm++)
+                if (!cs_intersects(pm->passed, occ))
+                    cs_set(&out, pm->to);
+        }
+    return out;
+}
+
 /* The first piece beyond the first piece (the screen) along each direction: hopping captures. */
 static inline cellset hop_targets(const struct tables *tb, unsigned dirs, int from, cellset occ)
 {
@@ -120,6 +135,9 @@ struct attackers {
     cellset slide_pcs[NUM_STRAIGHT], ride_pcs[NUM_ROOT7], hop_pcs[NUM_STRAIGHT];
     const struct curved_group *curved[MAX_TYPES];
     cellset curved_pcs[MAX_TYPES];
+    int npath;
+    const struct path_group *path[MAX_TYPES];
+    cellset path_pcs[MAX_TYPES];
 };
 
 static inline cellset pieces_of_types(const struct position *pos, int player, uint32_t types)
@@ -168,6 +186,14 @@ static inline void attackers_init(struct attackers *a, const struct position *po
             a->curved_pcs[a->ncurved++] = pcs;
         }
     }
+    a->npath = 0;
+    for (int i = 0; i < ag->npath; i++) {
+        cellset pcs = pieces_of_types(pos, player, ag->path[i].types);
+        if (!cs_is_empty(pcs)) {
+            a->path[a->npath] = &ag->path[i];
+            a->path_pcs[a->npath++] = pcs;
+        }
+    }
 }
 
 /* Cells where a piece arriving or leaving could change whether curved or hopping pieces attack the
@@ -185,6 +211,11 @@ static inline cellset attackers_exotic_zone(const struct attackers *a, int cell,
         if (cs_intersects(a->hop[i]->reach[cell], a->hop_pcs[i])) {
             zone = cs_or(zone, a->hop[i]->reach[cell]);
             *pcs = cs_or(*pcs, a->hop_pcs[i]);
+        }
+    for (int i = 0; i < a->npath; i++)
+        if (cs_intersects(a->path[i]->reach[cell], a->path_pcs[i])) {
+            zone = cs_or(zone, a->path[i]->zone[cell]);
+            *pcs = cs_or(*pcs, a->path_pcs[i]);
         }
     return zone;
 }
@@ -240,6 +271,22 @@ static inline cellset curved_hits(const struct tables *tb, const struct curved_g
     return found;
 }
 
+/* The pieces of pcs (still in occ) with a clear path of the group's onto the cell. */
+static inline cellset path_hits(const struct tables *tb, const struct path_group *g, cellset pcs, int cell,
+                                cellset occ)
+{
+    cellset found = cs_empty();
+    pcs = cs_and(pcs, occ);
+    if (!cs_intersects(g->reach[cell], pcs))
+        return found;
+    for (uint32_t i = tb->path_back_first[cell]; i < tb->path_back_first[cell + 1]; i++) {
+        const struct path_move *pm = &tb->paths_back[i];
+        if (cs_test(pcs, pm->from) && (g->dirs[pm->kind] >> pm->dir & 1) && !cs_intersects(pm->passed, occ))
+            cs_set(&found, pm->from);
+    }
+    return found;
+}
+
 /* The gathered pieces that attack a cell, given an occupancy; with first_only, stops at the first. */
 static inline cellset attackers_to(const struct attackers *a, int cell, cellset occ, bool first_only)
 {
@@ -262,6 +309,11 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
     }
     for (int i = 0; i < a->ncurved; i++) {
         found = cs_or(found, curved_hits(tb, a->curved[i], a->curved_pcs[i], cell, occ));
+        if (first_only && !cs_is_empty(found))
+            return found;
+    }
+    for (int i = 0; i < a->npath; i++) {
+        found = cs_or(found, path_hits(tb, a->path[i], a->path_pcs[i], cell, occ));
         if (first_only && !cs_is_empty(found))
             return found;
     }

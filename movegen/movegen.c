@@ -34,6 +34,13 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
         c = cs_or(c, cs_and(curved_targets(tb, pt->curved[MODE_CAPTURE], pt->curved_steps, from, occ), enemy));
         c = cs_or(c, cs_and(hop_targets(tb, pt->hop, from, occ), enemy));
     }
+    if (gen & GEN_PATH) {
+        cellset s = path_targets(tb, pt->path[MODE_BOTH], from, occ);
+        q = cs_or(q, cs_and(s, empty));
+        c = cs_or(c, cs_and(s, enemy));
+        q = cs_or(q, cs_and(path_targets(tb, pt->path[MODE_MOVE], from, occ), empty));
+        c = cs_or(c, cs_and(path_targets(tb, pt->path[MODE_CAPTURE], from, occ), enemy));
+    }
     *quiet = q;
     *caps = c;
 }
