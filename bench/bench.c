@@ -29,6 +29,7 @@ static const struct {
     { "waitress", "3x2/P4sp/RP3sx1/UXP2p2w/1RXP3r1r/UWU1P1p1uuu/KX1P2p2k/w2P2pws/6Wr/Rx4p/2W3 w - - 0 17", 0 },
     { "shammes", NULL, 0 },
     { "mishling-fusion", NULL, 0 },
+    { "mishling-jackal", NULL, 0 },
     { "flatstar", NULL, 0 },
     { "wellisch", NULL, 1 },
     { "wellisch", "bEbRbGbVbRbE/bPbPbPbE1bPbP/3bPbP3/4bP4/rP8wP/rErPrP6wPwE/rR1rP4wPwPwR/rVrErP3wPwEwG/rGrP4wPwV/rRrP3wPwR/rE1wP2wE r - - 0 3", 1 },
