@@ -30,6 +30,7 @@ static const struct {
     { "shammes", NULL, 0 },
     { "mishling-fusion", NULL, 0 },
     { "waitress-fusion-swap", "6/P5p/RP4pr/SXP2xpxs/2XP2ps(uw)r/DWU(RW)P1psuu1/K2P2p2k/SWP2SU(rw)w/D2P1p2/P4p1/6 w - - 3 16", 0 },
+    { "mishling-jackal", NULL, 0 },
     { "flatstar", NULL, 0 },
     { "wellisch", NULL, 1 },
     { "wellisch", "bEbRbGbVbRbE/bPbPbPbE1bPbP/3bPbP3/4bP4/rP8wP/rErPrP6wPwE/rR1rP4wPwPwR/rVrErP3wPwEwG/rGrP4wPwV/rRrP3wPwR/rE1wP2wE r - - 0 3", 1 },

@@ -44,6 +44,11 @@ void values_mobility(const struct variant *v, int type, double *leaps, double *l
                 line++;
         }
         line += curved_reach(v, type, c);
+        unsigned paths[PATH_KINDS];
+        bool seen[MAX_CELLS] = { false };
+        for (int k = 0; k < PATH_KINDS; k++)
+            paths[k] = pd->path[k][MODE_MOVE] | pd->path[k][MODE_CAPTURE] | pd->path[k][MODE_BOTH];
+        line += geo_path_reach(g, c, paths, seen);
     }
     *leaps = (double)leap / g->ncells;
     *lines = (double)line / g->ncells;

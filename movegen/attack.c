@@ -92,6 +92,21 @@ static inline cellset curved_targets(const struct tables *tb, unsigned dirs, con
     return out;
 }
 
+/* Cells reached along crooked, bent and joined paths (first directions by kind): each move whose
+ * passed cells are empty, ending on an empty cell or a piece. */
+static inline cellset path_targets(const struct tables *tb, const unsigned dirs[PATH_KINDS], int from, cellset occ)
+{
+    cellset out = cs_empty();
+    for (int k = 0; k < PATH_KINDS; k++)
+        for (unsigned d = dirs[k]; d; d &= d - 1) {
+            struct path_range r = tb->path_at[from][k][__builtin_ctz(d)];
+            for (const struct path_move *pm = &tb->paths[r.first], *end = pm + r.n; pm < end; pm++)
+                if (!cs_intersects(pm->passed, occ))
+                    cs_set(&out, pm->to);
+        }
+    return out;
+}
+
 /* The first piece beyond the first piece (the screen) along each direction: hopping captures. */
 static inline cellset hop_targets(const struct tables *tb, unsigned dirs, int from, cellset occ)
 {
@@ -120,6 +135,9 @@ struct attackers {
     cellset slide_pcs[NUM_STRAIGHT], ride_pcs[NUM_ROOT7], hop_pcs[NUM_STRAIGHT];
     const struct curved_group *curved[MAX_TYPES];
     cellset curved_pcs[MAX_TYPES];
+    int npath;
+    const struct path_group *path[MAX_TYPES];
+    cellset path_pcs[MAX_TYPES];
 };
 
 static inline cellset pieces_of_types(const struct position *pos, int player, uint32_t types)
@@ -168,6 +186,14 @@ static inline void attackers_init(struct attackers *a, const struct position *po
             a->curved_pcs[a->ncurved++] = pcs;
         }
     }
+    a->npath = 0;
+    for (int i = 0; i < ag->npath; i++) {
+        cellset pcs = pieces_of_types(pos, player, ag->path[i].types);
+        if (!cs_is_empty(pcs)) {
+            a->path[a->npath] = &ag->path[i];
+            a->path_pcs[a->npath++] = pcs;
+        }
+    }
 }
 
 /* The curved paths back from a cell (bit 2 * direction + sense) a group's pieces could take. */
@@ -187,10 +213,27 @@ static inline int curved_fit(const struct tables *tb, const struct curved_group 
     return k < g->steps[e >= DIR_DIAG] && curved_back_ok(g->dirs, e, s, k) ? k : -1;
 }
 
+/* The pieces of pcs (still in occ) with a clear path of the group's onto the cell. */
+static inline cellset path_hits(const struct tables *tb, const struct path_group *g, cellset pcs, int cell,
+                                cellset occ)
+{
+    cellset found = cs_empty();
+    pcs = cs_and(pcs, occ);
+    if (!cs_intersects(g->reach[cell], pcs))
+        return found;
+    for (uint32_t i = tb->path_back_first[cell]; i < tb->path_back_first[cell + 1]; i++) {
+        const struct path_move *pm = &tb->paths_back[i];
+        if (cs_test(pcs, pm->from) && (g->dirs[pm->kind] >> pm->dir & 1) && !cs_intersects(pm->passed, occ))
+            cs_set(&found, pm->from);
+    }
+    return found;
+}
+
 /* The paths along which curved or hopping pieces could attack a royal, whatever stands on them now:
  * each curved path back from its cell (start direction e, turn sense s: slot 2e + s) and each straight
- * line (slot 2 * NUM_STRAIGHT + d), up to the farthest such piece. A move changes what they attack only
- * when it leaves or lands on one of their cells, so the move generator tests those moves alone. */
+ * line (slot 2 * NUM_STRAIGHT + d), up to the farthest such piece; crooked, bent and joined pieces by
+ * the zone of their paths onto the cell. A move changes what they attack only when it leaves or lands
+ * on one of these cells, so the move generator tests those moves alone. */
 enum { EXOTIC_SLOTS = 3 * NUM_STRAIGHT };
 struct exotic_paths {
     uint64_t active;                     /* slots holding such a piece */
@@ -198,8 +241,18 @@ struct exotic_paths {
                                             hoppers that attack if second on it */
     cellset cells[EXOTIC_SLOTS];         /* from the royal up to the farthest of them */
     unsigned char len[2 * NUM_STRAIGHT]; /* curved: cells up to the farthest of them */
-    cellset zone;                        /* every slot's cells */
+    cellset zone;                        /* every slot's cells and path_zone */
+    cellset path_zone;                   /* crooked, bent and joined paths onto the cell, and their cells */
+    const struct attackers *opp[MAX_PLAYERS - 1]; /* opponents with such pieces that could attack it */
+    int nopp;
 };
+
+static inline void exotic_paths_init(struct exotic_paths *ep)
+{
+    ep->active = 0;
+    ep->path_zone = cs_empty();
+    ep->nopp = 0;
+}
 
 static inline void exotic_mark(struct exotic_paths *ep, int slot, int piece)
 {
@@ -212,8 +265,8 @@ static inline void exotic_mark(struct exotic_paths *ep, int slot, int piece)
     cs_set(&ep->attackers[slot], piece);
 }
 
-/* Adds one opponent's curved and hopping pieces that could attack the cell on an empty board (they
- * also go to *pcs). */
+/* Adds one opponent's curved, hopping, crooked, bent and joined pieces that could attack the cell on
+ * an empty board (they also go to *pcs). */
 static inline void exotic_paths_add(struct exotic_paths *ep, const struct attackers *a, int cell, cellset *pcs)
 {
     const struct tables *tb = a->tb;
@@ -245,12 +298,21 @@ static inline void exotic_paths_add(struct exotic_paths *ep, const struct attack
                 exotic_mark(ep, 2 * NUM_STRAIGHT + d, h);
         }
     }
+    bool pathed = false;
+    for (int i = 0; i < a->npath; i++)
+        if (cs_intersects(a->path[i]->reach[cell], a->path_pcs[i])) {
+            ep->path_zone = cs_or(ep->path_zone, a->path[i]->zone[cell]);
+            *pcs = cs_or(*pcs, a->path_pcs[i]);
+            pathed = true;
+        }
+    if (pathed)
+        ep->opp[ep->nopp++] = a;
 }
 
 /* Each active slot's cells, and their union. */
 static inline cellset exotic_paths_finish(struct exotic_paths *ep, const struct tables *tb, int cell)
 {
-    ep->zone = cs_empty();
+    ep->zone = ep->path_zone;
     for (uint64_t slots = ep->active; slots; slots &= slots - 1) {
         int slot = __builtin_ctzll(slots);
         if (slot < 2 * NUM_STRAIGHT) {
@@ -267,8 +329,8 @@ static inline cellset exotic_paths_finish(struct exotic_paths *ep, const struct 
 }
 
 /* Whether, on the occupancy a move leaves (touched: the cells it left or landed on, to: where it
- * landed, taking any piece there), a curved or hopping piece attacks the cell along a path the move
- * touched; the others attack as before the move, which they did not. */
+ * landed, taking any piece there), a curved, hopping, crooked, bent or joined piece attacks the cell
+ * along a path the move touched; the others attack as before the move, which they did not. */
 static inline bool exotic_attacked(const struct tables *tb, const struct exotic_paths *ep, int cell, cellset occ,
                                    cellset touched, int to)
 {
@@ -295,6 +357,13 @@ static inline bool exotic_attacked(const struct tables *tb, const struct exotic_
         }
         if (first != to && cs_test(ep->attackers[slot], first))
             return true;
+    }
+    for (int i = 0; i < ep->nopp; i++) {
+        const struct attackers *a = ep->opp[i];
+        for (int j = 0; j < a->npath; j++)
+            if (cs_intersects(a->path[j]->zone[cell], touched) &&
+                !cs_is_empty(path_hits(tb, a->path[j], cs_andnot(a->path_pcs[j], tb->bit[to]), cell, occ)))
+                return true;
     }
     return false;
 }
@@ -365,6 +434,11 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
     }
     for (int i = 0; i < a->ncurved; i++) {
         found = cs_or(found, curved_hits(tb, a->curved[i], a->curved_pcs[i], cell, occ));
+        if (first_only && !cs_is_empty(found))
+            return found;
+    }
+    for (int i = 0; i < a->npath; i++) {
+        found = cs_or(found, path_hits(tb, a->path[i], a->path_pcs[i], cell, occ));
         if (first_only && !cs_is_empty(found))
             return found;
     }

@@ -34,6 +34,13 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
         c = cs_or(c, cs_and(curved_targets(tb, pt->curved[MODE_CAPTURE], pt->curved_steps, from, occ), enemy));
         c = cs_or(c, cs_and(hop_targets(tb, pt->hop, from, occ), enemy));
     }
+    if (gen & GEN_PATH) {
+        cellset s = path_targets(tb, pt->path[MODE_BOTH], from, occ);
+        q = cs_or(q, cs_and(s, empty));
+        c = cs_or(c, cs_and(s, enemy));
+        q = cs_or(q, cs_and(path_targets(tb, pt->path[MODE_MOVE], from, occ), empty));
+        c = cs_or(c, cs_and(path_targets(tb, pt->path[MODE_CAPTURE], from, occ), enemy));
+    }
     *quiet = q;
     *caps = c;
 }
@@ -280,7 +287,7 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
     struct attackers opp[MAX_PLAYERS - 1];
     cellset exotic_pcs = cs_empty();
     struct exotic_paths paths;
-    paths.active = 0;
+    exotic_paths_init(&paths);
     for (int p = 0; p < v->nplayers; p++) {
         if (p == us)
             continue;

@@ -106,6 +106,12 @@ static void tables_piece(struct tables *tb, int pl, int t)
             pt->gen |= 1u << (8 + m);
     }
     memcpy(pt->curved_steps, pd->curved_steps, sizeof pt->curved_steps);
+    for (int m = 1; m < 4; m++)
+        for (int k = 0; k < PATH_KINDS; k++) {
+            pt->path[m][k] = turn_straight(pd->path[k][m], rot);
+            if (pt->path[m][k])
+                pt->gen |= GEN_PATH;
+        }
     pt->hop = turn_straight(pd->hop, rot);
     for (int u = 0; u < v->ntypes; u++)
         if (v->fuse[t][u])
@@ -216,7 +222,43 @@ static void tables_curved_groups(struct tables *tb, int pl)
     }
 }
 
-static void tables_attack_groups(struct tables *tb, int pl)
+/* Path groups: types with the same capturing path directions share their reach and zone. */
+static bool tables_path_groups(struct tables *tb, int pl)
+{
+    struct attack_groups *ag = &tb->attack[pl];
+    for (int t = 0; t < tb->v->ntypes; t++) {
+        const struct piece_tables *pt = &tb->pt[pl][t];
+        unsigned dirs[PATH_KINDS], any = 0;
+        for (int k = 0; k < PATH_KINDS; k++)
+            any |= dirs[k] = pt->path[MODE_CAPTURE][k] | pt->path[MODE_BOTH][k];
+        if (!any)
+            continue;
+        int g = 0;
+        while (g < ag->npath && memcmp(ag->path[g].dirs, dirs, sizeof dirs))
+            g++;
+        struct path_group *pg = &ag->path[g];
+        if (g == ag->npath) {
+            ag->npath++;
+            memcpy(pg->dirs, dirs, sizeof dirs);
+            pg->reach = calloc((size_t)tb->ncells, sizeof *pg->reach);
+            pg->zone = calloc((size_t)tb->ncells, sizeof *pg->zone);
+            if (!pg->reach || !pg->zone)
+                return false;
+            for (int c = 0; c < tb->ncells; c++)
+                for (uint32_t i = tb->path_back_first[c]; i < tb->path_back_first[c + 1]; i++) {
+                    const struct path_move *pm = &tb->paths_back[i];
+                    if (!(dirs[pm->kind] >> pm->dir & 1))
+                        continue;
+                    cs_set(&pg->reach[c], pm->from);
+                    pg->zone[c] = cs_or(pg->zone[c], cs_or(pm->passed, tb->bit[pm->from]));
+                }
+        }
+        pg->types |= 1u << t;
+    }
+    return true;
+}
+
+static bool tables_attack_groups(struct tables *tb, int pl)
 {
     struct attack_groups *ag = &tb->attack[pl];
     uint32_t slide_types[NUM_STRAIGHT] = { 0 }, ride_types[NUM_ROOT7] = { 0 }, hop_types[NUM_STRAIGHT] = { 0 };
@@ -239,6 +281,7 @@ static void tables_attack_groups(struct tables *tb, int pl)
     ag->nride = group_lines(ag->ride, ride_types, tb->ride, tb->ncells);
     ag->nhop = group_lines(ag->hop, hop_types, tb->ray, tb->ncells);
     tables_curved_groups(tb, pl);
+    return tables_path_groups(tb, pl);
 }
 
 static void tables_curved(struct tables *tb)
@@ -258,6 +301,56 @@ static void tables_curved(struct tables *tb)
                     tb->curved_link[c * tb->ncells + cells[k]] |= 1u << (2 * d + s);
                 }
             }
+}
+
+/* The path moves of every kind and first direction some piece of the variant uses, forward by cell
+ * and back by target. */
+static bool tables_paths(struct tables *tb)
+{
+    const struct variant *v = tb->v;
+    const struct geometry *g = &v->geo;
+    unsigned used[PATH_KINDS] = { 0 }, any = 0;
+    for (int pl = 0; pl < v->nplayers; pl++)
+        for (int t = 0; t < v->ntypes; t++)
+            for (int m = 1; m < 4; m++)
+                for (int k = 0; k < PATH_KINDS; k++)
+                    any |= used[k] |= tb->pt[pl][t].path[m][k];
+    if (!any)
+        return true;
+    struct geo_path moves[GEO_PATH_MOVES];
+    size_t total = 0;
+    for (int c = 0; c < g->ncells; c++)
+        for (int k = 0; k < PATH_KINDS; k++)
+            for (int d = 0; d < NUM_STRAIGHT; d++)
+                total += used[k] >> d & 1 ? (size_t)geo_path_moves(g, c, k, d, moves) : 0;
+    tb->paths = calloc(total + 1, sizeof *tb->paths);
+    tb->paths_back = calloc(total + 1, sizeof *tb->paths_back);
+    tb->path_at = calloc((size_t)g->ncells, sizeof *tb->path_at);
+    tb->path_back_first = calloc((size_t)g->ncells + 1, sizeof *tb->path_back_first);
+    if (!tb->paths || !tb->paths_back || !tb->path_at || !tb->path_back_first)
+        return false;
+    uint32_t n = 0;
+    for (int c = 0; c < g->ncells; c++)
+        for (int k = 0; k < PATH_KINDS; k++)
+            for (int d = 0; d < NUM_STRAIGHT; d++) {
+                int count = used[k] >> d & 1 ? geo_path_moves(g, c, k, d, moves) : 0;
+                tb->path_at[c][k][d] = (struct path_range){ n, (uint16_t)count };
+                for (int i = 0; i < count; i++, n++) {
+                    struct path_move *pm = &tb->paths[n];
+                    *pm = (struct path_move){ cs_empty(), moves[i].to, (unsigned char)c, (unsigned char)k,
+                                              (unsigned char)d };
+                    for (int j = 0; j < moves[i].npassed; j++)
+                        cs_set(&pm->passed, moves[i].passed[j]);
+                    tb->path_back_first[pm->to]++;
+                }
+            }
+    /* Counts become the ends of each target's moves, then filling from the last move back leaves
+     * each the start of its own. */
+    for (int c = 1; c <= g->ncells; c++)
+        tb->path_back_first[c] += tb->path_back_first[c - 1];
+    for (uint32_t i = n; i-- > 0;)
+        tb->paths_back[--tb->path_back_first[tb->paths[i].to]] = tb->paths[i];
+    return true;
 }
 
 static void tables_castling(struct tables *tb)
@@ -281,6 +374,15 @@ static void tables_free(struct tables *tb)
         free(tb->between);
         free(tb->curved);
         free(tb->curved_link);
+        free(tb->paths);
+        free(tb->paths_back);
+        free(tb->path_at);
+        free(tb->path_back_first);
+        for (int pl = 0; pl < MAX_PLAYERS; pl++)
+            for (int g = 0; g < tb->attack[pl].npath; g++) {
+                free(tb->attack[pl].path[g].reach);
+                free(tb->attack[pl].path[g].zone);
+            }
     }
     free(tb);
 }
@@ -308,10 +410,15 @@ static struct tables *tables_new(const struct variant *v, size_t size)
     tables_lines(tb);
     tables_curved(tb);
     tables_castling(tb);
-    for (int pl = 0; pl < v->nplayers; pl++) {
+    for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++)
             tables_piece(tb, pl, t);
-        tables_attack_groups(tb, pl);
+    bool ok = tables_paths(tb);
+    for (int pl = 0; ok && pl < v->nplayers; pl++)
+        ok = tables_attack_groups(tb, pl);
+    if (!ok) {
+        tables_free(tb);
+        return NULL;
     }
     return tb;
 }

@@ -25,7 +25,7 @@ enum {
     GEN_LINE_MOVE = 1 << (4 + MODE_MOVE), GEN_LINE_CAPTURE = 1 << (4 + MODE_CAPTURE),
     GEN_LINE_BOTH = 1 << (4 + MODE_BOTH),
     GEN_CURVED_MOVE = 1 << (8 + MODE_MOVE), GEN_CURVED_CAPTURE = 1 << (8 + MODE_CAPTURE),
-    GEN_CURVED_BOTH = 1 << (8 + MODE_BOTH), GEN_HOP = 1 << 12,
+    GEN_CURVED_BOTH = 1 << (8 + MODE_BOTH), GEN_HOP = 1 << 12, GEN_PATH = 1 << 13,
 };
 
 struct piece_tables {
@@ -38,6 +38,7 @@ struct piece_tables {
     unsigned curved[4];             /* curved paths by first straight direction, by mode, turned */
     unsigned char curved_steps[2];  /* most steps of orthogonal / diagonal curved paths */
     unsigned hop;                   /* hopping capture directions, turned */
+    unsigned path[4][PATH_KINDS];   /* crooked, bent and joined paths by mode and kind: first directions, turned */
     uint32_t partners;              /* Fusion: the types this one fuses with */
     cellset promo_zone;             /* pawns: cells with no further non-capturing step */
     struct double_step dbl[MAX_CELLS];
@@ -59,12 +60,21 @@ struct curved_group {
     cellset reach[MAX_CELLS];   /* cells on their paths back from the cell, on an empty board */
 };
 
+/* Piece types that capture along the same crooked, bent and joined paths (first directions by kind). */
+struct path_group {
+    unsigned dirs[PATH_KINDS];
+    uint32_t types;
+    cellset *reach;             /* per cell: cells from which the group's paths end on it, empty board */
+    cellset *zone;              /* per cell: those cells and every cell their paths pass */
+};
+
 /* How one player attacks, derived from its piece types. */
 struct attack_groups {
-    int nleap, nslide, nride, ncurved, nhop;
+    int nleap, nslide, nride, ncurved, nhop, npath;
     unsigned char leap_type[MAX_TYPES];
     struct line_group slide[NUM_STRAIGHT], ride[NUM_ROOT7], hop[NUM_STRAIGHT];
     struct curved_group curved[MAX_TYPES];
+    struct path_group path[MAX_TYPES];
 };
 
 /* A curved path from a cell (geo_curved_path): its cells in order, and the sets of its first k + 1
@@ -74,6 +84,19 @@ struct curved_ray {
     unsigned char len;
     unsigned char cell[CURVED_MAX_STEPS];
     cellset prefix[CURVED_MAX_STEPS];
+};
+
+/* One move along a crooked, bent or joined path (geo_path_moves): the cells it passes, which must be
+ * empty, and its target; forward from a cell, or back from the target (from: the mover's cell). */
+struct path_move {
+    cellset passed;
+    unsigned char to, from, kind, dir;
+};
+
+/* Where a cell's moves of one path kind and first direction lie in struct tables' paths. */
+struct path_range {
+    uint32_t first;
+    uint16_t n;
 };
 
 /* A castling rule's cells (variant.h): those that must be empty (between the royal and the rook, and
@@ -101,6 +124,11 @@ struct tables {
     struct curved_ray (*curved)[NUM_STRAIGHT][2]; /* per cell, start direction, turn sense (0: +1, 1: -1) */
     uint32_t *curved_link;                  /* ncells x ncells: the curved paths from the first cell (bit
                                                2 * direction + sense) that pass the second */
+    /* Crooked, bent and joined paths of the kinds and first directions the variant's pieces use (NULL
+     * without any): forward by cell, kind and direction, and the same moves back, by target cell. */
+    struct path_move *paths, *paths_back;
+    struct path_range (*path_at)[PATH_KINDS][NUM_STRAIGHT];
+    uint32_t *path_back_first;              /* ncells + 1: the moves ending on cell c are [first[c], first[c+1]) */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
     struct attack_groups attack[MAX_PLAYERS];
     struct castle_cells castle[MAX_PLAYERS][MAX_CASTLES];

@@ -1,4 +1,4 @@
-/* Hex board geometry: directions, board shapes, cell order, names, colours, curved paths. */
+/* Hex board geometry: directions, board shapes, cell order, names, colours, curved and other paths. */
 #include "geometry.h"
 
 #include <stdlib.h>
@@ -214,6 +214,99 @@ int geo_curved_path(const struct geometry *g, int cell, int dir, int sense, int 
         cells[n++] = c;
     }
     return n;
+}
+
+/* The straight direction k sixths of a turn from dir, of the same kind (orthogonal or diagonal). */
+static int dir_turn(int dir, int k)
+{
+    int base = dir < DIR_DIAG ? DIR_ORTH : DIR_DIAG;
+    return base + ((dir - base + k) % 6 + 6) % 6;
+}
+
+/* The direction of the other kind 30 degrees from dir, counter-clockwise (side +1) or clockwise: Di lies
+ * between Oi and O(i+1). */
+static int dir_half_turn(int dir, int side)
+{
+    if (dir < DIR_DIAG)
+        return DIR_DIAG + (side > 0 ? dir : (dir + 5) % 6);
+    return side > 0 ? (dir - DIR_DIAG + 1) % 6 : dir - DIR_DIAG;
+}
+
+static int step_to(const struct geometry *g, int cell, int dir)
+{
+    struct vec u = geo_straight(dir);
+    return geo_cell(g, g->q[cell] + u.q, g->r[cell] + u.r);
+}
+
+/* Adds a move unless the same target over the same cells is there already (a path and its mirror). */
+static int path_add(struct geo_path *out, int n, int to, const unsigned char *passed, int npassed)
+{
+    for (int i = 0; i < n; i++)
+        if (out[i].to == to && out[i].npassed == npassed && !memcmp(out[i].passed, passed, (size_t)npassed))
+            return n;
+    if (n == GEO_PATH_MOVES || npassed >= GEO_PATH_CELLS)
+        abort(); /* beyond any board's longest path: a bug, not input */
+    out[n] = (struct geo_path){ .to = (unsigned char)to, .npassed = (unsigned char)npassed };
+    memcpy(out[n].passed, passed, (size_t)npassed);
+    return n + 1;
+}
+
+/* A slide from `from` along dir, each cell a move over the cells before it (after `passed`). */
+static int path_slide(const struct geometry *g, int from, int dir, unsigned char *passed, int npassed,
+                      struct geo_path *out, int n)
+{
+    for (int c = step_to(g, from, dir); c != CELL_NONE; c = step_to(g, c, dir)) {
+        n = path_add(out, n, c, passed, npassed);
+        passed[npassed++] = (unsigned char)c;
+    }
+    return n;
+}
+
+int geo_path_moves(const struct geometry *g, int cell, int kind, int dir, struct geo_path *out)
+{
+    unsigned char passed[GEO_PATH_CELLS];
+    int n = 0, first = step_to(g, cell, dir);
+    if (first == CELL_NONE)
+        return 0;
+    for (int side = -1; side <= 1; side += 2) {
+        if (kind == PATH_LONG || kind == PATH_SHORT) {
+            int other = dir_turn(dir, side * (kind == PATH_LONG ? 1 : 2)), np = 0;
+            for (int k = 0, c = first; c != CELL_NONE; c = step_to(g, c, ++k % 2 ? other : dir)) {
+                n = path_add(out, n, c, passed, np);
+                passed[np++] = (unsigned char)c;
+            }
+        } else if (kind == PATH_BENT) {
+            n = path_add(out, n, first, passed, 0);
+            passed[0] = (unsigned char)first;
+            n = path_slide(g, first, dir_half_turn(dir, side), passed, 1, out, n);
+        } else {
+            int slide = dir_half_turn(dir, side), np = 1;
+            passed[0] = (unsigned char)first;
+            for (int c = first; c != CELL_NONE; c = step_to(g, c, slide)) {
+                passed[np - 1] = (unsigned char)c;
+                for (int last = -1; last <= 1; last += 2) {
+                    int to = step_to(g, c, dir_half_turn(slide, last));
+                    if (to != CELL_NONE)
+                        n = path_add(out, n, to, passed, np);
+                }
+                np++;
+            }
+        }
+    }
+    return n;
+}
+
+int geo_path_reach(const struct geometry *g, int cell, const unsigned dirs[PATH_KINDS], bool reach[MAX_CELLS])
+{
+    struct geo_path moves[GEO_PATH_MOVES];
+    int fresh = 0;
+    for (int k = 0; k < PATH_KINDS; k++)
+        for (int d = 0; d < NUM_STRAIGHT; d++)
+            for (int i = 0, n = dirs[k] >> d & 1 ? geo_path_moves(g, cell, k, d, moves) : 0; i < n; i++) {
+                fresh += !reach[moves[i].to];
+                reach[moves[i].to] = true;
+            }
+    return fresh;
 }
 
 int geo_colour_of(const struct geometry *g, int cell)

@@ -65,4 +65,21 @@ enum { CURVED_MAX_STEPS = 5 };
 int geo_curved_path(const struct geometry *g, int cell, int dir, int sense, int *cells);
 int geo_colour_of(const struct geometry *g, int cell);     /* (q - r) mod 3 */
 
+/* Paths of Gilman's substitute pieces (variant-format.md, crooked, bent and joined atoms): from a
+ * first step along straight direction d, crooked zigzags turning 60 (PATH_LONG) or 120 degrees
+ * (PATH_SHORT) left and right by turns, a step then a slide 30 degrees from it (PATH_BENT), or a step,
+ * an optional slide 30 degrees from it and a step 30 degrees from that (PATH_JOINED). */
+enum path_kind { PATH_LONG, PATH_SHORT, PATH_BENT, PATH_JOINED, PATH_KINDS };
+enum { GEO_PATH_CELLS = 40, GEO_PATH_MOVES = 128 };
+/* One move along a path: its target and the cells it passes, which must be empty. */
+struct geo_path {
+    unsigned char to, npassed;
+    unsigned char passed[GEO_PATH_CELLS];
+};
+/* Every distinct move of the kind whose first step is along straight direction dir; returns how many. */
+int geo_path_moves(const struct geometry *g, int cell, int kind, int dir, struct geo_path *out);
+/* Marks the targets of the paths (of every kind, first directions dirs[kind]) from the cell on the
+ * empty board; returns how many were not marked before. */
+int geo_path_reach(const struct geometry *g, int cell, const unsigned dirs[PATH_KINDS], bool reach[MAX_CELLS]);
+
 #endif

@@ -204,8 +204,16 @@ static bool parse_atom(struct parser *p, const struct variant *v, struct piece_d
         steps = atom[2] - '0';
         atom[2] = 0;
     }
-    enum { LEAP_W, LEAP_D, LEAP_H, SLIDE_R, LEAP_F, SLIDE_B, LEAP_N, RIDE_NN, CURVED_R, CURVED_B, HOP_R, HOP_B };
-    static const char *const atoms[] = { "W", "D", "H", "R", "F", "B", "N", "NN", "cR", "cB", "hR", "hB" };
+    enum { LEAP_W, LEAP_D, LEAP_H, SLIDE_R, LEAP_F, SLIDE_B, LEAP_N, RIDE_NN, CURVED_R, CURVED_B, HOP_R, HOP_B,
+           PATH_FIRST };
+    static const char *const atoms[] = { "W", "D", "H", "R", "F", "B", "N", "NN", "cR", "cB", "hR", "hB",
+                                         "lzR", "szR", "zR", "gB", "jB", "lzB", "szB", "zB", "gR", "jR" };
+    /* The path atoms from PATH_FIRST on: their kinds (geometry.h), those from PATH_DIAG on starting
+     * with a diagonal step. */
+    enum { PATH_DIAG = PATH_FIRST + 5 };
+    static const unsigned path_kinds[] = {
+        1u << PATH_LONG, 1u << PATH_SHORT, (1u << PATH_LONG) | (1u << PATH_SHORT), 1u << PATH_BENT, 1u << PATH_JOINED,
+    };
     int kind = -1;
     for (int i = 0; i < (int)(sizeof atoms / sizeof *atoms); i++)
         if (!strcmp(atom, atoms[i]))
@@ -214,7 +222,7 @@ static bool parse_atom(struct parser *p, const struct variant *v, struct piece_d
         parse_error(p, "unknown movement atom '%s'", atom);
         return false;
     }
-    bool diagonal = kind == LEAP_F || kind == SLIDE_B || kind == CURVED_B || kind == HOP_B;
+    bool diagonal = kind == LEAP_F || kind == SLIDE_B || kind == CURVED_B || kind == HOP_B || kind >= PATH_DIAG;
     if (start && kind != LEAP_W && kind != LEAP_D && kind != LEAP_H && kind != LEAP_F && kind != LEAP_N) {
         parse_error(p, "'start:' applies to leaps only (W F D H N), not '%s'", atom);
         return false;
@@ -257,6 +265,9 @@ static bool parse_atom(struct parser *p, const struct variant *v, struct piece_d
             if (mode & MODE_CAPTURE)
                 pd->hop |= straight;
             break;
+        default: /* a path atom */
+            for (unsigned kinds = path_kinds[(kind - PATH_FIRST) % 5]; kinds; kinds &= kinds - 1)
+                pd->path[__builtin_ctz(kinds)][mode] |= straight;
         }
     }
     return true;
@@ -341,6 +352,8 @@ static void parse_piece(struct parser *p, struct variant *v, char *val)
     merge_modes(pd.slide);
     merge_modes(pd.ride);
     merge_modes(pd.curved);
+    for (int k = 0; k < PATH_KINDS; k++)
+        merge_modes(pd.path[k]);
     int t = variant_army_type(v, p->army, pd.letter);
     /* promotion and fusion checked their types when read: a type they name may not turn royal or pawn. */
     if (t >= 0 && (pd.royal || pd.pawn) && (promotes_to(v, t) || fuses(v, t))) {
@@ -873,8 +886,12 @@ static bool royal_reaches(const struct variant *v, int player, int from, int to)
     }
     unsigned slides = pd->slide[MODE_MOVE] | pd->slide[MODE_BOTH];
     unsigned curved = pd->curved[MODE_MOVE] | pd->curved[MODE_BOTH];
+    unsigned paths[PATH_KINDS] = { 0 };
+    bool reach[MAX_CELLS] = { false };
     for (int d = 0; d < NUM_STRAIGHT; d++) {
         int base = d < DIR_DIAG ? DIR_ORTH : DIR_DIAG, turned = base + (d - base + rot) % 6, cells[CURVED_MAX_STEPS];
+        for (int k = 0; k < PATH_KINDS; k++)
+            paths[k] |= ((pd->path[k][MODE_MOVE] | pd->path[k][MODE_BOTH]) >> d & 1u) << turned;
         if ((slides >> d & 1) && steps_along(g, from, geo_straight(turned), to) > 0)
             return true;
         for (int sense = -1; (curved >> d & 1) && sense <= 1; sense += 2) {
@@ -884,7 +901,8 @@ static bool royal_reaches(const struct variant *v, int player, int from, int to)
                     return true;
         }
     }
-    return false;
+    geo_path_reach(g, from, paths, reach);
+    return reach[to];
 }
 
 /* Castling's move is written as the royal's own move (protocol.md), so no ordinary move of the royal

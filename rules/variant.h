@@ -40,6 +40,8 @@ struct piece_def {
     unsigned ride[4];            /* by mode: bit d = root-7 direction d */
     unsigned curved[4];          /* by mode: bit d = curved path whose first step is straight direction d */
     unsigned char curved_steps[2]; /* most steps of a curved orthogonal / diagonal move (1..5) */
+    unsigned path[PATH_KINDS][4]; /* crooked, bent, joined (geometry.h): by kind and mode, bit d = first
+                                   * step along straight direction d */
     unsigned hop;                /* straight directions of hopping captures (hR, hB) */
     bool royal;
     bool pawn;                   /* promotes, resets the 100-ply counter */

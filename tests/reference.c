@@ -99,6 +99,17 @@ static void ref_from_def(const struct piece_def *d, struct reference_piece *p)
     for (int dir = 0; dir < NUM_STRAIGHT; dir++)
         if (d->hop >> dir & 1)
             ref_atom_add(p, REF_HOP, MODE_CAPTURE, 0, geo_straight(dir));
+    /* Path kinds (geometry.h) as the reference's motions: Long and Short crooked paths turn one and two
+     * sixths of a turn. */
+    static const struct { enum reference_motion motion; int reach; } path_motion[PATH_KINDS] = {
+        [PATH_LONG] = { REF_CROOKED, 1 }, [PATH_SHORT] = { REF_CROOKED, 2 },
+        [PATH_BENT] = { REF_BENT, 0 }, [PATH_JOINED] = { REF_JOINED, 0 },
+    };
+    for (int k = 0; k < PATH_KINDS; k++)
+        for (unsigned mode = MODE_MOVE; mode <= MODE_BOTH; mode++)
+            for (int dir = 0; dir < NUM_STRAIGHT; dir++)
+                if (d->path[k][mode] >> dir & 1)
+                    ref_atom_add(p, path_motion[k].motion, mode, path_motion[k].reach, geo_straight(dir));
     /* The double step goes along those of its move steps W that double@ lists. */
     int n = 0;
     for (int i = 0; d->double_step && i < d->nleaps; i++)
@@ -264,6 +275,89 @@ static void ref_curved(const struct variant *v, const struct setup *s, int from,
     }
 }
 
+/* A move along a path onto a cell on the board: added if the piece may end there; st counts captures. */
+static void ref_path_land(const struct setup *s, int colour, int from, int to, unsigned mode, struct ref_list *l,
+                          struct reference_stats *st)
+{
+    if (to == CELL_NONE || !ref_may_land(s, colour, to, mode))
+        return;
+    ref_add(l, ref_simple(from, to));
+    if (st && s->piece[to])
+        st->path_captures++;
+}
+
+/* Whether a path must stop on the cell (off the board, or a piece there); st counts a piece cutting
+ * the path short. */
+static bool ref_path_stops(const struct setup *s, int cell, struct reference_stats *st)
+{
+    if (cell != CELL_NONE && s->piece[cell] && st)
+        st->path_blocked++;
+    return cell == CELL_NONE || s->piece[cell];
+}
+
+/* The two directions 30 degrees from a straight vector (side +1 counter-clockwise, -1 clockwise): from
+ * an orthogonal the diagonal between it and its 60-degree neighbour (their sum), from a diagonal the
+ * orthogonal between it and its neighbour (a third of their sum: Di + D(i+1) = 3 O(i+1)). */
+static struct vec ref_half_turn(struct vec u, int side)
+{
+    struct vec n = geo_rotate(u, side), w = { u.q + n.q, u.r + n.r };
+    bool orthogonal = geo_distance(u, (struct vec){ 0, 0 }) == 1;
+    return orthogonal ? w : (struct vec){ w.q / 3, w.r / 3 };
+}
+
+/* A crooked path (zR, zB): the vector and the vector turned `turn` sixths, alternately, both ways. */
+static void ref_crooked(const struct variant *v, const struct setup *s, int from, struct vec u, int turn,
+                        unsigned mode, struct ref_list *l, struct reference_stats *st)
+{
+    int colour = piece_colour(s->piece[from]);
+    for (int side = -1; side <= 1; side += 2) {
+        struct vec other = geo_rotate(u, side * turn);
+        int to = ref_step(v, from, u);
+        for (int k = 1; to != CELL_NONE; k++) {
+            ref_path_land(s, colour, from, to, mode, l, st);
+            if (ref_path_stops(s, to, st))
+                break;
+            to = ref_step(v, to, k % 2 ? other : u);
+        }
+    }
+}
+
+/* A bent path (gR, gB): one step, then a slide 30 degrees from it if that cell is empty. */
+static void ref_bent(const struct variant *v, const struct setup *s, int from, struct vec u, unsigned mode,
+                     struct ref_list *l, struct reference_stats *st)
+{
+    int colour = piece_colour(s->piece[from]), first = ref_step(v, from, u);
+    if (first == CELL_NONE)
+        return;
+    ref_path_land(s, colour, from, first, mode, l, st);
+    if (ref_path_stops(s, first, st))
+        return;
+    for (int side = -1; side <= 1; side += 2) {
+        struct vec w = ref_half_turn(u, side);
+        for (int to = ref_step(v, first, w); to != CELL_NONE; to = ref_step(v, to, w)) {
+            ref_path_land(s, colour, from, to, mode, l, st);
+            if (ref_path_stops(s, to, st))
+                break;
+        }
+    }
+}
+
+/* A joined path (jR, jB): one step to an empty cell, an optional slide 30 degrees from it through empty
+ * cells, one step 30 degrees from the slide. */
+static void ref_joined(const struct variant *v, const struct setup *s, int from, struct vec u, unsigned mode,
+                       struct ref_list *l, struct reference_stats *st)
+{
+    int colour = piece_colour(s->piece[from]), first = ref_step(v, from, u);
+    if (ref_path_stops(s, first, st))
+        return;
+    for (int side = -1; side <= 1; side += 2) {
+        struct vec w = ref_half_turn(u, side);
+        for (int c = first; !ref_path_stops(s, c, st); c = ref_step(v, c, w))
+            for (int last = -1; last <= 1; last += 2)
+                ref_path_land(s, colour, from, ref_step(v, c, ref_half_turn(w, last)), mode, l, st);
+    }
+}
+
 /* A hopping capture (hR, hB): along the line, any empty cells, exactly one piece of any colour (the
  * screen), any empty cells, then the first piece, taken if it is an enemy. */
 static void ref_hop(const struct variant *v, const struct setup *s, int from, struct vec d, struct ref_list *l,
@@ -325,6 +419,15 @@ static void ref_basic(const struct variant *v, const struct setup *s, int from, 
             case REF_CURVE:
                 for (int sense = -1; sense <= 1; sense += 2)
                     ref_curved(v, s, from, u, sense, a->reach, a->mode, l, st);
+                break;
+            case REF_CROOKED:
+                ref_crooked(v, s, from, u, a->reach, a->mode, l, st);
+                break;
+            case REF_BENT:
+                ref_bent(v, s, from, u, a->mode, l, st);
+                break;
+            case REF_JOINED:
+                ref_joined(v, s, from, u, a->mode, l, st);
                 break;
             default: /* REF_HOP */
                 ref_hop(v, s, from, u, l, st);

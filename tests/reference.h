@@ -32,11 +32,20 @@ enum reference_motion {
                 * ways are paths), at most `reach` steps through empty cells, ending as a slide does */
     REF_HOP,   /* captures only: along the vector over exactly one piece of any colour, taking the first
                 * piece beyond it if it is an enemy */
+    REF_CROOKED, /* a crooked path: the vector, then the vector turned `reach` sixths of a turn one way, then
+                  * the vector again, and so on (both ways are paths), through empty cells to the edge,
+                  * ending as a slide does */
+    REF_BENT,  /* one step along the vector, ending there as a leap does or, that cell empty, sliding on
+                * along either direction 30 degrees from it */
+    REF_JOINED, /* one step along the vector to an empty cell, none or more steps along either direction
+                 * 30 degrees from it through empty cells, then one step 30 degrees from that slide,
+                 * ending there as a leap does */
 };
 
 /* REFERENCE_ATOMS leaves room for any piece a variant file can define (leaps of three modes, slides,
- * rides, curved paths of two step limits, hops: at most 19 atoms of REFERENCE_DIRS vectors). */
-enum { REFERENCE_DIRS = 12, REFERENCE_ATOMS = 24, REFERENCE_DOUBLE_DIRS = 6 };
+ * rides, curved paths of two step limits, hops, four kinds of crooked, bent and joined paths: at most
+ * 31 atoms of REFERENCE_DIRS vectors). */
+enum { REFERENCE_DIRS = 12, REFERENCE_ATOMS = 32, REFERENCE_DOUBLE_DIRS = 6 };
 
 struct reference_atom {
     enum reference_motion motion;
@@ -105,6 +114,8 @@ bool reference_in_zone(const struct variant *v, int player, int type, int cell);
 struct reference_stats {
     long curved_stops[CURVED_MAX_STEPS + 1]; /* curved paths ended by a piece at step k (1..5) */
     long curved_captures;
+    long path_blocked;          /* crooked, bent and joined paths cut short by a piece on a cell they pass */
+    long path_captures;
     long hop_captures[2];       /* over a screen of the mover's colour [0] / of another colour [1] */
     long divergent_captures;    /* by a capture-only slide or curved atom of a non-pawn (Waitress, Shammes) */
     long centreward_refused;    /* leaps on the board that would take a centreward piece off-centre */

@@ -35,6 +35,9 @@
 #define SLIDE(dirs, mode) { REF_SLIDE, MODE_##mode, 0, dirs }
 #define CURVE(steps, dirs, mode) { REF_CURVE, MODE_##mode, steps, dirs } /* at most `steps` steps */
 #define HOP(dirs) { REF_HOP, MODE_CAPTURE, 0, dirs }
+#define CROOKED(turn, dirs) { REF_CROOKED, MODE_BOTH, turn, dirs } /* turns of `turn` sixths, left and right by turns */
+#define BENT(dirs) { REF_BENT, MODE_BOTH, 0, dirs }       /* the first step's vectors */
+#define JOINED(dirs) { REF_JOINED, MODE_BOTH, 0, dirs }
 
 #define W LEAP(1, ORTH, BOTH)  /* one orthogonal step */
 #define F LEAP(1, DIAG, BOTH)  /* one diagonal step */
@@ -55,7 +58,9 @@ enum kind {
     FINCHRIDER, RABBIRIDER, VICERRANGER, BESIERANGER, WAITRESS, CONTRAWAITRESS, SHAMMES, CONTRASHAMMES,
     RECUERIDER_ROOK, TEUCERIDER_ROOK, TEUCERIDER_UNICORN, RECUERIDER_UNICORN, CERUET_FINCH, UETCER_FINCH,
     UETCER_RABBI, CERUET_RABBI, SLING, FOREROOK, HINDROOK, GLINSKI_PAWN, MCCOOEY_PAWN, MISHLING_BROKER, HAYNIE_PAWN, WELLISCH_POINT,
-    ND_POINT, DEVASA_PAWN, BRUSKY_PAWN, FLATSTAR_POINT, NKINDS
+    ND_POINT, DEVASA_PAWN, BRUSKY_PAWN, FLATSTAR_POINT,
+    LONGGIRLHEXER, LONGRANGEHEXER, LONGDOUBLEHEXER, SHORTGIRLHEXER, SHORTRANGEHEXER, SHORTDOUBLEHEXER,
+    GIRLHEXER, RANGEHEXER, DOUBLEHEXER, SIMURGH, FARRIER, HIPPOGRYPH, JACKAL, COYOTE, WEREJACKAL, NKINDS
 };
 
 static const struct reference_piece kinds[NKINDS] = {
@@ -98,6 +103,25 @@ static const struct reference_piece kinds[NKINDS] = {
     [UETCER_RABBI]       = { "Uetcer Rabbi: no capturing Finch moves",          { CB, CURVE(5, ORTH, MOVE) } },
     [CERUET_RABBI]       = { "Ceruet Rabbi: no non-capturing Finch moves",      { CB, CURVE(5, ORTH, CAPTURE) } },
     [SLING]          = { "Sling",                       { SLIDE(DIAG, MOVE), HOP(DIAG) } },
+    /* Gilman's substitutes (variant-format.md): Long- turns 60 degrees, Short- 120, unprefixed either. */
+    [LONGGIRLHEXER]  = { "Longgirlhexer",               { CROOKED(1, ORTH) } },
+    [LONGRANGEHEXER] = { "Longrangehexer",              { CROOKED(1, DIAG) } },
+    [LONGDOUBLEHEXER] = { "Longdoublehexer",            { CROOKED(1, ORTH), CROOKED(1, DIAG) } },
+    [SHORTGIRLHEXER] = { "Shortgirlhexer",              { CROOKED(2, ORTH) } },
+    [SHORTRANGEHEXER] = { "Shortrangehexer",            { CROOKED(2, DIAG) } },
+    [SHORTDOUBLEHEXER] = { "Shortdoublehexer",          { CROOKED(2, ORTH), CROOKED(2, DIAG) } },
+    [GIRLHEXER]      = { "Girlhexer",                   { CROOKED(1, ORTH), CROOKED(2, ORTH) } },
+    [RANGEHEXER]     = { "Rangehexer",                  { CROOKED(1, DIAG), CROOKED(2, DIAG) } },
+    [DOUBLEHEXER]    = { "Doublehexer",                 { CROOKED(1, ORTH), CROOKED(2, ORTH), CROOKED(1, DIAG),
+                                                          CROOKED(2, DIAG) } },
+    /* A Viceroy (diagonal) step then a Rook slide; a Wazir step then a Unicorn slide. */
+    [SIMURGH]        = { "Simurgh",                     { BENT(DIAG) } },
+    [FARRIER]        = { "Farrier",                     { BENT(ORTH) } },
+    [HIPPOGRYPH]     = { "Hippogryph",                  { BENT(DIAG), BENT(ORTH) } },
+    /* Two Viceroy steps joined by an optional Rook slide; two Wazir steps by an optional Unicorn slide. */
+    [JACKAL]         = { "Jackal",                      { JOINED(DIAG) } },
+    [COYOTE]         = { "Coyote",                      { JOINED(ORTH) } },
+    [WEREJACKAL]     = { "Werejackal",                  { JOINED(DIAG), JOINED(ORTH) } },
     /* Forward and both half-backward orthogonals; backward and both half-forward (Glinski orientation). */
     [FOREROOK]       = { "Forerook",                    { SLIDE(DIRS(O0, O2, O4), BOTH) } },
     [HINDROOK]       = { "Hindrook",                    { SLIDE(DIRS(O1, O3, O5), BOTH) } },
@@ -174,6 +198,21 @@ static const struct army armies[] = {
         { 'F', FINCH }, { 'I', RABBI }, { 'P', MISHLING_BROKER }, { 'M', SHAMMES }, { 'N', CONTRASHAMMES },
         { 'Q', COHEN }, { 'A', CERUET_FINCH }, { 'T', UETCER_FINCH }, { 'Y', UETCER_RABBI },
         { 'B', CERUET_RABBI } } },
+    { { "mishling-long" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', LONGDOUBLEHEXER }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', LONGGIRLHEXER }, { 'I', LONGRANGEHEXER }, { 'P', MISHLING_BROKER } } },
+    { { "mishling-short" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', SHORTDOUBLEHEXER }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', SHORTGIRLHEXER }, { 'I', SHORTRANGEHEXER }, { 'P', MISHLING_BROKER } } },
+    { { "mishling-crooked" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', DOUBLEHEXER }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', GIRLHEXER }, { 'I', RANGEHEXER }, { 'P', MISHLING_BROKER } } },
+    { { "mishling-simurgh" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', HIPPOGRYPH }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', SIMURGH }, { 'I', FARRIER }, { 'P', MISHLING_BROKER } } },
+    { { "mishling-jackal" },
+      { { 'K', KING }, { 'D', QUEEN }, { 'C', WEREJACKAL }, { 'R', ROOK }, { 'U', BISHOP }, { 'S', KNIGHT },
+        { 'F', JACKAL }, { 'I', COYOTE }, { 'P', MISHLING_BROKER } } },
     { { "flatstar" },
       { { 'G', GENERAL }, { 'R', ROOK }, { 'C', FLATSTAR_COHEN }, { 'F', FLATSTAR_FINCH }, { 'I', RABBI },
         { 'L', SLING }, { 'S', KNIGHT }, { 'P', FLATSTAR_POINT } } },

@@ -255,6 +255,7 @@ static void context_set(char *ctx, size_t len, const struct variant *v, const st
 struct features {
     int curved_steps;        /* the longest curved path, 0 without curved pieces */
     bool curved_capture, hop, divergent, centreward, promo_limit;
+    bool path, path_capture; /* crooked, bent or joined paths; of them capturing */
     bool fusion;             /* two simple types that fuse */
     bool castling;           /* castling rules */
     bool fission;            /* a compound (Fusion) */
@@ -275,6 +276,10 @@ static struct features features_of(const struct variant *v, const bool *types)
                 f.curved_steps = d->curved_steps[kind];
         f.curved_capture |= (d->curved[MODE_CAPTURE] | d->curved[MODE_BOTH]) != 0;
         f.hop |= d->hop != 0;
+        for (int k = 0; k < PATH_KINDS; k++) {
+            f.path |= (d->path[k][MODE_MOVE] | d->path[k][MODE_CAPTURE] | d->path[k][MODE_BOTH]) != 0;
+            f.path_capture |= (d->path[k][MODE_CAPTURE] | d->path[k][MODE_BOTH]) != 0;
+        }
         f.divergent |= !d->pawn && (d->slide[MODE_CAPTURE] | d->ride[MODE_CAPTURE] | d->curved[MODE_CAPTURE]);
         f.centreward |= d->centreward;
         f.fission |= variant_is_compound(v, t);
@@ -297,6 +302,9 @@ static void features_assert(const struct variant *v, const struct features *f, c
     for (int k = 1; k <= f->curved_steps; k++)
         ck_assert_msg(m->curved_stops[k], "%s %s: no curved path ended by a piece at step %d", v->name, where, k);
     ck_assert_msg(!f->curved_capture || m->curved_captures, "%s %s: no curved capture", v->name, where);
+    ck_assert_msg(!f->path || m->path_blocked, "%s %s: no crooked, bent or joined path cut short by a piece", v->name,
+                  where);
+    ck_assert_msg(!f->path_capture || m->path_captures, "%s %s: no capture along a path", v->name, where);
     ck_assert_msg(!f->hop || (m->hop_captures[0] && m->hop_captures[1]),
                   "%s %s: hop captures: %ld over an own screen, %ld over an enemy screen", v->name, where,
                   m->hop_captures[0], m->hop_captures[1]);
@@ -1225,6 +1233,11 @@ static const char hand_ini[] =
     "piece = bender A cR@0\n"                /* curved, first step straight ahead only */
     "piece = stepper Q cR2\n"                /* curved, at most two steps */
     "piece = cannon O hR\n"
+    "piece = zig L lzR@0\n"                  /* Long crooked, first step straight ahead */
+    "piece = zag M szR@0\n"                  /* Short crooked */
+    "piece = simurgh G gR@30\n"              /* bent, first step along D0 */
+    "piece = jackal J jR@30\n"               /* joined, first step along D0 */
+    "piece = coyote Y jB@0\n"                /* joined, first step along O0 */
     "piece = pawn P move:W@0,60 capture:W@-60 pawn double@60 ep\n"
     "promotion = O\n"
     "double-step = e4\n"
@@ -1252,6 +1265,43 @@ START_TEST(test_by_hand_atoms)
     /* double@60 from e4: e5 and d4 single, c4 double (along O1), not e6. The White pawn on d5 is one
      * O0 step from the en-passant cell d4 but not the one that passed it: Black's e5, capturing along
      * its -60 (O2), takes c4 en passant and d5 stays. */
+    /* lzR@0 on f6: O0 O1 O0 O1 (f7 e7 e8 d8 d9) and O0 O5 O0 O5 (f7 g7 g8 h8 h9); an own piece on e8 ends
+     * the first path before it. */
+    hand_setup(v, &s, 0, "Lf6");
+    hand_expect(v, &s, "f6", "f7 e7 e8 d8 d9  g7 g8 h8 h9");
+    hand_setup(v, &s, 0, "Lf6 Ae8");
+    hand_expect(v, &s, "f6", "f7 e7  g7 g8 h8 h9");
+    /* szR@0 on f6: O0 O2 O0 O2 ... zigzags along O1 to the a-file (f7 e6 e7 d6 d7 c6 c7 b6 b7 a6), and
+     * O0 O4 ... along O5 to l6; an enemy on e6 is taken and ends that path. */
+    hand_setup(v, &s, 0, "Mf6");
+    hand_expect(v, &s, "f6", "f7 e6 e7 d6 d7 c6 c7 b6 b7 a6  g6 g7 h6 h7 i6 i7 k6 k7 l6");
+    hand_setup(v, &s, 0, "Mf6 ae6");
+    hand_expect(v, &s, "f6", "f7 e6  g6 g7 h6 h7 i6 i7 k6 k7 l6");
+    /* gR@30 on f6: the D0 step to e7, then up the file (O0: e8 e9 e10) or along O1 (d7 c7 b7); an enemy
+     * on e8 is taken and the other slide goes on; an own piece on e7 stops everything. */
+    hand_setup(v, &s, 0, "Gf6");
+    hand_expect(v, &s, "f6", "e7 e8 e9 e10 d7 c7 b7");
+    hand_setup(v, &s, 0, "Gf6 ae8");
+    hand_expect(v, &s, "f6", "e7 e8 d7 c7 b7");
+    hand_setup(v, &s, 0, "Gf6 Ae7");
+    hand_expect(v, &s, "f6", "");
+    /* jR@30 on f6: D0 to e7 (never a target), then along O0 over e7 e8 e9 e10 with a last D5 or D0
+     * step (f9 d8, f10 d9, f11), or along O1 over e7 d7 c7 b7 with a last D0 or D1 step (d8 c6, c8 b6, a6).
+     * An enemy on e7 blocks every path; one on d7 cuts the O1 slide after e7 and may not be taken (d7
+     * is a passed cell, never a last step's target). */
+    hand_setup(v, &s, 0, "Jf6");
+    hand_expect(v, &s, "f6", "f9 d8 f10 d9 f11 c6 c8 b6 a6");
+    hand_setup(v, &s, 0, "Jf6 ae7");
+    hand_expect(v, &s, "f6", "");
+    hand_setup(v, &s, 0, "Jf6 ad7");
+    hand_expect(v, &s, "f6", "f9 d8 f10 d9 f11 c6");
+    /* jB@0 on f6: O0 to f7, then along D5 over f7 g8 h9 with a last O5 or O0 step (g7 f8, h8 g9), or
+     * along D0 over f7 e8 d9 with a last O0 or O1 step (f8 e7, e9 d8); an own piece on g8 cuts the D5
+     * slide there. */
+    hand_setup(v, &s, 0, "Yf6");
+    hand_expect(v, &s, "f6", "g7 f8 h8 g9 e7 e9 d8");
+    hand_setup(v, &s, 0, "Yf6 Ag8");
+    hand_expect(v, &s, "f6", "g7 f8 e7 e9 d8");
     hand_setup(v, &s, 0, "Pe4");
     hand_expect(v, &s, "e4", "e5 d4 c4");
     hand_setup(v, &s, 0, "Pe4 Pd5 pe5");

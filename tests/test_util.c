@@ -15,6 +15,7 @@ static const struct {
 } example_files[] = {
     { "docs/examples/hex5-marshal.ini", "hex5-marshal" },
     { "docs/examples/cannon-hex.ini", "cannon-hex" },
+    { "docs/examples/substitutes.ini", "substitute-racers" },
     { "tests/fixtures/three-player.ini", "tri-ep-ref" },
     { "tests/fixtures/castling.ini", "castle-nd" },
 };

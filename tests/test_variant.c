@@ -393,6 +393,42 @@ START_TEST(test_new_atoms_and_keys)
 }
 END_TEST
 
+/* The substitutes' atoms (variant-format.md): each kind by its first step's group, the unprefixed
+ * crooked atom as both kinds, angles selecting first steps, modes, and the errors. */
+START_TEST(test_path_atoms)
+{
+    const struct variant *cr = test_variant("mishling-crooked");
+    const struct piece_def *f = piece_of(cr, 'F'), *i = piece_of(cr, 'I');
+    ck_assert_uint_eq(f->path[PATH_LONG][MODE_BOTH], 0x3fu);
+    ck_assert_uint_eq(f->path[PATH_SHORT][MODE_BOTH], 0x3fu);
+    ck_assert_uint_eq(i->path[PATH_LONG][MODE_BOTH] & i->path[PATH_SHORT][MODE_BOTH], 0xfc0u);
+    ck_assert_uint_eq(f->curved[MODE_BOTH] | i->curved[MODE_BOTH], 0);
+    const struct variant *lo = test_variant("mishling-long");
+    ck_assert_uint_eq(piece_of(lo, 'C')->path[PATH_LONG][MODE_BOTH], 0xfffu);
+    ck_assert_uint_eq(piece_of(lo, 'C')->path[PATH_SHORT][MODE_BOTH], 0);
+    const struct variant *si = test_variant("mishling-simurgh"), *ja = test_variant("mishling-jackal");
+    ck_assert_uint_eq(piece_of(si, 'F')->path[PATH_BENT][MODE_BOTH], 0xfc0u); /* a diagonal first step */
+    ck_assert_uint_eq(piece_of(si, 'I')->path[PATH_BENT][MODE_BOTH], 0x3fu);
+    ck_assert_uint_eq(piece_of(ja, 'F')->path[PATH_JOINED][MODE_BOTH], 0xfc0u);
+    ck_assert_uint_eq(piece_of(ja, 'C')->path[PATH_JOINED][MODE_BOTH], 0xfffu);
+
+    struct variant *v;
+    char err[512];
+    ck_assert_msg(variant_parse("[z]\nboard = hexagon 6\norientation = glinski\npiece = king K W F royal\n"
+                                "piece = x X move:jR@30,-30 capture:gB@0 lzB@90\nstart = 6/7/8/9/10/K9k/10/9/8/7/6 w - - 0 1\n",
+                                "t.ini", &v, 1, NULL, 0, err, sizeof err) == 1, "%s", err);
+    const struct piece_def *x = piece_of(v, 'X');
+    ck_assert_uint_eq(x->path[PATH_JOINED][MODE_MOVE], (1u << DIR_DIAG) | (1u << (DIR_DIAG + 5)));
+    ck_assert_uint_eq(x->path[PATH_BENT][MODE_CAPTURE], 1u);
+    ck_assert_uint_eq(x->path[PATH_LONG][MODE_BOTH], 1u << (DIR_DIAG + 1));
+    free(v);
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X jR@0\n"), "t.ini:2: bad angle"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X gB@30\n"), "t.ini:2: bad angle"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X zQ\n"), "t.ini:2: unknown movement atom 'zQ'"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X start:lzR\n"), "'start:' applies to leaps only"));
+}
+END_TEST
+
 /* Keys come from names, so listing the same pieces in another order changes no key. */
 /* Different armies (nd-wellisch-4p): each army its pieces, letters, royal, promotion list and start
  * cells, written for its first player in its own orientation and turned by the seats. */
@@ -600,6 +636,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_different_armies);
     tcase_add_test(tc, test_inheritance_replaces_pieces);
     tcase_add_test(tc, test_new_atoms_and_keys);
+    tcase_add_test(tc, test_path_atoms);
     tcase_add_test(tc, test_castling_rules);
     tcase_add_test(tc, test_promotion_list_bounded);
     tcase_add_test(tc, test_huge_numbers_refused);
