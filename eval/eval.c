@@ -447,17 +447,25 @@ static void eval_triad(const struct position *pos, const struct eval_data *ev, i
     }
 }
 
-/* Three players: the mover's pieces of each type less those of the opponent ahead in material (the
- * leader). The material term sets the mover against the mean of its opponents; with this one the fit
- * can weigh the balance against each opponent on its own. Only while both opponents are on the board. */
+/* Three or four players: the mover's pieces of each type less the leader's (the opponent ahead in
+ * material; with different armies, each army's own types). The material term sets the mover against
+ * the mean of its opponents; with this one the fit can weigh the balance against the leader on its
+ * own. Only while at least two opponents are on the board. */
 static void eval_balance(const struct position *pos, int view, struct eval_sum *s)
 {
     const struct variant *v = pos->v;
-    int a = (view + 1) % 3, b = (view + 2) % 3;
-    if (v->nplayers != 3 || pos_royal_cell(pos, a) == CELL_NONE || pos_royal_cell(pos, b) == CELL_NONE)
+    int leader = -1, opponents = 0;
+    /* Equal material: the opponent who moves first after the mover leads. */
+    for (int k = 1; k < v->nplayers; k++) {
+        int pl = (view + k) % v->nplayers;
+        if (pos_royal_cell(pos, pl) == CELL_NONE)
+            continue;
+        opponents++;
+        if (leader < 0 || pos->material[pl] > pos->material[leader])
+            leader = pl;
+    }
+    if (opponents < 2)
         return;
-    /* Equal material: the opponent who moves next leads. */
-    int leader = pos->material[b] > pos->material[a] ? b : a;
     for (int t = 0; t < v->ntypes; t++)
         if (!v->piece[t].royal)
             add(s, view, W_LEADER + t, cs_popcount(pos_pieces(pos, view, t)) - cs_popcount(pos_pieces(pos, leader, t)));

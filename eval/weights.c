@@ -61,7 +61,7 @@ bool weights_applies(const struct variant *v, int id)
 {
     int k;
     const struct weight_family *f = weights_family(id, &k);
-    if (f->players && f->players != v->nplayers)
+    if (v->nplayers < f->min_players)
         return false;
     return f->by == BY_NONE || f->by == BY_NUMBER || type_fits(v, f->by, k);
 }
@@ -121,9 +121,9 @@ static int name_ids(const struct variant *v, const char *name, int *ids, char *w
         return 0;
     }
     int n = 0;
-    if (dot && f->players && f->players != v->nplayers) {
+    if (dot && v->nplayers < f->min_players) {
         *absent = true;
-        snprintf(why, len, "\"%s\": %s weights are for %d-player variants", name, f->name, f->players);
+        snprintf(why, len, "\"%s\": %s weights are for variants of %d or more players", name, f->name, f->min_players);
         return 0;
     }
     if (f->by == BY_NONE || f->by == BY_NUMBER) {

@@ -58,7 +58,7 @@ struct weight_family {
     int first, count;
     enum weight_index by;
     int term;
-    int players; /* only in variants of this many players; 0: in every variant */
+    int min_players; /* only in variants of at least this many players */
 };
 
 extern const struct weight_family weight_families[];

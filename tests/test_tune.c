@@ -295,6 +295,15 @@ START_TEST(test_tuner_recovers_leader)
 }
 END_TEST
 
+/* Takes one piece of the colour and type off the setup. */
+static void remove_one(struct setup *s, int colour, int type)
+{
+    int c = 0;
+    while (!s->piece[c] || piece_colour(s->piece[c]) != colour || piece_type(s->piece[c]) != type)
+        c++;
+    s->piece[c] = 0;
+}
+
 /* Wellisch: the leader term counts the mover's pieces less those of the opponent with more material,
  * type by type, in the mover's sums only. */
 START_TEST(test_leader_counts)
@@ -310,12 +319,8 @@ START_TEST(test_leader_counts)
     ck_assert_int_eq(s.side, 0);
     /* White loses a rook, Black a rook and a knight: White leads, against Red's full army. */
     static const int lose[][2] = { { 1, 'R' }, { 2, 'R' }, { 2, 'E' } };
-    for (size_t i = 0; i < sizeof lose / sizeof *lose; i++) {
-        int c = 0, t = type_of(v, lose[i][1]);
-        while (!s.piece[c] || piece_colour(s.piece[c]) != lose[i][0] || piece_type(s.piece[c]) != t)
-            c++;
-        s.piece[c] = 0;
-    }
+    for (size_t i = 0; i < sizeof lose / sizeof *lose; i++)
+        remove_one(&s, lose[i][0], type_of(v, lose[i][1]));
     ck_assert_msg(g.ops->position_set(g.pos, &s, err, sizeof err), "%s", err);
     g.ops->evaluate(g.pos, &eval_weights_default, &tr);
     for (int t = 0; t < v->ntypes; t++) {
@@ -333,8 +338,50 @@ START_TEST(test_leader_counts)
     struct eval_params p;
     ck_assert(weights_for_variant(test_variant("glinski"), &p, err, sizeof err));
     ck_assert(!weights_parse(test_variant("glinski"), "leader.rook 1 2\n", "f", &p, err, sizeof err));
-    ck_assert_msg(strstr(err, "3-player") && !strchr(err, '\n'), "%s", err);
+    ck_assert_msg(strstr(err, "3 or more players") && !strchr(err, '\n'), "%s", err);
     ck_assert_msg(weights_parse(test_variant("glinski"), "leader 1 2\n", "f", &p, err, sizeof err), "%s", err);
+    game_free(&g);
+}
+END_TEST
+
+static int count_of(const struct setup *s, const struct variant *v, int colour, int type)
+{
+    int n = 0;
+    for (int c = 0; c < v->geo.ncells; c++)
+        n += s->piece[c] && piece_colour(s->piece[c]) == colour && piece_type(s->piece[c]) == type;
+    return n;
+}
+
+/* Four players of different armies: the mover's own types count for it, the leader's own types
+ * against it; an eliminated army is no opponent, and with one opponent left the term is off. */
+START_TEST(test_leader_counts_four_players)
+{
+    struct game g;
+    test_game(&g, "nd-wellisch-4p", NULL, false);
+    const struct variant *v = g.v;
+    int point = variant_army_type(v, v->army[2], 'P');
+    struct setup s;
+    g.ops->position_get(g.pos, &s);
+    /* Black loses a Point: White leads, whoever is to move after Red. */
+    remove_one(&s, 2, point);
+    s.side = 1;
+    struct eval_trace tr;
+    char err[512];
+    ck_assert_msg(g.ops->position_set(g.pos, &s, err, sizeof err), "%s", err);
+    g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+    for (int t = 0; t < v->ntypes; t++)
+        if (!v->piece[t].royal)
+            ck_assert_int_eq(tr.coef[1][W_LEADER + t], count_of(&s, v, 1, t) - count_of(&s, v, 0, t));
+    ck_assert_int_ne(tr.coef[1][W_LEADER + variant_army_type(v, v->army[1], 'P')], 0);
+    ck_assert_int_ne(tr.coef[1][W_LEADER + point], 0);
+    /* Green and Black gone: one opponent is left. */
+    for (int c = 0; c < v->geo.ncells; c++)
+        if (s.piece[c] && piece_colour(s.piece[c]) >= 2)
+            s.piece[c] = 0;
+    ck_assert_msg(g.ops->position_set(g.pos, &s, err, sizeof err), "%s", err);
+    g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+    for (int t = 0; t < v->ntypes; t++)
+        ck_assert_int_eq(tr.coef[1][W_LEADER + t], 0);
     game_free(&g);
 }
 END_TEST
@@ -547,6 +594,7 @@ Suite *suite_tune(void)
     tcase_add_test(tc, test_tuner_recovers);
     tcase_add_test(tc, test_tuner_recovers_leader);
     tcase_add_test(tc, test_leader_counts);
+    tcase_add_test(tc, test_leader_counts_four_players);
     tcase_add_test(tc, test_eval_weights_option);
     tcase_add_test(tc, test_command_line);
     suite_add_tcase(s, tc);
