@@ -149,6 +149,14 @@ void report_rating(const struct match_conf *c, const struct match_result *r, FIL
         report_pairs(c, r, out);
 }
 
+/* PGN's Termination tag says "adjudication" for both adjudged draws and resignations; the summary
+ * tells them apart. */
+static const char *termination_label(enum termination term)
+{
+    return term == TERM_ADJUDICATED_DRAW ? "adjudicated draw" : term == TERM_RESIGNATION ? "resignation"
+                                                                                          : pgn_termination(term);
+}
+
 void report_final(const struct match_conf *c, const struct match_result *r, FILE *out)
 {
     if (c->tournament == TOURNAMENT_MATCH && c->nengines == 2)
@@ -158,7 +166,7 @@ void report_final(const struct match_conf *c, const struct match_result *r, FILE
     fprintf(out, "\nTerminations:");
     for (int term = 0; term < TERM_COUNT; term++)
         if (r->terminations[term]) {
-            fprintf(out, "%s%s %d", sep, pgn_termination(term), r->terminations[term]);
+            fprintf(out, "%s%s %d", sep, termination_label(term), r->terminations[term]);
             sep = ", ";
         }
     fprintf(out, "%s\nEngine failures:", r->games ? "" : " none");

@@ -282,12 +282,14 @@ START_TEST(test_adjudication)
     ck_assert_int_eq(run.r.terminations[TERM_RESIGNATION], 2);
     ck_assert(run.r.tally[0].sum == 2);
     assert_output_has(&run, "resigns (adjudication)");
+    assert_output_has(&run, "Terminations: resignation 2");
     /* Both think it is level: a draw once 3 full moves are played with 2 moves each within 10 cp. */
     run_match(&run, "-engine", toy("score=5"), "-engine", toy("score=-10"), "-each", "depth=1", "-draw",
               "movenumber=3", "movecount=2", "score=10", "-games", "2", "-noopenings", NULL);
     ck_assert_int_eq(run.r.terminations[TERM_ADJUDICATED_DRAW], 2);
     ck_assert_int_eq(run.r.tally[0].draws, 2);
     assert_output_has(&run, "Draw by adjudication");
+    assert_output_has(&run, "Terminations: adjudicated draw 2");
     assert_no_children();
 }
 END_TEST
@@ -313,13 +315,17 @@ START_TEST(test_sprt_stops_the_match)
 }
 END_TEST
 
+/* SIGINT once the runner has set its own handler (before that Check's would kill the test), whatever
+ * the machine's load. */
 static void *interrupt_soon(void *arg)
 {
-    (void)arg;
-    /* Scaled: a SIGINT before the runner has set its handler takes Check's, which kills the test. */
-    double seconds = test_timeout(0.3);
-    struct timespec wait = { (time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9) };
-    nanosleep(&wait, NULL);
+    const struct sigaction *check = arg;
+    struct sigaction now;
+    do {
+        nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+        sigaction(SIGINT, NULL, &now);
+    } while (now.sa_handler == check->sa_handler);
+    nanosleep(&(struct timespec){ 0, 200 * 1000 * 1000 }, NULL);
     kill(getpid(), SIGINT);
     return NULL;
 }
@@ -328,7 +334,9 @@ START_TEST(test_interrupt)
 {
     struct run run;
     pthread_t thread;
-    ck_assert_int_eq(pthread_create(&thread, NULL, interrupt_soon, NULL), 0);
+    struct sigaction check;
+    sigaction(SIGINT, NULL, &check);
+    ck_assert_int_eq(pthread_create(&thread, NULL, interrupt_soon, &check), 0);
     run_match(&run, "-engine", toy("hang=1"), "-engine", toy("hang=1"), "-each", "depth=1", "timeout=60", "-games",
               "10", "-concurrency", "3", "-noopenings", NULL);
     pthread_join(thread, NULL);
