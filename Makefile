@@ -129,9 +129,10 @@ $(BUILD)/www_files.c: $(WWW_FILES) $(WWW_DIRS) gui/www_embed.sh
 $(BUILD)/www_files.o: $(BUILD)/www_files.c
 	@$(CC) $(CFLAGS) -I. -c -o $@ $<
 
-# The evaluation's built-in weights (eval/weights/*.txt) as C strings (weights_builtin, eval/weights.h).
+# The evaluation's built-in weights (eval/weights/*.txt) as C strings (weights_builtin, eval/weights.h);
+# the directory too, so that a removed file remakes it.
 WEIGHTS_FILES := $(shell find eval/weights -name '*.txt' 2>/dev/null | LC_ALL=C sort)
-$(BUILD)/eval_weights.c: $(WEIGHTS_FILES) eval/weights_embed.sh
+$(BUILD)/eval_weights.c: $(WEIGHTS_FILES) $(wildcard eval/weights) eval/weights_embed.sh
 	@mkdir -p $(dir $@)
 	@sh eval/weights_embed.sh $(WEIGHTS_FILES) > $@
 
