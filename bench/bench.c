@@ -23,7 +23,7 @@ static const struct {
     { "haynie", NULL, 0 },
     { "haynie", "2p1fb/2ppp1r/P4pw1/Pq2ppp1k/FPPP1pppwr/BQP4p2b/W3P2ppf/R1PPP3p/KW1n3p/R1PF1pN/B1P1P1 w - - 2 21", 0 },
     { "full-house", NULL, 0 },
-    { "full-house", "1H4/P1p4/RPbE2pr/N2P1Bp2/QT1P1p1bhq/1KB1P1ptk2/UM1P1epsmn/N1P3uy1/RP2B1pr/1P3np/Y1S3 w - - 0 21", 0 },
+    { "full-house", "1H4/P1p4/RPbE2pr/N2P1Bp2/QT1P1p1bhq/1KB1P1ptk2/UM1P1epsmn/N1P3uy1/RP2B1pr/1P3np/Y1S3 w - - 0 21", 1 },
     { "mishling", NULL, 0 },
     { "mishling-4c", "2C3/P5p/RPi3pr/HIP3pdh/1I1FP1pji1/UDU1P1p1uuu/K2P2prfk/6p2/FR1PUp2/Pic3p/3J2 w - - 1 17", 0 },
     { "waitress", "3x2/P4sp/RP3sx1/UXP2p2w/1RXP3r1r/UWU1P1p1uuu/KX1P2p2k/w2P2pws/6Wr/Rx4p/2W3 w - - 0 17", 0 },
