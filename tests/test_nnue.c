@@ -299,7 +299,7 @@ END_TEST
  * each perspective in the order the trainer takes them (the mover's first). */
 START_TEST(test_features)
 {
-    static const char *names[] = { "glinski", "wellisch", "mishling-fusion" };
+    static const char *names[] = { "glinski", "wellisch", "mishling-fusion", "mccooey", "full-house" };
     const struct variant *v = test_variant(names[_i]);
     enum { PLIES = 50 };
     char dir[TEST_DIR_LEN], path[256], data[256], feats[256], err[512];
@@ -529,7 +529,7 @@ Suite *suite_nnue(void)
     tcase_add_test(tc, test_refused);
     tcase_add_loop_test(tc, test_incremental, 0, 2);
     tcase_add_test(tc, test_simd);
-    tcase_add_loop_test(tc, test_features, 0, 3);
+    tcase_add_loop_test(tc, test_features, 0, 5);
     tcase_add_test(tc, test_shipped);
     tcase_add_test(tc, test_protocol);
     tcase_add_test(tc, test_weights_keep_net_score);
