@@ -102,8 +102,11 @@ def net_layout(net, nfeatures):
 def read_net(path, net, head):
     """Starts net from a net file of the same shape, of any variant (the features of another variant on
     the same board and pieces mean much the same): the weights, unquantised."""
-    with open(path, "rb") as f:
-        data = f.read()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
     if len(data) < 84 or data[:8] != NET_MAGIC or zlib.crc32(data[:-4]) != struct.unpack("<I", data[-4:])[0]:
         sys.exit(f"{path}: not a net file, or a damaged one")
     shape = struct.unpack_from("<6H", data, 56)
