@@ -220,6 +220,29 @@ START_TEST(test_incremental)
 }
 END_TEST
 
+/* The net's score by AVX2 and by the portable loop along a random game of v: the same integers. */
+static void assert_simd_along_game(const struct variant *v, struct nnue_net *net, nnue_dot_fn avx2, uint64_t random)
+{
+    struct game g;
+    test_game(&g, v->name, NULL, false);
+    for (int ply = 0; ply < 60; ply++) {
+        const struct nnue_acc *acc[MAX_PLAYERS];
+        for (int p = 0; p < v->nplayers; p++)
+            acc[p] = g.ops->nnue_accumulator(g.pos, (g.ops->position_side(g.pos) + p) % v->nplayers);
+        net->dot = avx2;
+        int fast = nnue_output(net, acc);
+        net->dot = nnue_dot_portable;
+        ck_assert_msg(fast == nnue_output(net, acc), "%s ply %d: AVX2 %d, portable %d", v->name, ply, fast,
+                      nnue_output(net, acc));
+        move_t list[MAX_MOVES];
+        int n = game_legal_moves(&g, list);
+        if (!n || game_status(&g).outcome != GAME_ONGOING)
+            break;
+        game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
+    }
+    game_free(&g);
+}
+
 START_TEST(test_simd)
 {
     uint8_t in[NNUE_MAX_INPUTS];
@@ -245,7 +268,8 @@ START_TEST(test_simd)
         for (int n = NNUE_HIDDEN; n <= NNUE_MAX_INPUTS; n += NNUE_HIDDEN)
             ck_assert_int_eq(avx2(in, w, n), nnue_dot_portable(in, w, n));
     }
-    /* Whole evaluations of positions from random games, two and three players. */
+    /* Whole evaluations of positions from random games, two and three players, by random nets and by
+     * every shipped net (trained weights are not spread like random ones). */
     const char *names[] = { "glinski", "wellisch", "mishling-fusion" };
     for (int k = 0; k < 3; k++) {
         char dir[TEST_DIR_LEN], path[256];
@@ -253,26 +277,21 @@ START_TEST(test_simd)
         const struct variant *v = test_variant(names[k]);
         struct nnue_net *net = random_net_file(v, dir, 31 + (uint64_t)k, path, sizeof path);
         use_net_file(v, path);
-        struct game g;
-        test_game(&g, names[k], NULL, false);
-        for (int ply = 0; ply < 60; ply++) {
-            const struct nnue_acc *acc[MAX_PLAYERS];
-            for (int p = 0; p < v->nplayers; p++)
-                acc[p] = g.ops->nnue_accumulator(g.pos, (g.ops->position_side(g.pos) + p) % v->nplayers);
-            net->dot = avx2;
-            int fast = nnue_output(net, acc);
-            net->dot = nnue_dot_portable;
-            ck_assert_int_eq(fast, nnue_output(net, acc));
-            move_t list[MAX_MOVES];
-            int n = game_legal_moves(&g, list);
-            if (!n || game_status(&g).outcome != GAME_ONGOING)
-                break;
-            game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
-        }
-        game_free(&g);
+        assert_simd_along_game(v, net, avx2, random + (uint64_t)k);
         nnue_free(net);
         test_dir_remove(dir);
     }
+    /* The game's accumulators are the shipped net's once the files are cleared. */
+    nnue_clear_files();
+    for (int i = 0; nnue_embedded[i].name; i++) {
+        char err[512];
+        const struct variant *v = test_variant(nnue_embedded[i].name);
+        struct nnue_net *net = nnue_from_bytes(nnue_embedded[i].data, nnue_embedded[i].len, v, err, sizeof err);
+        ck_assert_msg(net, "%s: %s", nnue_embedded[i].path, err);
+        assert_simd_along_game(v, net, avx2, 71 + (uint64_t)i);
+        nnue_free(net);
+    }
+    nnue_use(false);
 }
 END_TEST
 
@@ -280,7 +299,7 @@ END_TEST
  * each perspective in the order the trainer takes them (the mover's first). */
 START_TEST(test_features)
 {
-    static const char *names[] = { "glinski", "wellisch", "mishling-fusion" };
+    static const char *names[] = { "glinski", "wellisch", "mishling-fusion", "mccooey", "full-house" };
     const struct variant *v = test_variant(names[_i]);
     enum { PLIES = 50 };
     char dir[TEST_DIR_LEN], path[256], data[256], feats[256], err[512];
@@ -510,7 +529,7 @@ Suite *suite_nnue(void)
     tcase_add_test(tc, test_refused);
     tcase_add_loop_test(tc, test_incremental, 0, 2);
     tcase_add_test(tc, test_simd);
-    tcase_add_loop_test(tc, test_features, 0, 3);
+    tcase_add_loop_test(tc, test_features, 0, 5);
     tcase_add_test(tc, test_shipped);
     tcase_add_test(tc, test_protocol);
     tcase_add_test(tc, test_weights_keep_net_score);

@@ -11,9 +11,12 @@ work=${2:-build/train}
 engine=${SENNIGHT:-./sennight}
 mkdir -p "$work"
 # The options that made each shipped net; records: how many of the file's first records it saw (its
-# first complete games), 0 for all.
+# first complete games), 0 for all; train: the trainer's options beyond the defaults. Full House's net
+# came from two runs of two executables (docs/nnue.md has its commands).
+train=''
 case $variant in
 glinski) games=4000 nodes=5000 seed=1 records=204422 epochs=12 ;;
+mccooey) games=2000 nodes=5000 seed=1 records=69632 epochs=12 train="--init eval/nets/glinski.nnue --lr 3e-4" ;;
 *) games=4000 nodes=5000 seed=1 records=0 epochs=12 ;;
 esac
 data="$work/$variant-s$seed.bin"
@@ -25,4 +28,4 @@ else
 fi
 "$engine" datagen --features "$work/$variant-train.bin" --out "$work/$variant-train.feat"
 /usr/bin/python3 eval/train/train.py "$work/$variant-train.feat" --out "eval/nets/$variant.nnue" \
-    --epochs $epochs --seed 1 --threads 1
+    --epochs $epochs --seed 1 --threads 1 $train

@@ -84,6 +84,46 @@ def quantise(x, scale, dtype):
     return np.clip(np.round(x.detach().cpu().numpy().astype(np.float64) * scale), info.min, info.max).astype(dtype)
 
 
+def net_layout(net, nfeatures):
+    """The net file's body, in order: each tensor, its quantisation scale and integer type."""
+    return [
+        (net.ft_bias, QA, np.int16),
+        (net.ft.weight[:nfeatures], QA, np.int16),
+        (net.psqt.weight[:nfeatures, 0], QA * QO, np.int32),
+        (net.l1.bias, QA * QB, np.int32),
+        (net.l1.weight, QB, np.int8),
+        (net.l2.bias, QA * QB, np.int32),
+        (net.l2.weight, QB, np.int8),
+        (net.out.bias, QA * QO, np.int32),
+        (net.out.weight, QO, np.int16),
+    ]
+
+
+def read_net(path, net, head):
+    """Starts net from a net file of the same shape, of any variant (the features of another variant on
+    the same board and pieces mean much the same): the weights, unquantised."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
+    if len(data) < 84 or data[:8] != NET_MAGIC or zlib.crc32(data[:-4]) != struct.unpack("<I", data[-4:])[0]:
+        sys.exit(f"{path}: not a net file, or a damaged one")
+    shape = struct.unpack_from("<6H", data, 56)
+    want = (head["nplayers"], head["ntypes"], head["ncells"], HIDDEN, L1, L2)
+    if shape != want:
+        sys.exit(f"{path}: players, piece types, cells and layers {shape}, the features need {want}")
+    at = 80
+    with torch.no_grad():
+        for tensor, scale, dtype in net_layout(net, head["nfeatures"]):
+            n = tensor.numel()
+            values = np.frombuffer(data, dtype=np.dtype(dtype).newbyteorder("<"), count=n, offset=at)
+            tensor.copy_(torch.from_numpy(values.astype(np.float32) / scale).reshape(tensor.shape))
+            at += n * np.dtype(dtype).itemsize
+    if at != len(data) - 4:
+        sys.exit(f"{path}: {len(data)} bytes, the header implies {at + 4}")
+
+
 def write_net(path, net, head, scale):
     name = head["name"].encode()[:31]
     h = bytearray(80)
@@ -91,17 +131,7 @@ def write_net(path, net, head, scale):
     struct.pack_into("<IQ", h, 8, VERSION, head["fingerprint"])
     h[20:20 + len(name)] = name
     struct.pack_into("<I6H", h, 52, scale, head["nplayers"], head["ntypes"], head["ncells"], HIDDEN, L1, L2)
-    body = [
-        quantise(net.ft_bias, QA, np.int16),
-        quantise(net.ft.weight[:head["nfeatures"]], QA, np.int16),
-        quantise(net.psqt.weight[:head["nfeatures"], 0], QA * QO, np.int32),
-        quantise(net.l1.bias, QA * QB, np.int32),
-        quantise(net.l1.weight, QB, np.int8),
-        quantise(net.l2.bias, QA * QB, np.int32),
-        quantise(net.l2.weight, QB, np.int8),
-        quantise(net.out.bias, QA * QO, np.int32),
-        quantise(net.out.weight, QO, np.int16),
-    ]
+    body = [quantise(tensor, q, dtype) for tensor, q, dtype in net_layout(net, head["nfeatures"])]
     data = bytes(h) + b"".join(a.astype(a.dtype.newbyteorder("<")).tobytes() for a in body)
     data += struct.pack("<I", zlib.crc32(data))
     with open(path + ".tmp", "wb") as f:
@@ -125,6 +155,7 @@ def main():
     ap.add_argument("--validation", type=float, default=0.05,
                     help="share of positions held out: the last ones, so whole games (a game's positions share "
                          "its result, which a random split would leak)")
+    ap.add_argument("--init", help="a net file to start from (another variant's on the same board and pieces)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1, help="PyTorch threads (one is fastest on a loaded machine)")
     a = ap.parse_args()
@@ -153,6 +184,8 @@ def main():
           f"({(~keep).sum()} beyond {a.max_score} cp left out), {head['nfeatures']} features", flush=True)
 
     net = Net(head["nfeatures"], head["nplayers"])
+    if a.init:
+        read_net(a.init, net, head)
     # The piece-cell term starts at zero and has a long way to go (a piece is worth a few units).
     rest = [p for name, p in net.named_parameters() if not name.startswith("psqt")]
     opt = torch.optim.Adam([{"params": rest}, {"params": net.psqt.parameters(), "lr": a.lr * 10}], lr=a.lr)
