@@ -42,6 +42,7 @@ static const struct {
     { "nd-wellisch-3p", NULL, 2 },
     { "nd-mccooey-3p", NULL, 3 },
     { "nd-wellisch-4p", NULL, 3 },
+    { "nd-wellisch-trios-4p", NULL, 3 },
 };
 
 static void quiet_report(void *ctx, const struct search_report *r)

@@ -182,12 +182,14 @@ static bool on_board(const struct variant *v, const struct setup *s, int player)
 
 /* The armies whose last double step may still be taken (variants.md, four players): the one that moved
  * last (the previous one in turn order with its royal on the board), and before it each one that only
- * armies of other kinds have followed since. */
+ * armies of other kinds have followed since; last the mover's own, whose step stays open until it moves
+ * again where every other army of its kind has left (no one takes it; the move generator closes it), so
+ * that such a position reads back as the engine writes it. */
 static int ep_owners(const struct variant *v, const struct setup *s, int out[MAX_PLAYERS])
 {
     int n = 0;
     unsigned followed = 0;   /* armies (kinds) that moved after the candidate */
-    for (int k = 1; k < v->nplayers; k++) {
+    for (int k = 1; k <= v->nplayers; k++) {
         int p = (s->side + v->nplayers - k) % v->nplayers;
         if (!on_board(v, s, p))
             continue;

@@ -162,7 +162,7 @@ static int ref_ahead(const struct variant *v, int player, const struct reference
  * last variant asked about. */
 static int ref_steps_from(const struct variant *v, int player, int type, int cell)
 {
-    if (!reference_double_behind(v->name))
+    if (!reference_double_behind(v->name, v->piece[type].army))
         return variant_double_steps(v, player, type, cell);
     static struct {
         uint64_t fingerprint;

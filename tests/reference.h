@@ -5,7 +5,7 @@
  * flags, promotion, double-step cells, fusions, castling rules), the geometry and FEN parsing with the
  * engine: the pieces of the built-in variants move as its own table says (reference_pieces.c), not as
  * variants.ini says, so that a wrong line there fails the comparison; where a built-in variant's rule
- * says which pawns have the double step (nd-trios: those starting behind one of their own kind), the
+ * says which pawns have the double step (Trios armies: those starting behind one of their own kind), the
  * reference finds them from that rule and the start position, not from the variant's cell lists.
  * Three players (variants.md, "Three-player rules"): reference_moves and reference_make work on the
  * position as it stands; reference_resolve applies the turn resolution (eliminations) and
@@ -69,9 +69,9 @@ struct reference_piece {
 /* The movement of the piece with the letter in the army of the built-in variant (reference_pieces.c),
  * or NULL for a variant, army or letter the table does not have. */
 const struct reference_piece *reference_piece_of(const char *variant, int army, char letter);
-/* Whether the built-in variant gives the double step only to pawns that start directly behind one of their
- * own kind (seed 003's Trios rule) rather than from its double-step cells. */
-bool reference_double_behind(const char *variant);
+/* Whether the army of the built-in variant gives the double step only to pawns that start directly behind
+ * one of their own kind (seed 003's Trios rule) rather than from its double-step cells. */
+bool reference_double_behind(const char *variant, int army);
 
 /* The legal moves as text ("f5f6", "f10f11q", a fission "e1e5r"), sorted by strcmp and without
  * duplicates. */

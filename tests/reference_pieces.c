@@ -152,7 +152,7 @@ static const struct reference_piece kinds[NKINDS] = {
 };
 
 /* The armies of variants.md: each piece letter of the variants on a row and its movement. */
-enum { ARMY_VARIANTS = 3, ARMY_PIECES = 16 };
+enum { ARMY_VARIANTS = 4, ARMY_PIECES = 16 };
 
 struct army {
     const char *variant[ARMY_VARIANTS];
@@ -224,7 +224,7 @@ static const struct army armies[] = {
       { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', BRUSKY_PAWN } } },
     { { "devasa" },
       { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', DEVASA_PAWN } } },
-    { { "nd-wellisch", "nd-wellisch-3p", "nd-wellisch-4p" },
+    { { "nd-wellisch", "nd-wellisch-3p", "nd-wellisch-4p", "nd-wellisch-trios-4p" },
       { { 'G', GENERAL }, { 'V', VICEREINE }, { 'R', ROOK }, { 'B', THUNDERBIRD }, { 'P', ND_POINT } } },
 
     { { "nd-mccooey", "nd-mccooey-3p" },
@@ -244,6 +244,10 @@ static const struct { int army; struct army a; } later_armies[] = {
     /* The original McCooey army beside the ND Wellisch ones (variants.md, nd-wellisch-4p). */
     { 1, { { "nd-wellisch-4p" },
            { { 'K', KING }, { 'Q', QUEEN }, { 'R', ROOK }, { 'B', BISHOP }, { 'N', KNIGHT }, { 'P', MCCOOEY_PAWN } } } },
+    /* The original Trios army beside them: the Knight McCooey's, not doubled (nd-wellisch-trios-4p). */
+    { 1, { { "nd-wellisch-trios-4p" },
+           { { 'K', KING }, { 'R', ROOK }, { 'U', BISHOP }, { 'N', KNIGHT }, { 'P', MCCOOEY_PAWN },
+             { 'M', GLINSKI_PAWN } } } },
 };
 
 static const struct reference_piece *army_piece(const struct army *a, const char *variant, char letter)
@@ -258,14 +262,17 @@ static const struct reference_piece *army_piece(const struct army *a, const char
     return NULL;
 }
 
-/* Seed 003's Trios rule: the double step belongs only to a pawn that starts directly behind one of its own
- * kind, whatever the variant's double-step cells say. */
-static const char *const behind_own_kind[] = { "nd-trios" };
+/* Seed 003's Trios rule: the double step belongs only to a pawn of a Trios army that starts directly behind
+ * one of its own kind, whatever the variant's double-step cells say. */
+static const struct { const char *variant; int army; } behind_own_kind[] = {
+    { "nd-trios", 0 },
+    { "nd-wellisch-trios-4p", 1 },
+};
 
-bool reference_double_behind(const char *variant)
+bool reference_double_behind(const char *variant, int army)
 {
     for (size_t i = 0; i < sizeof behind_own_kind / sizeof *behind_own_kind; i++)
-        if (!strcmp(behind_own_kind[i], variant))
+        if (!strcmp(behind_own_kind[i].variant, variant) && behind_own_kind[i].army == army)
             return true;
     return false;
 }

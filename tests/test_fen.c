@@ -213,6 +213,13 @@ START_TEST(test_four_player_fen)
     ck_assert(!setup_from_fen(&s, v, "gK6bG/9/10/11/12/13/14/3wP7bP3/9gP4/7gPrP4/12/11/10/9/wG6rK w - l9 0 1", err,
                               sizeof err));
     ck_assert_str_eq(err, "bad FEN: no pawn has just passed the en-passant cell l9");
+    /* With Black gone, White's own step g1-g3 stays in the state until White moves again (no one takes
+     * it): the engine writes that position and must read it back. */
+    const char *own = "gK7/9/10/11/12/13/2wP11/15/14/13/12/11/10/9/wG6rK w - g2 0 3";
+    ck_assert_msg(setup_from_fen(&s, v, own, err, sizeof err), "%s", err);
+    ck_assert_int_eq(piece_colour(s.piece[s.ep_victim]), 0);
+    setup_to_fen(&s, v, out, sizeof out);
+    ck_assert_str_eq(out, own);
     /* A letter of another army's piece is unknown: White has no Knight. */
     ck_assert(!setup_from_fen(&s, v, "gK6bG/9/10/11/12/13/14/3wN7bP3/14/13/12/11/10/9/wG6rK w - - 0 1", err,
                               sizeof err));

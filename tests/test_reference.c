@@ -600,8 +600,15 @@ static bool placement_double_step(const struct variant *v, struct setup *s)
      * own kind is to move, the one that may take it. */
     int stepper = piece_colour(s->piece[s->ep_victim]);
     while (v->army[s->side] != v->army[stepper]) {
-        int k = reference_moves(v, s, moves);
-        if (!k || !reference_make(v, s, moves[rng_below(k)]) || s->ep == CELL_NONE)
+        int k = reference_moves(v, s, moves), from, to;
+        if (!k)
+            return false;
+        const char *m = moves[rng_below(k)];
+        text_cells(v, m, &from, &to);
+        /* No turn resolution runs here, so a move that takes a royal would leave its army's other pieces
+         * without one, a position no game reaches. */
+        if ((s->piece[to] && v->piece[piece_type(s->piece[to])].royal) || !reference_make(v, s, m) ||
+            s->ep == CELL_NONE)
             return false;
         stepper = piece_colour(s->piece[s->ep_victim]);
     }

@@ -429,6 +429,33 @@ START_TEST(test_path_atoms)
 }
 END_TEST
 
+/* nd-wellisch-trios-4p (variants.md): the Trios armies' double step belongs to the Brokers behind their kind
+ * only, given per army with double-step-of (Red's cells, Green's turned half a turn); the ND armies keep
+ * nd-wellisch's Points of the second row; each army promotes to its own pieces. */
+START_TEST(test_trios_armies)
+{
+    const struct variant *v = test_variant("nd-wellisch-trios-4p");
+    const struct geometry *g = &v->geo;
+    int broker = variant_army_type(v, 1, 'P'), migrant = variant_army_type(v, 1, 'M');
+    ck_assert_str_eq(v->piece[broker].name, "broker");
+    ck_assert_str_eq(v->piece[migrant].name, "migrant");
+    ck_assert_str_eq(v->piece[variant_army_type(v, 1, 'N')].name, "knight");
+    ck_assert_int_eq(variant_army_type(v, 1, 'S'), -1);
+    ck_assert_int_eq(v->double_kind[1][geo_cell(g, 5, -1)], broker + 1);   /* n7 */
+    ck_assert_int_eq(v->double_kind[1][geo_cell(g, 4, 1)], broker + 1);    /* m9 */
+    ck_assert_int_eq(v->double_kind[3][geo_cell(g, -5, 1)], broker + 1);   /* c4 */
+    ck_assert_int_eq(v->double_kind[3][geo_cell(g, -4, -1)], broker + 1);  /* d3 */
+    ck_assert_int_eq(v->double_cell[1][geo_cell(g, 3, 1)], 0);             /* l9, the front Broker */
+    ck_assert_int_eq(v->double_cell[1][geo_cell(g, 7, -3)], 0);            /* p5, a Migrant */
+    ck_assert_int_eq(v->double_cell[0][geo_cell(g, -1, -6)], 2);           /* g1, White's Point */
+    int promos[2] = { 0 };
+    for (int i = 0; i < v->npromo; i++)
+        promos[v->piece[v->promo[i]].army]++;
+    ck_assert_int_eq(promos[0], 3);
+    ck_assert_int_eq(promos[1], 3);
+}
+END_TEST
+
 /* Keys come from names, so listing the same pieces in another order changes no key. */
 /* Different armies (nd-wellisch-4p): each army its pieces, letters, royal, promotion list and start
  * cells, written for its first player in its own orientation and turned by the seats. */
@@ -634,6 +661,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_documented_keys_known);
     tcase_add_test(tc, test_keys_survive_reordering);
     tcase_add_test(tc, test_different_armies);
+    tcase_add_test(tc, test_trios_armies);
     tcase_add_test(tc, test_inheritance_replaces_pieces);
     tcase_add_test(tc, test_new_atoms_and_keys);
     tcase_add_test(tc, test_path_atoms);
