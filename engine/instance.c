@@ -61,6 +61,7 @@ const struct engine_ops INSTANCE_NAME = {
     .position_trim_history = position_trim_history,
     .position_repetitions = position_repetitions,
     .movegen_legal = movegen_legal,
+    .movegen_noisy = movegen_noisy,
     .piece_reach = piece_reach,
     .perft = perft,
     .position_resolve = position_resolve,

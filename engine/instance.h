@@ -39,6 +39,8 @@ struct engine_ops {
     void (*position_trim_history)(struct position *pos);
     int (*position_repetitions)(const struct position *pos);
     int (*movegen_legal)(struct position *pos, move_t *list);
+    /* The legal captures and promotions of a side to move that is not in check. */
+    int (*movegen_noisy)(struct position *pos, move_t *list);
     /* The piece guide: a piece alone at from, where it moves and where it would capture. */
     void (*piece_reach)(const struct tables *tb, int player, int type, int from, bool quiet[MAX_CELLS],
                         bool capture[MAX_CELLS]);

@@ -44,6 +44,7 @@ struct worker {
     int16_t history[MAX_PLAYERS][MAX_CELLS][MAX_CELLS];
     move_t counter[4 * (MAX_TYPES + 1)][MAX_CELLS];
     struct stack stack[MAX_PLY + 4];
+    struct eval_cache eval_cache;
     int pvlen[MAX_PLY + 1];
     move_t pv[MAX_PLY + 1][MAX_PLY + 1];
 };
@@ -326,7 +327,7 @@ static bool node_ends(struct worker *w, int ply, int view, int *score)
     if (ply < MAX_PLY)
         return false;
     if (!w->stack[ply].in_check)
-        *score = eval_position_as(w->pos, &w->sh->weights, view, -SCORE_INF, SCORE_INF);
+        *score = eval_position_as(w->pos, &w->sh->weights, &w->eval_cache, view, -SCORE_INF, SCORE_INF);
     return true;
 }
 
@@ -351,7 +352,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     const int old_alpha = alpha;
     int best = -SCORE_INF, stand = SCORE_NONE;
     if (!in_check) {
-        stand = eval_position(pos, &w->sh->weights, alpha, beta);
+        stand = eval_position(pos, &w->sh->weights, &w->eval_cache, alpha, beta);
         if (stand >= beta) {
             tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER);
             return stand;
@@ -451,7 +452,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     }
 
     struct stack *ss = &w->stack[ply];
-    int eval = in_check ? SCORE_NONE : eval_position(pos, &sh->weights, -SCORE_INF, SCORE_INF);
+    int eval = in_check ? SCORE_NONE : eval_position(pos, &sh->weights, &w->eval_cache, -SCORE_INF, SCORE_INF);
     ss->eval = eval;
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
@@ -688,6 +689,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     w->root_depth = w->root_index = w->played = 0;
     w->next_progress_ms = sh->start_ms + PROGRESS_EVERY_MS;
     memset(w->stack, 0, sizeof w->stack);
+    eval_cache_clear(&w->eval_cache);
     w->stack[0].in_check = position_in_check(pos);
     w->armies = armies_left(pos);
     w->root_player = pos->side;

@@ -5,6 +5,7 @@
 
 #include "../engine/score.h"
 #include "eval.h"
+#include "eval_cache.h"
 #include "values.h"
 
 /* Steps from each cell to the player's promotion zone along the pawn's moves (BFS on the empty board). */
@@ -110,31 +111,19 @@ static void eval_pst(const struct tables *tb, struct eval_data *ev, int pl, int 
 }
 
 /* Whether a piece stays on the colour of its cell (the hex Bishop and its kin: one of three colours). */
-static bool eval_colour_bound(const struct tables *tb, const struct eval_data *ev, int t)
+static bool eval_colour_bound(const struct tables *tb, int t)
 {
     const struct geometry *g = &tb->v->geo;
     bool moves = false;
     for (int c = 0; c < tb->ncells; c++) {
         int x;
-        CS_FOR_EACH(x, ev->reach[0][t][c]) {
+        CS_FOR_EACH(x, tb->pt[0][t].reach[c]) {
             if (geo_colour_of(g, x) != geo_colour_of(g, c))
                 return false;
             moves = true;
         }
     }
     return moves;
-}
-
-/* Every cell a piece could move or capture to from the cell if the board were empty; a hopper's
- * captures lie on its hopping lines. */
-static cellset eval_empty_reach(const struct tables *tb, const struct piece_tables *pt, int cell)
-{
-    cellset quiet, caps, reach;
-    piece_targets(tb, pt, cell, cs_empty(), tb->all, tb->all, &quiet, &caps);
-    reach = cs_or(quiet, caps);
-    for (unsigned dirs = pt->hop; dirs; dirs &= dirs - 1)
-        reach = cs_or(reach, tb->ray[cell][__builtin_ctz(dirs)]);
-    return reach;
 }
 
 static struct eval_data *eval_data_new(const struct tables *tb, const struct eval_params *p)
@@ -174,11 +163,8 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
                 eval_pawn_takes(tb, ev, pl, t, takes[pl][t]);
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++)
-            for (int c = 0; c < tb->ncells; c++) {
-                if (v->piece[t].pawn)
-                    ev->passed[pl][t][c] = eval_passed_mask(tb, ev, takes, pl, t, c);
-                ev->reach[pl][t][c] = eval_empty_reach(tb, &tb->pt[pl][t], c);
-            }
+            for (int c = 0; v->piece[t].pawn && c < tb->ncells; c++)
+                ev->passed[pl][t][c] = eval_passed_mask(tb, ev, takes, pl, t, c);
     free(takes);
     const struct geometry *g = &v->geo;
     for (int a = 0; a < tb->ncells; a++) {
@@ -191,7 +177,7 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
      * triad while all their weights are 0. */
     for (int t = 0; t < v->ntypes; t++) {
         const struct piece_def *pd = &v->piece[t];
-        ev->colour_bound[t] = !pd->pawn && !pd->royal && eval_colour_bound(tb, ev, t);
+        ev->colour_bound[t] = !pd->pawn && !pd->royal && eval_colour_bound(tb, t);
         ev->mobile[t] = p->w[W_MOBILITY + t].mg || p->w[W_MOBILITY + t].eg;
         ev->any_mobile |= ev->mobile[t];
     }
@@ -265,28 +251,28 @@ static void eval_trace_psq(const struct position *pos, const struct eval_data *e
     }
 }
 
-static void eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, struct eval_sum *s)
+/* pawns: every army's pawns. Each term is counted over the pawns first and weighed once. */
+static void eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, cellset pawns,
+                       struct eval_sum *s)
 {
-    cellset own = pos_pieces(pos, pl, t), enemy_pawns = cs_empty(), empty = cs_andnot(pos->tb->all, pos->occ);
-    for (int e = 0; e < pos->v->nplayers; e++)
-        for (int et = 0; e != pl && et < pos->v->ntypes; et++)
-            if (pos->v->piece[et].pawn)
-                enemy_pawns = cs_or(enemy_pawns, pos_pieces(pos, e, et));
+    cellset own = pos_pieces(pos, pl, t), empty = cs_andnot(pos->tb->all, pos->occ);
+    cellset enemy_pawns = cs_andnot(pawns, pos->by_colour[pl]);
     const struct piece_tables *pt = &pos->tb->pt[pl][t];
-    int c;
+    int c, passed = 0, doubled = 0, isolated = 0, protected = 0, blocked = 0;
     CS_FOR_EACH(c, own) {
         if (!cs_intersects(ev->passed[pl][t][c], enemy_pawns))
-            add(s, pl, W_PASSED + t, ev->advance[pl][t][c]);
-        if (cs_intersects(ev->front[pl][t][c], own))
-            add(s, pl, W_DOUBLED + t, 1);
-        if (!cs_intersects(ev->near[c], own))
-            add(s, pl, W_ISOLATED + t, 1);
+            passed += ev->advance[pl][t][c];
+        doubled += cs_intersects(ev->front[pl][t][c], own);
+        isolated += !cs_intersects(ev->near[c], own);
         /* Protected: an own pawn could capture onto this cell. */
-        if (cs_intersects(pt->leap_from[c], own))
-            add(s, pl, W_PROTECTED + t, 1);
-        if (!cs_intersects(cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]), empty))
-            add(s, pl, W_BLOCKED + t, 1);
+        protected += cs_intersects(pt->leap_from[c], own);
+        blocked += !cs_intersects(cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]), empty);
     }
+    add(s, pl, W_PASSED + t, passed);
+    add(s, pl, W_DOUBLED + t, doubled);
+    add(s, pl, W_ISOLATED + t, isolated);
+    add(s, pl, W_PROTECTED + t, protected);
+    add(s, pl, W_BLOCKED + t, blocked);
 }
 
 /* What every army's pieces attack, found once per evaluation and shared by mobility, royal safety
@@ -369,14 +355,18 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
         CS_FOR_EACH(from, pos_pieces(pos, pl, t)) {
             /* Without mobility or threats only attacks on the royals' neighbourhoods count: a piece
              * that could not reach one even on the empty board is skipped. */
-            if (!mobile && !at->threats && !cs_intersects(ev->reach[pl][t][from], zones))
+            if (!mobile && !at->threats && !cs_intersects(pt->reach[from], zones))
                 continue;
             /* Captures onto every piece: own ones are defended, for threats. */
             cellset quiet, caps;
             piece_targets(tb, pt, from, occ, empty, occ, &quiet, &caps);
             att = cs_or(att, caps);
             cellset reach = cs_or(quiet, cs_and(caps, enemy));
-            count += cs_popcount(cs_andnot(reach, unsafe));
+            if (mobile)
+                count += cs_popcount(cs_andnot(reach, unsafe));
+            /* Most pieces attack no royal's neighbourhood: one test saves a count per army. */
+            if (!cs_intersects(reach, zones))
+                continue;
             for (int e = 0; e < v->nplayers; e++)
                 attack_units[e] += cs_popcount(cs_and(reach, zone[e]));
         }
@@ -386,16 +376,13 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
     }
 }
 
-static void eval_royal(const struct position *pos, const struct eval_data *ev, int pl, int units, struct eval_sum *s)
+static void eval_royal(const struct position *pos, const struct eval_data *ev, int pl, int units, cellset pawns,
+                       struct eval_sum *s)
 {
     int k = pos_royal_cell(pos, pl);
     if (k == CELL_NONE)
         return;
     cellset guards = cs_and(cs_and(ev->near[k], pos->by_colour[pl]), pos->tb->pt[pl][pos->royal[pl]].leap[MODE_BOTH][k]);
-    cellset pawns = cs_empty();
-    for (int t = 0; t < pos->v->ntypes; t++)
-        if (pos->v->piece[t].pawn)
-            pawns = cs_or(pawns, pos->by_type[t]);
     add(s, pl, W_SHIELD, cs_popcount(guards));
     add(s, pl, W_SHELTER, cs_popcount(cs_and(guards, pawns)));
     add(s, pl, W_SAFETY + (units < SAFETY_MAX ? units : SAFETY_MAX - 1), 1);
@@ -485,12 +472,18 @@ static int eval_blend(const struct position *pos, const struct eval_sum *s, int 
     return (s->mg[view] * phase + s->eg[view] * (256 - phase)) / 256 - (opponents ? others / opponents : 0);
 }
 
+/* Lazy evaluation: when material, piece-cell tables and pawns already put the score this far outside
+ * (alpha, beta), the rest is not worth computing. */
+static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
+{
+    return early - margin >= beta || early + margin <= alpha;
+}
+
 /* The evaluation from player view's side (the three-player search scores every node for its root
- * player); with a trace, each weight's count per army. Lazy: when material, piece-cell tables and
- * pawns already put the score far outside (alpha, beta), the rest is not worth computing (never with
- * a trace). */
+ * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
+ * alone when it is far outside (alpha, beta). The early score is kept in *early. */
 static int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, int view,
-                         struct eval_trace *tr, int alpha, int beta)
+                         struct eval_trace *tr, int alpha, int beta, int *early_out)
 {
     const struct eval_data *ev = eval_tables(pos->tb);
     const struct variant *v = pos->v;
@@ -514,12 +507,16 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
         memset(tr, 0, sizeof *tr);
         eval_trace_psq(pos, ev, tr);
     }
+    cellset pawns = cs_empty();
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->piece[t].pawn)
+            pawns = cs_or(pawns, pos->by_type[t]);
     for (int pl = 0; pl < v->nplayers; pl++) {
         s.mg[pl] = pos->material[pl] + pos->pst[pl][0];
         s.eg[pl] = pos->material[pl] + pos->pst[pl][1];
         for (int t = 0; t < v->ntypes; t++)
             if (v->piece[t].pawn && !cs_is_empty(pos_pieces(pos, pl, t)))
-                eval_pawns(pos, ev, pl, t, &s);
+                eval_pawns(pos, ev, pl, t, pawns, &s);
     }
     if (view == pos->side)
         add(&s, view, W_TEMPO, 1);
@@ -527,8 +524,9 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
         eval_balance(pos, view, &s);
     int phase = pos->phase_material * 256 / ev->start_phase;
     phase = phase > 256 ? 256 : phase;
-    int early = eval_blend(pos, &s, view, phase), margin = settings->lazy_margin;
-    if (!tr && (early - margin >= beta || early + margin <= alpha))
+    int early = eval_blend(pos, &s, view, phase);
+    *early_out = early;
+    if (!tr && eval_is_lazy(early, settings->lazy_margin, alpha, beta))
         return early;
     int units[MAX_PLAYERS] = { 0 };
     struct eval_attacks at;
@@ -537,7 +535,7 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
     for (int pl = 0; pl < v->nplayers; pl++)
         eval_pieces(pos, ev, pl, &s, units, &at);
     for (int pl = 0; pl < v->nplayers; pl++) {
-        eval_royal(pos, ev, pl, units[pl], &s);
+        eval_royal(pos, ev, pl, units[pl], pawns, &s);
         if (ev->triad || tr)
             eval_triad(pos, ev, pl, &s);
     }
@@ -558,15 +556,29 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
  * count. */
 static int evaluate_full(const struct position *pos, const struct eval_weights *settings, struct eval_trace *tr)
 {
-    return evaluate_lazy(pos, settings, pos->side, tr, -SCORE_INF, SCORE_INF);
+    int early;
+    return evaluate_lazy(pos, settings, pos->side, tr, -SCORE_INF, SCORE_INF, &early);
 }
 
-static int evaluate_as(const struct position *pos, const struct eval_weights *settings, int view, int alpha, int beta)
+/* The search's evaluation, through the thread's cache: the same position comes back in every
+ * iteration and through transpositions. A lazy exit needs only the early score; otherwise the full
+ * one, computed once it is needed. */
+static int evaluate_as(const struct position *pos, const struct eval_weights *settings, struct eval_cache *cache,
+                       int view, int alpha, int beta)
 {
-    return evaluate_lazy(pos, settings, view, NULL, alpha, beta);
-}
-
-static int evaluate(const struct position *pos, const struct eval_weights *settings, int alpha, int beta)
-{
-    return evaluate_as(pos, settings, pos->side, alpha, beta);
+    int early;
+    if (settings->material_only)
+        return evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early);
+    struct eval_cache_slot *slot = eval_cache_slot(cache, position_key(pos), view);
+    if (slot->early != EVAL_CACHE_NONE) {
+        if (eval_is_lazy(slot->early, settings->lazy_margin, alpha, beta))
+            return slot->early;
+        if (slot->full != EVAL_CACHE_NONE)
+            return slot->full;
+    }
+    int score = evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early);
+    slot->early = early;
+    if (!eval_is_lazy(early, settings->lazy_margin, alpha, beta))
+        slot->full = score;
+    return score;
 }

@@ -24,7 +24,6 @@ struct eval_data {
     cellset front[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];  /* pawns: cells still ahead */
     cellset passed[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* pawns: cells where an enemy pawn can stop it */
     cellset near[MAX_CELLS];                       /* cells within two steps */
-    cellset reach[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];  /* every target on the empty board (hops: their lines) */
 };
 
 /* A variant's tables at one width: the move generator's first, so that the tables a position points

@@ -13,14 +13,16 @@ static int nnue_evaluate_as(const struct position *pos, int view)
     return score > bound ? bound : score < -bound ? -bound : score;
 }
 
-static int eval_position_as(const struct position *pos, const struct eval_weights *w, int view, int alpha, int beta)
+static int eval_position_as(const struct position *pos, const struct eval_weights *w, struct eval_cache *cache,
+                            int view, int alpha, int beta)
 {
-    return pos->tb->nnue ? nnue_evaluate_as(pos, view) : evaluate_as(pos, w, view, alpha, beta);
+    return pos->tb->nnue ? nnue_evaluate_as(pos, view) : evaluate_as(pos, w, cache, view, alpha, beta);
 }
 
-static int eval_position(const struct position *pos, const struct eval_weights *w, int alpha, int beta)
+static int eval_position(const struct position *pos, const struct eval_weights *w, struct eval_cache *cache,
+                         int alpha, int beta)
 {
-    return pos->tb->nnue ? nnue_evaluate_as(pos, pos->side) : evaluate(pos, w, alpha, beta);
+    return eval_position_as(pos, w, cache, pos->side, alpha, beta);
 }
 
 /* The net's score for the side to move, SCORE_NONE without a net (the eval command). */

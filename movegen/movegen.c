@@ -45,6 +45,23 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
     *caps = c;
 }
 
+/* Every piece's reach on the empty board (tables.h), from the targets themselves: declared in tables.c,
+ * which comes before them. */
+static void tables_reach(struct tables *tb)
+{
+    for (int pl = 0; pl < tb->v->nplayers; pl++)
+        for (int t = 0; t < tb->v->ntypes; t++) {
+            struct piece_tables *pt = &tb->pt[pl][t];
+            for (int c = 0; c < tb->ncells; c++) {
+                cellset quiet, caps;
+                piece_targets(tb, pt, c, cs_empty(), tb->all, tb->all, &quiet, &caps);
+                pt->reach[c] = cs_or(quiet, caps);
+                for (unsigned dirs = pt->hop; dirs; dirs &= dirs - 1)
+                    pt->reach[c] = cs_or(pt->reach[c], tb->ray[c][__builtin_ctz(dirs)]);
+            }
+        }
+}
+
 /* The piece guide (docs/gui.md): where a piece of the player, alone on the board at from, moves, and
  * where it would capture an enemy piece standing alone in its way. A hopper needs a screen, so it
  * shows no captures here; a pawn shows its single steps. */
@@ -274,7 +291,8 @@ static int gen_castling(const struct position *pos, move_t *list, int n, const s
     return n;
 }
 
-/* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only. */
+/* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only, with
+ * the side to move not in check. */
 static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
 {
     const struct tables *tb = pos->tb;
@@ -292,7 +310,9 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
         if (p == us)
             continue;
         attackers_init(&opp[nopp], pos, p);
-        checkers = cs_or(checkers, attackers_to(&opp[nopp], king, occ, false));
+        /* The quiescence search asks for noisy moves only out of check. */
+        if (!noisy)
+            checkers = cs_or(checkers, attackers_to(&opp[nopp], king, occ, false));
         exotic_paths_add(&paths, &opp[nopp], king, &exotic_pcs);
         nopp++;
     }
@@ -346,6 +366,9 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
         cellset reachable = cs_or(empty, partners);
         int from;
         CS_FOR_EACH(from, pos_pieces(pos, us, t)) {
+            /* Captures only: a piece that could not reach an enemy even on the empty board has none. */
+            if (noisy && !pawn && !cs_intersects(pt->reach[from], enemy))
+                continue;
             piece_targets(tb, pt, from, occ, reachable, enemy, &quiet, &caps);
             for (int k = 0; k < 2; k++)
                 if (cs_test(ep_takers[k], from))
@@ -404,6 +427,7 @@ static int movegen_count(struct position *pos)
     return gen_legal(pos, NULL, false);
 }
 
+/* Not in check only. */
 static int movegen_noisy(struct position *pos, move_t *list)
 {
     return gen_legal(pos, list, true);

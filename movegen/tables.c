@@ -389,6 +389,8 @@ static void tables_free(struct tables *tb)
 
 /* size: at least sizeof (struct tables), which come first; the rest is for whoever keeps its own
  * tables beside these (engine/instance.c: the evaluation's). */
+static void tables_reach(struct tables *tb);
+
 static struct tables *tables_new(const struct variant *v, size_t size)
 {
     struct tables *tb = calloc(1, size);
@@ -420,5 +422,6 @@ static struct tables *tables_new(const struct variant *v, size_t size)
         tables_free(tb);
         return NULL;
     }
+    tables_reach(tb);
     return tb;
 }

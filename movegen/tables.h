@@ -41,6 +41,8 @@ struct piece_tables {
     unsigned path[4][PATH_KINDS];   /* crooked, bent and joined paths by mode and kind: first directions, turned */
     uint32_t partners;              /* Fusion: the types this one fuses with */
     cellset promo_zone;             /* pawns: cells with no further non-capturing step */
+    cellset reach[MAX_CELLS];       /* every target on the empty board (hoppers: their lines), which no
+                                       board adds to */
     struct double_step dbl[MAX_CELLS];
 };
 

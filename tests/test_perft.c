@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../rules/registry.h"
+#include "../util/random.h"
 #include "perft_epd.h"
 #include "tests.h"
 
@@ -139,6 +141,49 @@ START_TEST(test_epd_lines)
 }
 END_TEST
 
+/* The quiescence search's generator: out of check exactly the legal list's captures, promotions and en
+ * passant, in its order, along random games in every variant and each width that holds its board. It
+ * skips pieces whose reach on the empty board meets no enemy: a reach short of a target loses moves. */
+START_TEST(test_noisy_moves)
+{
+    test_variant("glinski");   /* the registry, with the test variants */
+    uint64_t random = 23;
+    int noisy_seen = 0;
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        for (int wide = test_wide_only(v); wide < 2; wide++) {
+            struct game g;
+            test_game(&g, v->name, NULL, wide);
+            for (int ply = 0; ply < 60; ply++) {
+                move_t list[MAX_MOVES], noisy[MAX_MOVES], want[MAX_MOVES];
+                struct setup s;
+                int n = game_legal_moves(&g, list), k = 0;
+                if (!n || game_status(&g).outcome != GAME_ONGOING)
+                    break;
+                g.ops->position_get(g.pos, &s);
+                n = g.ops->movegen_legal(g.pos, list);
+                for (int j = 0; j < n; j++) {
+                    int victim = s.piece[move_to(list[j])];
+                    if (move_promo(list[j]) >= 0 || (list[j] & MOVE_EP)
+                        || (victim && piece_colour(victim) != s.side && !(list[j] & MOVE_CASTLE)))
+                        want[k++] = list[j];
+                }
+                /* The quiescence search generates noisy moves only out of check. */
+                if (!g.ops->position_in_check(g.pos)) {
+                    int got = g.ops->movegen_noisy(g.pos, noisy);
+                    ck_assert_msg(got == k && !memcmp(noisy, want, (size_t)k * sizeof *want),
+                                  "%s ply %d: %d noisy moves, %d legal captures and promotions", v->name, ply, got, k);
+                    noisy_seen += k;
+                }
+                game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
+            }
+            game_free(&g);
+        }
+    }
+    ck_assert_int_gt(noisy_seen, 1000);
+}
+END_TEST
+
 Suite *suite_perft(void)
 {
     Suite *s = suite_create("perft");
@@ -147,6 +192,7 @@ Suite *suite_perft(void)
     tcase_add_test(tc, test_epd_lines);
     tcase_add_test(tc, test_published_numbers);
     tcase_add_test(tc, test_perft_stops);
+    tcase_add_test(tc, test_noisy_moves);
     tcase_add_test(tc, test_perft_suites);
     tcase_add_test(tc, test_perft_suites_wide);
     suite_add_tcase(s, tc);
