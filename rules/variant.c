@@ -976,8 +976,13 @@ static void check_complete(struct parser *p, const struct variant *v)
 /* A child's fingerprint covers its parent's definition too. */
 static void section_end(struct parser *p, struct variant *v, const char *text, const char *end)
 {
+    int errors = p->errors;
     check_complete(p, v);
     v->fingerprint = XXH3_64bits_withSeed(text, (size_t)(end - text), v->parent[0] ? v->fingerprint : 0);
+    /* An incomplete section's seats, royal or board may be unset, which the derived cells and the
+     * castling check would read. */
+    if (p->errors > errors)
+        return;
     derive(v);
     check_castling(p, v);
 }

@@ -468,6 +468,9 @@ START_TEST(test_different_armies)
     ck_assert_int_eq(promos[1], 4);
     /* Seats and armies refused in one line each. */
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch]\nplayers = 4\n"), "four players need their seats"));
+    /* Fuzz finding: a castling child of four players without seats reached the castling check's turns. */
+    ck_assert_str_eq(parse_error_of("[z:nd-mccooey]\nplayers = 4\n"),
+                     "t.ini:2: variant 'z': four players need their seats (seats = 0 120 180 300)");
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nseats = 0 180\n"), "t.ini:2: seats are set for four"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch]\nplayers = 4\nseats = 0 120 180\n"),
                                  "t.ini:3: seats must be one angle per player"));
