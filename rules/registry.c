@@ -61,10 +61,12 @@ int registry_add_text(const char *text, const char *origin, bool dry_run, char *
     for (int i = 0; i < n && ok; i++) {
         struct setup s;
         char why[256];
-        zobrist_init(fresh[i]);
-        if (!setup_from_fen(&s, fresh[i], fresh[i]->start_fen, why, sizeof why)
-            || !start_castles(fresh[i], &s, why, sizeof why)
-            || (validator && !validator(fresh[i], why, sizeof why))) {
+        if (!zobrist_init(fresh[i])) {
+            snprintf(err, errlen, "%s: variant '%s': out of memory for its keys", origin, fresh[i]->name);
+            ok = false;
+        } else if (!setup_from_fen(&s, fresh[i], fresh[i]->start_fen, why, sizeof why)
+                   || !start_castles(fresh[i], &s, why, sizeof why)
+                   || (validator && !validator(fresh[i], why, sizeof why))) {
             snprintf(err, errlen, "%s: variant '%s': start position: %s", origin, fresh[i]->name, why);
             ok = false;
         }
@@ -73,7 +75,7 @@ int registry_add_text(const char *text, const char *origin, bool dry_run, char *
         if (ok && !dry_run) {
             variants[nvariants++] = fresh[i];
         } else {
-            free(fresh[i]);
+            variant_free(fresh[i]);
         }
     }
     return ok ? n : -1;

@@ -976,8 +976,13 @@ static void check_complete(struct parser *p, const struct variant *v)
 /* A child's fingerprint covers its parent's definition too. */
 static void section_end(struct parser *p, struct variant *v, const char *text, const char *end)
 {
+    int errors = p->errors;
     check_complete(p, v);
     v->fingerprint = XXH3_64bits_withSeed(text, (size_t)(end - text), v->parent[0] ? v->fingerprint : 0);
+    /* An incomplete section's seats, royal or board may be unset, which the derived cells and the
+     * castling check would read. */
+    if (p->errors > errors)
+        return;
     derive(v);
     check_castling(p, v);
 }
@@ -1007,6 +1012,9 @@ static void section_start(struct parser *p, struct variant *v, char *head, struc
     p->army = 0;
     if (base) {
         *v = *base;
+        /* The parent's keys are its own; the child gets its block when it is registered. */
+        v->keys = NULL;
+        memset(v->key_piece, 0, sizeof v->key_piece);
         v->description[0] = 0;
         snprintf(v->parent, sizeof v->parent, "%s", parent);
     } else {
@@ -1058,7 +1066,8 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
                 cur = NULL;
             } else {
                 *close = 0;
-                cur = out[n] = calloc(1, sizeof **out);
+                /* section_start writes all of it: a copy of the parent or zeros. */
+                cur = out[n] = malloc(sizeof **out);
                 if (!cur) {
                     parse_error(&p, "out of memory");
                     break;
@@ -1089,8 +1098,15 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
     parse_finish_errors(&p);
     if (p.errors) {
         for (int i = 0; i < n; i++)
-            free(out[i]);
+            variant_free(out[i]);
         return -1;
     }
     return n;
+}
+
+void variant_free(struct variant *v)
+{
+    if (v)
+        free(v->keys);
+    free(v);
 }

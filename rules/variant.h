@@ -95,8 +95,11 @@ struct variant {
     char start_fen[1024];
     int stalemate_num, stalemate_den; /* score of the player who stalemates */
     uint64_t fingerprint;        /* hash of the definition text */
-    /* Zobrist keys, derived from names so they survive reordering (zobrist.c). */
-    uint64_t key_piece[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];
+    /* Zobrist keys, derived from names so they survive reordering (zobrist.c). The piece keys, by far
+     * the largest, are rows of one block sized to the variant's players, types and cells, made when it is
+     * registered (zobrist_init): a parsed section stays small enough for malloc to reuse its memory. */
+    const uint64_t *key_piece[MAX_PLAYERS][MAX_TYPES];
+    uint64_t *keys;              /* the block of key_piece's rows */
     uint64_t key_side[MAX_PLAYERS];
     uint64_t key_ep[MAX_CELLS];
     uint64_t key_castle[MAX_PLAYERS][MAX_CASTLES];
@@ -111,6 +114,8 @@ static inline int piece_colour(int piece) { return piece & 3; }
  * were defined, or -1 (and adds nothing) on any error. */
 int variant_parse(const char *text, const char *origin, struct variant **out, int max,
                   const struct variant *const *known, int nknown, char *err, size_t errlen);
+/* Frees a variant of variant_parse and its keys. */
+void variant_free(struct variant *v);
 
 /* A castling right is one bit per player and rule, in positions and FENs. */
 static inline unsigned castle_bit(int player, int rule) { return 1u << (player * MAX_CASTLES + rule); }

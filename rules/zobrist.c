@@ -2,6 +2,7 @@
 #include "zobrist.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <xxhash.h>
@@ -11,16 +12,24 @@ static uint64_t key_of(const char *text)
     return XXH3_64bits(text, strlen(text));
 }
 
-void zobrist_init(struct variant *v)
+bool zobrist_init(struct variant *v)
 {
     const struct geometry *g = &v->geo;
     char text[96];
+    free(v->keys);
+    v->keys = malloc((size_t)(v->nplayers * v->ntypes * g->ncells) * sizeof *v->keys);
+    if (!v->keys)
+        return false;
     for (int pl = 0; pl < v->nplayers; pl++) {
         for (int t = 0; t < v->ntypes; t++) {
+            uint64_t *row = v->keys + (size_t)((pl * v->ntypes + t) * g->ncells);
+            /* "<piece> <colour> <cell>": the prefix once, then each cell's name after it (names are short). */
+            int len = snprintf(text, sizeof text, "%s %c ", v->piece[t].name, v->colour_letter[pl]);
             for (int c = 0; c < g->ncells; c++) {
-                snprintf(text, sizeof text, "%s %c %s", v->piece[t].name, v->colour_letter[pl], g->name[c]);
-                v->key_piece[pl][t][c] = key_of(text);
+                strcpy(text + len, g->name[c]);
+                row[c] = key_of(text);
             }
+            v->key_piece[pl][t] = row;
         }
         snprintf(text, sizeof text, "side %c", v->colour_letter[pl]);
         /* The first player's key is zero, so a key names the position, not the move number. */
@@ -39,4 +48,5 @@ void zobrist_init(struct variant *v)
         snprintf(text, sizeof text, "ep %s", g->name[c]);
         v->key_ep[c] = key_of(text);
     }
+    return true;
 }

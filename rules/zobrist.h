@@ -4,6 +4,7 @@
 
 #include "variant.h"
 
-void zobrist_init(struct variant *v);
+/* Makes the variant's keys; false when their block cannot be allocated. */
+bool zobrist_init(struct variant *v);
 
 #endif

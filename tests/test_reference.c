@@ -1319,7 +1319,7 @@ START_TEST(test_by_hand_atoms)
     int len, pawn_w = piece_make(0, variant_type_of_letter(v, 'P'));
     ck_assert(!s.piece[geo_parse_cell(&v->geo, "c4", &len)]);
     ck_assert_int_eq(s.piece[geo_parse_cell(&v->geo, "d5", &len)], pawn_w);
-    free(v);
+    variant_free(v);
 }
 END_TEST
 
@@ -1338,7 +1338,7 @@ static int ini_parse(const char *text, struct variant **out)
 static void ini_free(struct variant **list, int n)
 {
     for (int i = 0; i < n; i++)
-        free(list[i]);
+        variant_free(list[i]);
 }
 
 /* Whether each '-'-separated word of a piece's name in variants.ini is in the table's names for the
@@ -1392,7 +1392,7 @@ static bool ini_position_agrees(const char *text, const char *variant, const cha
         if (!strcmp(list[i]->name, variant))
             v = list[i];
     ck_assert_msg(v, "no variant %s", variant);
-    zobrist_init(v);
+    ck_assert(zobrist_init(v));
     struct game g = { 0 };
     struct setup s;
     char err[512], fen[1024], missing[DIFF_LEN], extra[DIFF_LEN];

@@ -421,7 +421,7 @@ START_TEST(test_path_atoms)
     ck_assert_uint_eq(x->path[PATH_JOINED][MODE_MOVE], (1u << DIR_DIAG) | (1u << (DIR_DIAG + 5)));
     ck_assert_uint_eq(x->path[PATH_BENT][MODE_CAPTURE], 1u);
     ck_assert_uint_eq(x->path[PATH_LONG][MODE_BOTH], 1u << (DIR_DIAG + 1));
-    free(v);
+    variant_free(v);
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X jR@0\n"), "t.ini:2: bad angle"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X gB@30\n"), "t.ini:2: bad angle"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece = x X zQ\n"), "t.ini:2: unknown movement atom 'zQ'"));
@@ -495,6 +495,9 @@ START_TEST(test_different_armies)
     ck_assert_int_eq(promos[1], 4);
     /* Seats and armies refused in one line each. */
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch]\nplayers = 4\n"), "four players need their seats"));
+    /* Fuzz finding: a castling child of four players without seats reached the castling check's turns. */
+    ck_assert_str_eq(parse_error_of("[z:nd-mccooey]\nplayers = 4\n"),
+                     "t.ini:2: variant 'z': four players need their seats (seats = 0 120 180 300)");
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\nseats = 0 180\n"), "t.ini:2: seats are set for four"));
     ck_assert_ptr_nonnull(strstr(parse_error_of("[z:nd-wellisch]\nplayers = 4\nseats = 0 120 180\n"),
                                  "t.ini:3: seats must be one angle per player"));
@@ -593,7 +596,7 @@ START_TEST(test_castling_rules)
     ck_assert_int_eq(v[3]->ncastles, 0);
     ck_assert_int_eq(v[4]->ncastles, 0);
     for (int i = 0; i < n; i++)
-        free(v[i]);
+        variant_free(v[i]);
 
     /* Errors name their line; the royal's target may not be one of its ordinary moves (line 6: the
      * end of the section). */
