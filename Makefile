@@ -94,7 +94,8 @@ $(BUILD)/toy_engine: $(OBJS) $(BUILD)/tests/fixtures/toy_engine.o
 # only then. Outside git the define is left out and util/version.c says "unversioned".
 VERSION := $(shell git describe --always --dirty 2>/dev/null)
 VERSION_STAMP := $(BUILD)/version.stamp
-$(shell mkdir -p $(BUILD) && [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = "$(VERSION)" ] || echo "$(VERSION)" > $(VERSION_STAMP))
+# Written when missing too: outside git the version is empty, and so is a missing file's text.
+$(shell mkdir -p $(BUILD) && [ -f $(VERSION_STAMP) ] && [ "$$(cat $(VERSION_STAMP))" = "$(VERSION)" ] || echo "$(VERSION)" > $(VERSION_STAMP))
 $(BUILD)/util/version.o: $(VERSION_STAMP)
 $(BUILD)/util/version.o: CFLAGS += $(if $(VERSION),-DSENNIGHT_VERSION='"$(VERSION)"')
 
