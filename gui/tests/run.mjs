@@ -137,7 +137,13 @@ test('takeback returns to the human\'s turn', 'glinski', async page => {
 
 test('a move by dragging a piece', 'glinski', async page => {
   await newGame(page, ['human', 'human']);
-  const box = async cell => { const b = await page.locator(`[data-cell="${cell}"]`).boundingBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+  // The board may be redrawn after the new game starts: wait for the cell before measuring it.
+  const box = async cell => {
+    const cellLocator = page.locator(`[data-cell="${cell}"]`);
+    await cellLocator.waitFor({ state: 'visible' });
+    const b = await cellLocator.boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
   const [fx, fy] = await box('d3');
   const [tx, ty] = await box('d5');
   await page.mouse.move(fx, fy);
