@@ -38,7 +38,7 @@ static const struct {
     { "mishling-crooked", NULL, 2 },
     { "mishling-simurgh", NULL, 1 },
     { "mishling-jackal", NULL, 0 },
-    { "flatstar", NULL, 0 },
+    { "flatstar", NULL, 1 },
     { "wellisch", NULL, 1 },
     { "wellisch", "bEbRbGbVbRbE/bPbPbPbE1bPbP/3bPbP3/4bP4/rP8wP/rErPrP6wPwE/rR1rP4wPwPwR/rVrErP3wPwEwG/rGrP4wPwV/rRrP3wPwR/rE1wP2wE r - - 0 3", 1 },
     { "nd-mccooey", NULL, 0 },
