@@ -104,11 +104,15 @@ int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights 
             break;
         int64_t ms = clock_ms() - t0;
         uint64_t nodes = search_total_nodes(&pool->sh);
-        char text[16] = "(none)";
+        char text[16] = "(none)", main_nodes[40] = "";
         if (best)
             move_to_text(g.v, best, text);
-        say("Position %2d/%d %-18s %12llu nodes %6lld ms  bestmove %s", i + 1, n, v->name, (unsigned long long)nodes,
-            (long long)ms, text);
+        /* The main thread's own share: what the helpers saved it, whatever the load (bench/ttd.sh). */
+        if (threads > 1)
+            snprintf(main_nodes, sizeof main_nodes, "  main %llu",
+                     (unsigned long long)atomic_load(&pool->sh.thread_nodes[0].n));
+        say("Position %2d/%d %-18s %12llu nodes %6lld ms  bestmove %s%s", i + 1, n, v->name, (unsigned long long)nodes,
+            (long long)ms, text, main_nodes);
         out->nodes += nodes;
         out->ms += ms;
         done++;

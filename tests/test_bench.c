@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../bench/bench.h"
 #include "../eval/weights.h"
@@ -88,6 +90,55 @@ START_TEST(test_perft_speed_rows)
 }
 END_TEST
 
+/* bench/ttd.sh: one line per bench position with both times and the speed-up, the two summaries
+ * (wall clock, main thread's nodes), a raw record per position and run; a bad argument gives the
+ * usage. */
+START_TEST(test_time_to_depth_script)
+{
+    char raw[] = "/tmp/sennight-ttd-XXXXXX", cmd[1024], line[512];
+    int fd = mkstemp(raw);
+    ck_assert(fd >= 0);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "sh bench/ttd.sh -d 2 -r 1 -k %s '%s' 2>/dev/null", raw, pipe_engine_path());
+    FILE *out = popen(cmd, "r");
+    ck_assert(out != NULL);
+    int rows = 0, summaries = 0;
+    while (fgets(line, sizeof line, out)) {
+        int pos, ms1, ms2;
+        double speedup, lo, hi, nodes;
+        char name[64];
+        if (sscanf(line, " %d %63s %d %d %lfx", &pos, name, &ms1, &ms2, &speedup) == 5) {
+            ck_assert_msg(pos == rows + 1 && speedup > 0, "bad row: %s", line);
+            rows++;
+        } else if (sscanf(line, "  speed-up: geometric mean %*fx (rounds %lf..%lf), median %*fx; nodes 2 threads / 1: %lf",
+                          &lo, &hi, &nodes) == 3) {
+            ck_assert_msg(lo > 0 && lo <= hi && nodes > 0, "bad summary: %s", line);
+            summaries++;
+        } else if (sscanf(line, "  main thread's nodes to the depth, 1 thread / 2: geometric mean %lfx", &nodes) == 1) {
+            ck_assert_msg(nodes > 0, "bad summary: %s", line);
+            summaries++;
+        }
+    }
+    ck_assert_int_eq(pclose(out), 0);
+    ck_assert_int_gt(rows, 30);
+    ck_assert_int_eq(summaries, 2);
+    FILE *f = fopen(raw, "r");
+    ck_assert(f != NULL);
+    int records = 0;
+    while (fgets(line, sizeof line, f))
+        records++;
+    fclose(f);
+    unlink(raw);
+    ck_assert_int_eq(records, 2 * rows);
+    static const char *const bad[] = { "-d x", "-r", "-t 2", "-d 2 /nonexistent" };
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "sh bench/ttd.sh %s 2>/dev/null", bad[i]);
+        int status = system(cmd);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "bench/ttd.sh %s: status %d", bad[i], status);
+    }
+}
+END_TEST
+
 Suite *suite_bench(void)
 {
     Suite *s = suite_create("bench");
@@ -99,6 +150,10 @@ Suite *suite_bench(void)
     tcase_set_timeout(tc, test_timeout(90));
     tcase_add_test(tc, test_perft_speed_streams);
     tcase_add_test(tc, test_perft_speed_rows);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("time-to-depth");
+    tcase_set_timeout(tc, test_timeout(120));
+    tcase_add_test(tc, test_time_to_depth_script);
     suite_add_tcase(s, tc);
     return s;
 }
