@@ -179,7 +179,6 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
         const struct piece_def *pd = &v->piece[t];
         ev->colour_bound[t] = !pd->pawn && !pd->royal && eval_colour_bound(tb, t);
         ev->mobile[t] = p->w[W_MOBILITY + t].mg || p->w[W_MOBILITY + t].eg;
-        ev->any_mobile |= ev->mobile[t];
     }
     for (int id = W_THREAT; id < W_PASSED; id++)
         ev->threats |= p->w[id].mg || p->w[id].eg;
@@ -251,35 +250,46 @@ static void eval_trace_psq(const struct position *pos, const struct eval_data *e
     }
 }
 
-/* pawns: every army's pawns. Each term is counted over the pawns first and weighed once. */
-static void eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, cellset pawns,
-                       struct eval_sum *s)
+/* pawns: every army's pawns. Each term is counted over the pawns first and weighed once. Returns the
+ * cells these pawns could capture on (their cover, occupied or not). */
+static cellset eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, cellset pawns,
+                          struct eval_sum *s)
 {
-    cellset own = pos_pieces(pos, pl, t), empty = cs_andnot(pos->tb->all, pos->occ);
+    cellset own = pos_pieces(pos, pl, t), empty = cs_andnot(pos->tb->all, pos->occ), cover = cs_empty();
     cellset enemy_pawns = cs_andnot(pawns, pos->by_colour[pl]);
     const struct piece_tables *pt = &pos->tb->pt[pl][t];
-    int c, passed = 0, doubled = 0, isolated = 0, protected = 0, blocked = 0;
+    /* Most pawns have no leap that both moves and captures: its empty table is not read. */
+    const bool both = pt->gen & GEN_LEAP_BOTH;
+    int c, passed = 0, doubled = 0, isolated = 0, blocked = 0;
     CS_FOR_EACH(c, own) {
         if (!cs_intersects(ev->passed[pl][t][c], enemy_pawns))
             passed += ev->advance[pl][t][c];
         doubled += cs_intersects(ev->front[pl][t][c], own);
         isolated += !cs_intersects(ev->near[c], own);
-        /* Protected: an own pawn could capture onto this cell. */
-        protected += cs_intersects(pt->leap_from[c], own);
-        blocked += !cs_intersects(cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]), empty);
+        cellset steps = pt->leap[MODE_MOVE][c], takes = pt->leap[MODE_CAPTURE][c];
+        if (both) {
+            steps = cs_or(steps, pt->leap[MODE_BOTH][c]);
+            takes = cs_or(takes, pt->leap[MODE_BOTH][c]);
+        }
+        blocked += !cs_intersects(steps, empty);
+        cover = cs_or(cover, takes);
     }
     add(s, pl, W_PASSED + t, passed);
     add(s, pl, W_DOUBLED + t, doubled);
     add(s, pl, W_ISOLATED + t, isolated);
-    add(s, pl, W_PROTECTED + t, protected);
+    /* Protected: an own pawn could capture onto the pawn's cell. */
+    add(s, pl, W_PROTECTED + t, cs_popcount(cs_and(cover, own)));
     add(s, pl, W_BLOCKED + t, blocked);
+    return cover;
 }
 
 /* What every army's pieces attack, found once per evaluation and shared by mobility, royal safety
- * and threats: the cells its pawns cover (occupied or not), and per type the cells its pieces
- * capture or defend on (pieces of either colour; only while threats weigh something). */
+ * and threats: the cells its pawns cover (occupied or not: all its pawns', and per pawn type, found
+ * with the pawn terms), and per type the cells its pieces capture or defend on (pieces of either
+ * colour; only while threats weigh something). */
 struct eval_attacks {
     cellset pawn_cover[MAX_PLAYERS];
+    cellset pawn_takes[MAX_PLAYERS][MAX_TYPES];
     cellset by_type[MAX_PLAYERS][MAX_TYPES];
     bool threats;
 };
@@ -303,27 +313,18 @@ static cellset eval_type_attacks(const struct position *pos, const struct piece_
     return att;
 }
 
-/* Pawns' cover for every army, and with threats the attacks of its pawns and royal (eval_pieces adds
- * the other types'). */
-static void eval_attacks_init(const struct position *pos, struct eval_attacks *at, bool pawn_cover)
+/* With threats, the attacks of every army's pawns and royal (eval_pieces adds the other types'). */
+static void eval_attacks_init(const struct position *pos, struct eval_attacks *at)
 {
     const struct variant *v = pos->v;
     for (int pl = 0; pl < v->nplayers; pl++) {
-        at->pawn_cover[pl] = cs_empty();
         for (int t = 0; t < v->ntypes; t++) {
-            if (!v->piece[t].pawn && !(at->threats && t == pos->royal[pl]))
+            if (!v->piece[t].pawn && t != pos->royal[pl])
                 continue;
             const struct piece_tables *pt = &pos->tb->pt[pl][t];
-            cellset pcs = pos_pieces(pos, pl, t), cover = cs_empty();
-            int c;
-            if (v->piece[t].pawn && (pawn_cover || at->threats))
-                CS_FOR_EACH(c, pcs)
-                    cover = cs_or(cover, cs_or(pt->leap[MODE_CAPTURE][c], pt->leap[MODE_BOTH][c]));
-            if (v->piece[t].pawn)
-                at->pawn_cover[pl] = cs_or(at->pawn_cover[pl], cover);
-            if (at->threats)
-                at->by_type[pl][t] = v->piece[t].pawn && eval_leaper(pt) ? cs_and(cover, pos->occ)
-                                                                          : eval_type_attacks(pos, pt, pcs);
+            at->by_type[pl][t] = v->piece[t].pawn && eval_leaper(pt)
+                                     ? cs_and(at->pawn_takes[pl][t], pos->occ)
+                                     : eval_type_attacks(pos, pt, pos_pieces(pos, pl, t));
         }
     }
 }
@@ -511,12 +512,17 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
     for (int t = 0; t < v->ntypes; t++)
         if (v->piece[t].pawn)
             pawns = cs_or(pawns, pos->by_type[t]);
+    struct eval_attacks at;
     for (int pl = 0; pl < v->nplayers; pl++) {
         s.mg[pl] = pos->material[pl] + pos->pst[pl][0];
         s.eg[pl] = pos->material[pl] + pos->pst[pl][1];
-        for (int t = 0; t < v->ntypes; t++)
-            if (v->piece[t].pawn && !cs_is_empty(pos_pieces(pos, pl, t)))
-                eval_pawns(pos, ev, pl, t, pawns, &s);
+        at.pawn_cover[pl] = cs_empty();
+        for (int t = 0; t < v->ntypes; t++) {
+            if (!v->piece[t].pawn)
+                continue;
+            at.pawn_takes[pl][t] = cs_is_empty(pos_pieces(pos, pl, t)) ? cs_empty() : eval_pawns(pos, ev, pl, t, pawns, &s);
+            at.pawn_cover[pl] = cs_or(at.pawn_cover[pl], at.pawn_takes[pl][t]);
+        }
     }
     if (view == pos->side)
         add(&s, view, W_TEMPO, 1);
@@ -529,9 +535,9 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
     if (!tr && eval_is_lazy(early, settings->lazy_margin, alpha, beta))
         return early;
     int units[MAX_PLAYERS] = { 0 };
-    struct eval_attacks at;
     at.threats = ev->threats || tr;
-    eval_attacks_init(pos, &at, ev->any_mobile || tr);
+    if (at.threats)
+        eval_attacks_init(pos, &at);
     for (int pl = 0; pl < v->nplayers; pl++)
         eval_pieces(pos, ev, pl, &s, units, &at);
     for (int pl = 0; pl < v->nplayers; pl++) {

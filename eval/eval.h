@@ -13,7 +13,7 @@ struct eval_data {
     int by_value[MAX_TYPES];                       /* types from least to most valuable, royal last */
     uint32_t cheaper[MAX_TYPES];                   /* the non-royal types less valuable than the type */
     int start_phase;                               /* non-pawn material of the start position */
-    bool mobile[MAX_TYPES], any_mobile;            /* a type's mobility weighs something */
+    bool mobile[MAX_TYPES];                        /* a type's mobility weighs something */
     bool threats, triad, balance;                  /* some threat, triad, leader weight is not 0 */
     bool colour_bound[MAX_TYPES];                  /* the type never leaves its cell colour */
     cellset colour[3];                             /* cells by colour */
