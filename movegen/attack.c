@@ -243,15 +243,16 @@ struct exotic_paths {
     unsigned char len[2 * NUM_STRAIGHT]; /* curved: cells up to the farthest of them */
     cellset zone;                        /* every slot's cells and path_zone */
     cellset path_zone;                   /* crooked, bent and joined paths onto the cell, and their cells */
-    const struct attackers *opp[MAX_PLAYERS - 1]; /* opponents with such pieces that could attack it */
-    int nopp;
+    int npath;                           /* the opponents' path groups with pieces that could attack it */
+    const struct path_group *path[(MAX_PLAYERS - 1) * MAX_TYPES];
+    cellset path_pcs[(MAX_PLAYERS - 1) * MAX_TYPES];
 };
 
 static inline void exotic_paths_init(struct exotic_paths *ep)
 {
     ep->active = 0;
     ep->path_zone = cs_empty();
-    ep->nopp = 0;
+    ep->npath = 0;
 }
 
 static inline void exotic_mark(struct exotic_paths *ep, int slot, int piece)
@@ -298,15 +299,13 @@ static inline void exotic_paths_add(struct exotic_paths *ep, const struct attack
                 exotic_mark(ep, 2 * NUM_STRAIGHT + d, h);
         }
     }
-    bool pathed = false;
     for (int i = 0; i < a->npath; i++)
         if (cs_intersects(a->path[i]->reach[cell], a->path_pcs[i])) {
             ep->path_zone = cs_or(ep->path_zone, a->path[i]->zone[cell]);
             *pcs = cs_or(*pcs, a->path_pcs[i]);
-            pathed = true;
+            ep->path[ep->npath] = a->path[i];
+            ep->path_pcs[ep->npath++] = a->path_pcs[i];
         }
-    if (pathed)
-        ep->opp[ep->nopp++] = a;
 }
 
 /* Each active slot's cells, and their union. */
@@ -358,13 +357,10 @@ static inline bool exotic_attacked(const struct tables *tb, const struct exotic_
         if (first != to && cs_test(ep->attackers[slot], first))
             return true;
     }
-    for (int i = 0; i < ep->nopp; i++) {
-        const struct attackers *a = ep->opp[i];
-        for (int j = 0; j < a->npath; j++)
-            if (cs_intersects(a->path[j]->zone[cell], touched) &&
-                !cs_is_empty(path_hits(tb, a->path[j], cs_andnot(a->path_pcs[j], tb->bit[to]), cell, occ)))
-                return true;
-    }
+    for (int i = 0; i < ep->npath; i++)
+        if (cs_intersects(ep->path[i]->zone[cell], touched) &&
+            !cs_is_empty(path_hits(tb, ep->path[i], cs_andnot(ep->path_pcs[i], tb->bit[to]), cell, occ)))
+            return true;
     return false;
 }
 
