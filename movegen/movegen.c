@@ -382,12 +382,23 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy, stru
     if (cs_several(checkers) && !exotic)
         return n;
 
-    cellset mask = tb->all, line[MAX_CELLS], pinned = cs_empty();
+    cellset mask = tb->all, touch = tb->all, line[MAX_CELLS], pinned = cs_empty();
     if (!test_all) {
         if (!cs_is_empty(checkers))
             mask = evasion_mask(pos, king, cs_lsb(checkers));
         for (int i = 0; i < nopp; i++)
             pinned = find_pins(pos, &opp[i], king, line, pinned);
+    } else {
+        /* Every move left is tried, but only one that lands on each checker's evasion mask answers
+         * its checks along lines and by leaps, and only one that leaves or lands on the paths near the
+         * royal (zone) or lands on that mask answers a curved or hopping piece's. */
+        int c;
+        CS_FOR_EACH(c, checkers) {
+            if (cs_test(exotic_pcs, c))
+                touch = cs_and(touch, cs_or(zone, evasion_mask(pos, king, c)));
+            else
+                mask = cs_and(mask, evasion_mask(pos, king, c));
+        }
     }
     int promo[MAX_TYPES], npromo = -1;   /* the promotion choices (add_pawn_moves) */
     /* Where a pawn could also step onto the en-passant cell, that step is the capture (pieces.md). */
@@ -423,6 +434,8 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy, stru
             if (blocked)
                 quiet = cs_andnot(quiet, empty);
             cellset allowed = cs_test(pinned, from) ? cs_and(mask, line[from]) : mask;
+            if (!cs_test(zone, from))
+                allowed = cs_and(allowed, touch);
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
             if (noisy)
                 targets = cs_and(targets, pawn ? cs_or(enemy, pt->promo_zone) : enemy);
@@ -439,7 +452,7 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy, stru
                 n = add_moves(list, n, from, targets, 0);
                 n = add_moves(list, n, from, untested, MOVE_UNTESTED);
                 if (compound && !noisy)
-                    n = gen_fissions(pos, list, n, from, cs_and(mask, empty), opp, nopp, paths, king, zone, test_all,
+                    n = gen_fissions(pos, list, n, from, cs_and(cs_and(mask, touch), empty), opp, nopp, paths, king, zone, test_all,
                                      defer);
                 continue;
             }
