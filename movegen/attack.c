@@ -213,18 +213,29 @@ static inline int curved_fit(const struct tables *tb, const struct curved_group 
     return k < g->steps[e >= DIR_DIAG] && curved_back_ok(g->dirs, e, s, k) ? k : -1;
 }
 
-/* The pieces of pcs (still in occ) with a clear path of the group's onto the cell. */
+/* The pieces of pcs (still in occ) with a clear path of the group's onto the cell. Only a piece on
+ * the group's reach can have one: its moves onto the cell are found by bisection, the moves back from
+ * a cell being in the order of their starting cells (tables_paths). */
 static inline cellset path_hits(const struct tables *tb, const struct path_group *g, cellset pcs, int cell,
                                 cellset occ)
 {
     cellset found = cs_empty();
-    pcs = cs_and(pcs, occ);
-    if (!cs_intersects(g->reach[cell], pcs))
-        return found;
-    for (uint32_t i = tb->path_back_first[cell]; i < tb->path_back_first[cell + 1]; i++) {
-        const struct path_move *pm = &tb->paths_back[i];
-        if (cs_test(pcs, pm->from) && (g->dirs[pm->kind] >> pm->dir & 1) && !cs_intersects(pm->passed, occ))
-            cs_set(&found, pm->from);
+    const uint32_t end = tb->path_back_first[cell + 1];
+    int p;
+    CS_FOR_EACH(p, cs_and(cs_and(g->reach[cell], pcs), occ)) {
+        uint32_t lo = tb->path_back_first[cell], hi = end;
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
+            if (tb->paths_back[mid].from < p)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (const struct path_move *pm = &tb->paths_back[lo]; lo < end && pm->from == p; lo++, pm++)
+            if ((g->dirs[pm->kind] >> pm->dir & 1) && !cs_intersects(pm->passed, occ)) {
+                cs_set(&found, p);
+                break;
+            }
     }
     return found;
 }
