@@ -322,8 +322,9 @@ static int gen_castling(const struct position *pos, move_t *list, int n, const s
 
 /* The opponents' attackers of the side to move (returns how many), and the paths along which their
  * curved, hopping and path pieces (*exotic_pcs) could attack its royal on `king`. */
-static int opponents_gather(const struct position *pos, int king, struct attackers *opp, struct exotic_paths *paths,
-                            cellset *exotic_pcs)
+static inline __attribute__((always_inline)) int opponents_gather(const struct position *pos, int king,
+                                                                 struct attackers *opp, struct exotic_paths *paths,
+                                                                 cellset *exotic_pcs)
 {
     int nopp = 0;
     exotic_paths_init(paths);
@@ -342,8 +343,10 @@ static int opponents_gather(const struct position *pos, int king, struct attacke
  * the side to move not in check. With `late` (the search's lists), a move that needs the test against
  * curved, hopping and path attackers is not tested but flagged MOVE_UNTESTED, and *late keeps what
  * movegen_is_safe needs to test it when tried; in check by such a piece, or by two, every move is still
- * tested here (rare, and each kind of attacker counts). */
-static inline int gen_legal(struct position *pos, move_t *list, bool noisy, struct exotic_paths *late)
+ * tested here (rare, and each kind of attacker counts). Inlined into each caller below, so that each
+ * form (counting, noisy, late) is compiled apart: perft's is not slowed by the others. */
+static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, bool noisy,
+                                                           struct exotic_paths *late)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -434,7 +437,7 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy, stru
             if (blocked)
                 quiet = cs_andnot(quiet, empty);
             cellset allowed = cs_test(pinned, from) ? cs_and(mask, line[from]) : mask;
-            if (!cs_test(zone, from))
+            if (test_all && !cs_test(zone, from))
                 allowed = cs_and(allowed, touch);
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
             if (noisy)
