@@ -41,6 +41,11 @@ struct engine_ops {
     int (*movegen_legal)(struct position *pos, move_t *list);
     /* The legal captures and promotions of a side to move that is not in check. */
     int (*movegen_noisy)(struct position *pos, move_t *list);
+    /* The search's lists (docs/engine.md): the same moves and, flagged MOVE_UNTESTED, moves that are
+     * legal only if movegen_is_safe says so. */
+    int (*movegen_pseudo)(struct position *pos, move_t *list);
+    int (*movegen_pseudo_noisy)(struct position *pos, move_t *list);
+    bool (*movegen_is_safe)(const struct position *pos, move_t m);
     /* The piece guide: a piece alone at from, where it moves and where it would capture. */
     void (*piece_reach)(const struct tables *tb, int player, int type, int from, bool quiet[MAX_CELLS],
                         bool capture[MAX_CELLS]);

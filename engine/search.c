@@ -250,7 +250,7 @@ static void score_moves(struct worker *w, int ply, const move_t *list, int *scor
                          ? w->counter[w->stack[ply - 1].moved][move_to(w->stack[ply - 1].move)]
                          : MOVE_NONE;
     for (int i = 0; i < n; i++) {
-        move_t m = list[i];
+        move_t m = list[i] & ~MOVE_UNTESTED;
         if (m == tt_move) {
             scores[i] = 1 << 30;
         } else if (!is_quiet(pos, m)) {
@@ -282,6 +282,14 @@ static move_t pick_move(move_t *list, int *scores, int n, int i)
     list[i] = m;
     scores[i] = s;
     return m;
+}
+
+/* Whether list[i], of the search's lists (movegen_pseudo), is legal: a flagged move is tested against
+ * curved and hopping attackers only now, when the search tries it. */
+static inline bool tried_is_legal(const struct position *pos, const struct exotic_paths *late, const move_t *list,
+                                  int i)
+{
+    return !(list[i] & MOVE_UNTESTED) || movegen_is_safe(pos, late, list[i] & ~MOVE_UNTESTED);
 }
 
 /* Makes a move and finds whether it gives check, once for the parent and the child. */
@@ -362,19 +370,23 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         best = stand;
     }
     move_t list[MAX_MOVES], best_move = MOVE_NONE;
-    int scores[MAX_MOVES];
-    int n = in_check ? movegen_legal(pos, list) : movegen_noisy(pos, list);
-    if (!n)
-        return in_check ? -SCORE_MATE + ply : best;
+    int scores[MAX_MOVES], legal = 0;
+    struct exotic_paths late;
+    int n = in_check ? movegen_pseudo(pos, list, &late) : movegen_pseudo_noisy(pos, list, &late);
+    if (!n && !in_check)
+        return best;
     score_moves(w, ply, list, scores, n, tt_move, false);
     for (int i = 0; i < n; i++) {
-        move_t m = pick_move(list, scores, n, i);
+        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
         if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + 200 <= alpha
             && !(m & MOVE_EP))
             continue;
         if (!in_check && !capture_is_good(w, m))
             continue;
+        if (!tried_is_legal(pos, &late, list, i))
+            continue;
+        legal++;
         make(w, ply, m);
         int score = -qsearch(w, -beta, -alpha, ply + 1);
         position_unmake(pos, m);
@@ -391,6 +403,8 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
             }
         }
     }
+    if (in_check && !legal)
+        return -SCORE_MATE + ply;
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), 0, bound);
     return best;
@@ -481,16 +495,15 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
 
     move_t list[MAX_MOVES], quiets[64];
     int scores[MAX_MOVES], nquiets = 0;
-    int n = movegen_legal(pos, list);
-    if (!n)
-        return in_check ? -SCORE_MATE + ply : stalemate_score(w, ply);
+    struct exotic_paths late;
+    int n = movegen_pseudo(pos, list, &late);
     score_moves(w, ply, list, scores, n, tt_move, true);
-    int best = -SCORE_INF, searched = 0;
+    int best = -SCORE_INF, searched = 0, legal = 0;
     move_t best_move = MOVE_NONE;
     const int old_alpha = alpha;
     const bool futile = !pv_node && !in_check && depth <= 6 && eval + 100 + 120 * depth <= alpha;
     for (int i = 0; i < n; i++) {
-        move_t m = pick_move(list, scores, n, i);
+        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
         bool quiet = is_quiet(pos, m);
         if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
             /* Late move pruning and futility pruning of quiet moves at shallow depth. */
@@ -501,6 +514,10 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
                     continue;
             }
         }
+        /* The moves pruned above come after one that was searched: a node with no legal move gets here. */
+        if (!tried_is_legal(pos, &late, list, i))
+            continue;
+        legal++;
         int hist = quiet ? history_of(w, m) : 0;
         bool gives_check = make(w, ply, m);
         /* Check extension, at most doubling the iteration's depth along a line. */
@@ -544,6 +561,8 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         if (quiet && nquiets < 64)
             quiets[nquiets++] = m;
     }
+    if (!legal)
+        return in_check ? -SCORE_MATE + ply : stalemate_score(w, ply);
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(sh->tt, key, best_move, tt_score_to(best, ply), depth, bound);
     return best;

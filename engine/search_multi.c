@@ -84,11 +84,14 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
     }
     move_t list[MAX_MOVES];
     int scores[MAX_MOVES];
-    int n = in_check ? movegen_legal(pos, list) : movegen_noisy(pos, list);
+    struct exotic_paths late;
+    int n = in_check ? movegen_pseudo(pos, list, &late) : movegen_pseudo_noisy(pos, list, &late);
     score_moves(w, ply, list, scores, n, MOVE_NONE, false);
     for (int i = 0; i < n; i++) {
-        move_t m = pick_move(list, scores, n, i);
+        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
         if (!in_check && (!capture_is_good(w, m) || (!max_node && !takes_from(pos, m, w->root_player))))
+            continue;
+        if (!tried_is_legal(pos, &late, list, i))
             continue;
         make(w, ply, m);
         int score = multi_visit(w, alpha, beta, 0, ply + 1, MULTI_PLAIN);
@@ -117,12 +120,18 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
     move_t list[MAX_MOVES];
     int scores[MAX_MOVES];
     struct tt_hit hit;
-    int n = movegen_legal(w->pos, list);
+    struct exotic_paths late;
+    int n = movegen_pseudo(w->pos, list, &late);
     if (!n)
         return MOVE_NONE;
     move_t tt_move = tt_probe(w->sh->tt, multi_key(w, kind), &hit) ? hit.move : MOVE_NONE;
     score_moves(w, ply, list, scores, n, tt_move, false);
-    return pick_move(list, scores, n, 0);
+    for (int i = 0; i < n; i++) {
+        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
+        if (tried_is_legal(w->pos, &late, list, i))
+            return m;
+    }
+    return MOVE_NONE;
 }
 
 /* The kind and depth of the nodes below a node's moves (reply: below a first opponent's ordered move).
@@ -172,23 +181,25 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
     move_t list[MAX_MOVES], quiets[64], best_move = MOVE_NONE;
     int scores[MAX_MOVES], nquiets = 0, searched = 0;
     int n = 1;
+    struct exotic_paths late;
     if (kind == MULTI_FORCED) {
         list[0] = multi_ordered_move(w, ply, kind);
         scores[0] = 0;
         n = list[0] != MOVE_NONE;
     } else {
-        n = movegen_legal(pos, list);
+        n = movegen_pseudo(pos, list, &late);
         score_moves(w, ply, list, scores, n, tt_move, true);
     }
-    /* Not in check (the turn resolution took a mated side off): a stalemate, a shared draw. */
-    if (!n)
-        return 0;
     int best = max_node ? -SCORE_INF : SCORE_INF;
     /* A first opponent's own moves, then (best-reply search) its ordered move, after which the next
      * opponent chooses. */
     for (int i = 0; i < n + (kind == MULTI_FIRST); i++) {
         bool reply = i == n;
-        move_t m = reply ? multi_ordered_move(w, ply, kind) : pick_move(list, scores, n, i);
+        if (reply && !searched)
+            break;
+        move_t m = reply ? multi_ordered_move(w, ply, kind) : pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
+        if (!reply && !tried_is_legal(pos, &late, list, i))
+            continue;
         bool quiet = !reply && is_quiet(pos, m);
         bool gives_check = make(w, ply, m);
         enum multi_node next = reply ? reply_kind : child;
@@ -231,6 +242,9 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         if (quiet && nquiets < 64)
             quiets[nquiets++] = m;
     }
+    /* Not in check (the turn resolution took a mated side off): a stalemate, a shared draw. */
+    if (!searched)
+        return 0;
     int bound = best >= old_beta ? BOUND_LOWER : best <= old_alpha ? BOUND_UPPER : BOUND_EXACT;
     tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), depth, bound);
     return best;

@@ -213,18 +213,29 @@ static inline int curved_fit(const struct tables *tb, const struct curved_group 
     return k < g->steps[e >= DIR_DIAG] && curved_back_ok(g->dirs, e, s, k) ? k : -1;
 }
 
-/* The pieces of pcs (still in occ) with a clear path of the group's onto the cell. */
+/* The pieces of pcs (still in occ) with a clear path of the group's onto the cell. Only a piece on
+ * the group's reach can have one: its moves onto the cell are found by bisection, the moves back from
+ * a cell being in the order of their starting cells (tables_paths). */
 static inline cellset path_hits(const struct tables *tb, const struct path_group *g, cellset pcs, int cell,
                                 cellset occ)
 {
     cellset found = cs_empty();
-    pcs = cs_and(pcs, occ);
-    if (!cs_intersects(g->reach[cell], pcs))
-        return found;
-    for (uint32_t i = tb->path_back_first[cell]; i < tb->path_back_first[cell + 1]; i++) {
-        const struct path_move *pm = &tb->paths_back[i];
-        if (cs_test(pcs, pm->from) && (g->dirs[pm->kind] >> pm->dir & 1) && !cs_intersects(pm->passed, occ))
-            cs_set(&found, pm->from);
+    const uint32_t end = tb->path_back_first[cell + 1];
+    int p;
+    CS_FOR_EACH(p, cs_and(cs_and(g->reach[cell], pcs), occ)) {
+        uint32_t lo = tb->path_back_first[cell], hi = end;
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
+            if (tb->paths_back[mid].from < p)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (const struct path_move *pm = &tb->paths_back[lo]; lo < end && pm->from == p; lo++, pm++)
+            if ((g->dirs[pm->kind] >> pm->dir & 1) && !cs_intersects(pm->passed, occ)) {
+                cs_set(&found, p);
+                break;
+            }
     }
     return found;
 }
@@ -243,15 +254,16 @@ struct exotic_paths {
     unsigned char len[2 * NUM_STRAIGHT]; /* curved: cells up to the farthest of them */
     cellset zone;                        /* every slot's cells and path_zone */
     cellset path_zone;                   /* crooked, bent and joined paths onto the cell, and their cells */
-    const struct attackers *opp[MAX_PLAYERS - 1]; /* opponents with such pieces that could attack it */
-    int nopp;
+    int npath;                           /* the opponents' path groups with pieces that could attack it */
+    const struct path_group *path[(MAX_PLAYERS - 1) * MAX_TYPES];
+    cellset path_pcs[(MAX_PLAYERS - 1) * MAX_TYPES];
 };
 
 static inline void exotic_paths_init(struct exotic_paths *ep)
 {
     ep->active = 0;
     ep->path_zone = cs_empty();
-    ep->nopp = 0;
+    ep->npath = 0;
 }
 
 static inline void exotic_mark(struct exotic_paths *ep, int slot, int piece)
@@ -298,15 +310,13 @@ static inline void exotic_paths_add(struct exotic_paths *ep, const struct attack
                 exotic_mark(ep, 2 * NUM_STRAIGHT + d, h);
         }
     }
-    bool pathed = false;
     for (int i = 0; i < a->npath; i++)
         if (cs_intersects(a->path[i]->reach[cell], a->path_pcs[i])) {
             ep->path_zone = cs_or(ep->path_zone, a->path[i]->zone[cell]);
             *pcs = cs_or(*pcs, a->path_pcs[i]);
-            pathed = true;
+            ep->path[ep->npath] = a->path[i];
+            ep->path_pcs[ep->npath++] = a->path_pcs[i];
         }
-    if (pathed)
-        ep->opp[ep->nopp++] = a;
 }
 
 /* Each active slot's cells, and their union. */
@@ -358,13 +368,10 @@ static inline bool exotic_attacked(const struct tables *tb, const struct exotic_
         if (first != to && cs_test(ep->attackers[slot], first))
             return true;
     }
-    for (int i = 0; i < ep->nopp; i++) {
-        const struct attackers *a = ep->opp[i];
-        for (int j = 0; j < a->npath; j++)
-            if (cs_intersects(a->path[j]->zone[cell], touched) &&
-                !cs_is_empty(path_hits(tb, a->path[j], cs_andnot(a->path_pcs[j], tb->bit[to]), cell, occ)))
-                return true;
-    }
+    for (int i = 0; i < ep->npath; i++)
+        if (cs_intersects(ep->path[i]->zone[cell], touched) &&
+            !cs_is_empty(path_hits(tb, ep->path[i], cs_andnot(ep->path_pcs[i], tb->bit[to]), cell, occ)))
+            return true;
     return false;
 }
 

@@ -87,13 +87,13 @@ static inline int push_move(move_t *list, int n, move_t m)
     return n + 1;
 }
 
-static inline int add_moves(move_t *list, int n, int from, cellset targets)
+static inline int add_moves(move_t *list, int n, int from, cellset targets, move_t flags)
 {
     if (!list)
         return n + cs_popcount(targets);
     int to;
     CS_FOR_EACH(to, targets)
-        list[n++] = move_make(from, to);
+        list[n++] = move_make(from, to) | flags;
     return n;
 }
 
@@ -130,14 +130,30 @@ static int promotion_choices(const struct position *pos, int *types)
     return n;
 }
 
-static inline int add_promotions(const int *types, int ntypes, move_t *list, int n, int from, cellset targets)
+static inline int add_promotions(const int *types, int ntypes, move_t *list, int n, int from, cellset targets,
+                                 move_t flags)
 {
     if (!list)
         return n + cs_popcount(targets) * ntypes;
     int to;
     CS_FOR_EACH(to, targets)
         for (int i = 0; i < ntypes; i++)
-            list[n++] = move_with_promo(move_make(from, to), types[i]);
+            list[n++] = move_with_promo(move_make(from, to), types[i]) | flags;
+    return n;
+}
+
+/* A pawn's moves to the targets, promoting in its zone; the choices (npromo < 0: not yet known) are
+ * found when a pawn first needs them. */
+static inline int add_pawn_moves(const struct position *pos, const struct piece_tables *pt, int *promo, int *npromo,
+                                 move_t *list, int n, int from, cellset targets, move_t flags)
+{
+    n = add_moves(list, n, from, cs_andnot(targets, pt->promo_zone), flags);
+    cellset promotions = cs_and(targets, pt->promo_zone);
+    if (!cs_is_empty(promotions)) {
+        if (*npromo < 0)
+            *npromo = promotion_choices(pos, promo);
+        n = add_promotions(promo, *npromo, list, n, from, promotions, flags);
+    }
     return n;
 }
 
@@ -206,22 +222,28 @@ static int gen_en_passant(struct position *pos, move_t *list, int n, int us, int
     return n;
 }
 
-/* The targets that leave our royal unattacked, each tried on the occupancy the move leaves (occ:
- * with the moving piece gone from its cell, unless part of it stays); a captured piece no longer
- * attacks. For curved and hopping attackers, whose checks and pins do not follow one line: unless
- * every kind is tried (test_all), the evasion mask and the pins already answer leaps and lines, and
- * only the curved and hopping paths the move touches are looked at. */
+/* Whether a move to `to` leaves our royal safe from the curved, hopping and path attackers, tried on
+ * the occupancy it leaves (occ: with the moving piece gone from its cell, unless part of it stays); a
+ * captured piece no longer attacks. Their checks and pins do not follow one line, so the evasion mask
+ * and the pins do not answer them; only the paths the move touches are looked at. */
+static inline bool exotic_safe(const struct position *pos, const struct exotic_paths *paths, int king, cellset occ,
+                               int to)
+{
+    const struct tables *tb = pos->tb;
+    return !exotic_attacked(tb, paths, king, cs_or(occ, tb->bit[to]), cs_or(cs_xor(occ, pos->occ), tb->bit[to]), to);
+}
+
+/* The targets that leave our royal unattacked (exotic_safe); with test_all, by every kind of attacker. */
 static cellset safe_targets(const struct position *pos, const struct attackers *opp, int nopp,
                             const struct exotic_paths *paths, int king, cellset occ, cellset targets, bool test_all)
 {
     const struct tables *tb = pos->tb;
-    cellset safe = cs_empty(), left = cs_xor(occ, pos->occ);
+    cellset safe = cs_empty();
     int to;
     CS_FOR_EACH(to, targets) {
-        cellset occ2 = cs_or(occ, tb->bit[to]);
-        bool ok = test_all || !exotic_attacked(tb, paths, king, occ2, cs_or(left, tb->bit[to]), to);
+        bool ok = test_all || exotic_safe(pos, paths, king, occ, to);
         for (int i = 0; i < nopp && ok && test_all; i++)
-            ok = cs_is_empty(cs_andnot(attackers_to(&opp[i], king, occ2, false), tb->bit[to]));
+            ok = cs_is_empty(cs_andnot(attackers_to(&opp[i], king, cs_or(occ, tb->bit[to]), false), tb->bit[to]));
         if (ok)
             cs_set(&safe, to);
     }
@@ -230,10 +252,11 @@ static cellset safe_targets(const struct position *pos, const struct attackers *
 
 /* Fission: one component of the compound on `from` moves alone to an empty cell, the other stays
  * (so a pin through `from` still holds); targets are limited to `allowed` (empty cells answering
- * a check), and those in `zone` are tried against curved and hopping attackers (all: every one). */
+ * a check), and those in `zone` are tried against curved and hopping attackers (all: every one), or
+ * with defer left untested (MOVE_UNTESTED). */
 static int gen_fissions(const struct position *pos, move_t *list, int n, int from, cellset allowed,
                         const struct attackers *opp, int nopp, const struct exotic_paths *paths, int king, cellset zone,
-                        bool test_all)
+                        bool test_all, bool defer)
 {
     if (test_all)
         zone = pos->tb->all;
@@ -244,8 +267,12 @@ static int gen_fissions(const struct position *pos, move_t *list, int n, int fro
         int part = parts[i] - 1;
         piece_targets(tb, &tb->pt[pos->side][part], from, pos->occ, empty, cs_empty(), &quiet, &caps);
         quiet = cs_and(quiet, allowed);
-        if (cs_intersects(quiet, zone))
-            quiet = cs_or(cs_andnot(quiet, zone), safe_targets(pos, opp, nopp, paths, king, pos->occ, cs_and(quiet, zone), test_all));
+        cellset untested = cs_and(quiet, zone);
+        quiet = cs_andnot(quiet, zone);
+        if (!defer && !cs_is_empty(untested)) {
+            quiet = cs_or(quiet, safe_targets(pos, opp, nopp, paths, king, pos->occ, untested, test_all));
+            untested = cs_empty();
+        }
         if (!list) {
             n += cs_popcount(quiet);
             continue;
@@ -253,6 +280,8 @@ static int gen_fissions(const struct position *pos, move_t *list, int n, int fro
         int to;
         CS_FOR_EACH(to, quiet)
             list[n++] = move_with_fission(move_make(from, to), part);
+        CS_FOR_EACH(to, untested)
+            list[n++] = move_with_fission(move_make(from, to), part) | MOVE_UNTESTED;
     }
     return n;
 }
@@ -291,35 +320,53 @@ static int gen_castling(const struct position *pos, move_t *list, int n, const s
     return n;
 }
 
+/* The opponents' attackers of the side to move (returns how many), and the paths along which their
+ * curved, hopping and path pieces (*exotic_pcs) could attack its royal on `king`. */
+static inline __attribute__((always_inline)) int opponents_gather(const struct position *pos, int king,
+                                                                 struct attackers *opp, struct exotic_paths *paths,
+                                                                 cellset *exotic_pcs)
+{
+    int nopp = 0;
+    exotic_paths_init(paths);
+    for (int p = 0; p < pos->v->nplayers; p++) {
+        if (p == pos->side)
+            continue;
+        attackers_init(&opp[nopp], pos, p);
+        exotic_paths_add(paths, &opp[nopp], king, exotic_pcs);
+        nopp++;
+    }
+    exotic_paths_finish(paths, pos->tb, king);
+    return nopp;
+}
+
 /* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only, with
- * the side to move not in check. */
-static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
+ * the side to move not in check. With `late` (the search's lists), a move that needs the test against
+ * curved, hopping and path attackers is not tested but flagged MOVE_UNTESTED, and *late keeps what
+ * movegen_is_safe needs to test it when tried; in check by such a piece, or by two, every move is still
+ * tested here (rare, and each kind of attacker counts). Inlined into each caller below, so that each
+ * form (counting, noisy, late) is compiled apart: perft's is not slowed by the others. */
+static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, bool noisy,
+                                                           struct exotic_paths *late)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
     const struct state *st = &pos->st[pos->ply];
-    int us = pos->side, n = 0, king = pos_royal_cell(pos, us), nopp = 0;
+    int us = pos->side, n = 0, king = pos_royal_cell(pos, us);
     cellset own = pos->by_colour[us], occ = pos->occ;
     cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
     cellset checkers = cs_empty(), quiet, caps;
     struct attackers opp[MAX_PLAYERS - 1];
     cellset exotic_pcs = cs_empty();
-    struct exotic_paths paths;
-    exotic_paths_init(&paths);
-    for (int p = 0; p < v->nplayers; p++) {
-        if (p == us)
-            continue;
-        attackers_init(&opp[nopp], pos, p);
-        /* The quiescence search asks for noisy moves only out of check. */
-        if (!noisy)
-            checkers = cs_or(checkers, attackers_to(&opp[nopp], king, occ, false));
-        exotic_paths_add(&paths, &opp[nopp], king, &exotic_pcs);
-        nopp++;
-    }
+    struct exotic_paths own_paths, *paths = late ? late : &own_paths;
+    int nopp = opponents_gather(pos, king, opp, paths, &exotic_pcs);
+    /* The quiescence search asks for noisy moves only out of check. */
+    for (int i = 0; i < nopp && !noisy; i++)
+        checkers = cs_or(checkers, attackers_to(&opp[i], king, occ, false));
     const bool exotic = !cs_is_empty(exotic_pcs);
-    const cellset zone = exotic_paths_finish(&paths, tb, king);
+    const cellset zone = paths->zone;
     /* Against a curved or hopping checker, or two checkers, every move is tried. */
     const bool test_all = exotic && (cs_several(checkers) || cs_intersects(checkers, exotic_pcs));
+    const bool defer = late && !test_all;
 
     /* The royal: each target must be safe with the royal gone from its cell. */
     cellset occ_noking = cs_xor(occ, tb->bit[king]);
@@ -338,14 +385,25 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
     if (cs_several(checkers) && !exotic)
         return n;
 
-    cellset mask = tb->all, line[MAX_CELLS], pinned = cs_empty();
+    cellset mask = tb->all, touch = tb->all, line[MAX_CELLS], pinned = cs_empty();
     if (!test_all) {
         if (!cs_is_empty(checkers))
             mask = evasion_mask(pos, king, cs_lsb(checkers));
         for (int i = 0; i < nopp; i++)
             pinned = find_pins(pos, &opp[i], king, line, pinned);
+    } else {
+        /* Every move left is tried, but only one that lands on each checker's evasion mask answers
+         * its checks along lines and by leaps, and only one that leaves or lands on the paths near the
+         * royal (zone) or lands on that mask answers a curved or hopping piece's. */
+        int c;
+        CS_FOR_EACH(c, checkers) {
+            if (cs_test(exotic_pcs, c))
+                touch = cs_and(touch, cs_or(zone, evasion_mask(pos, king, c)));
+            else
+                mask = cs_and(mask, evasion_mask(pos, king, c));
+        }
     }
-    int promo[MAX_TYPES], npromo = -1;   /* the promotion choices, found when a pawn first needs them */
+    int promo[MAX_TYPES], npromo = -1;   /* the promotion choices (add_pawn_moves) */
     /* Where a pawn could also step onto the en-passant cell, that step is the capture (pieces.md). */
     /* Different armies: a double step kept open for a later army may come round to its own army. */
     bool ep_open = st->ep != CELL_NONE && piece_colour(pos->board[st->ep_victim]) != us;
@@ -379,35 +437,41 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
             if (blocked)
                 quiet = cs_andnot(quiet, empty);
             cellset allowed = cs_test(pinned, from) ? cs_and(mask, line[from]) : mask;
+            if (test_all && !cs_test(zone, from))
+                allowed = cs_and(allowed, touch);
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
             if (noisy)
                 targets = cs_and(targets, pawn ? cs_or(enemy, pt->promo_zone) : enemy);
-            cellset vacated = cs_xor(occ, tb->bit[from]);
-            if (test_all || (exotic && cs_test(zone, from)))
-                targets = safe_targets(pos, opp, nopp, &paths, king, vacated, targets, test_all);
-            else if (exotic)
-                targets = cs_or(cs_andnot(targets, zone), safe_targets(pos, opp, nopp, &paths, king, vacated, cs_and(targets, zone), false));
+            cellset vacated = cs_xor(occ, tb->bit[from]), untested = cs_empty();
+            if (exotic) {
+                untested = test_all || cs_test(zone, from) ? targets : cs_and(targets, zone);
+                targets = cs_andnot(targets, untested);
+                if (!defer && !cs_is_empty(untested)) {
+                    targets = cs_or(targets, safe_targets(pos, opp, nopp, paths, king, vacated, untested, test_all));
+                    untested = cs_empty();
+                }
+            }
             if (!pawn) {
-                n = add_moves(list, n, from, targets);
+                n = add_moves(list, n, from, targets, 0);
+                n = add_moves(list, n, from, untested, MOVE_UNTESTED);
                 if (compound && !noisy)
-                    n = gen_fissions(pos, list, n, from, cs_and(mask, empty), opp, nopp, &paths, king, zone, test_all);
+                    n = gen_fissions(pos, list, n, from, cs_and(cs_and(mask, touch), empty), opp, nopp, paths, king, zone, test_all,
+                                     defer);
                 continue;
             }
-            n = add_moves(list, n, from, cs_andnot(targets, pt->promo_zone));
-            cellset promotions = cs_and(targets, pt->promo_zone);
-            if (!cs_is_empty(promotions)) {
-                if (npromo < 0)
-                    npromo = promotion_choices(pos, promo);
-                n = add_promotions(promo, npromo, list, n, from, promotions);
-            }
+            n = add_pawn_moves(pos, pt, promo, &npromo, list, n, from, targets, 0);
+            if (!cs_is_empty(untested))
+                n = add_pawn_moves(pos, pt, promo, &npromo, list, n, from, untested, MOVE_UNTESTED);
             const struct double_step *ds = &pt->dbl[from];
             for (int i = 0; i < ds->n && !noisy && !blocked; i++) {
                 int two = ds->to[i];
                 if (!cs_test(empty, ds->mid[i]) || !cs_test(empty, two) || !cs_test(allowed, two)
                     || (ds->far[i] != CELL_NONE && !cs_test(empty, ds->far[i])))
                     continue;
-                if (!(test_all || (exotic && (cs_test(zone, from) || cs_test(zone, two))))
-                    || !cs_is_empty(safe_targets(pos, opp, nopp, &paths, king, vacated, tb->bit[two], test_all)))
+                bool unsure = test_all || (exotic && (cs_test(zone, from) || cs_test(zone, two)));
+                if (unsure && defer)
+                    n = push_move(list, n, move_make(from, two) | MOVE_DOUBLE | MOVE_UNTESTED);
+                else if (!unsure || !cs_is_empty(safe_targets(pos, opp, nopp, paths, king, vacated, tb->bit[two], test_all)))
                     n = push_move(list, n, move_make(from, two) | MOVE_DOUBLE);
             }
         }
@@ -419,16 +483,60 @@ static inline int gen_legal(struct position *pos, move_t *list, bool noisy)
 
 static int movegen_legal(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, false);
+    return gen_legal(pos, list, false, NULL);
 }
 
 static int movegen_count(struct position *pos)
 {
-    return gen_legal(pos, NULL, false);
+    return gen_legal(pos, NULL, false, NULL);
 }
 
 /* Not in check only. */
 static int movegen_noisy(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, true);
+    return gen_legal(pos, list, true, NULL);
+}
+
+/* The search's lists: legal but for the moves flagged MOVE_UNTESTED, whose test movegen_is_safe does
+ * when the search tries them (most moves of a node never are: cut-offs, pruning). */
+static int movegen_pseudo(struct position *pos, move_t *list, struct exotic_paths *late)
+{
+    return gen_legal(pos, list, false, late);
+}
+
+/* Not in check only. */
+static int movegen_pseudo_noisy(struct position *pos, move_t *list, struct exotic_paths *late)
+{
+    return gen_legal(pos, list, true, late);
+}
+
+/* Whether a move movegen_pseudo flagged MOVE_UNTESTED is legal, given what it kept in late. A fission
+ * leaves a part of the compound on its cell. */
+static bool movegen_is_safe(const struct position *pos, const struct exotic_paths *late, move_t m)
+{
+    int from = move_from(m);
+    cellset occ = move_fission(m) >= 0 ? pos->occ : cs_xor(pos->occ, pos->tb->bit[from]);
+    return exotic_safe(pos, late, pos_royal_cell(pos, pos->side), occ, move_to(m));
+}
+
+/* The same for a caller that kept nothing (engine_ops): the paths are gathered again. */
+static bool movegen_is_safe_alone(const struct position *pos, move_t m)
+{
+    struct attackers opp[MAX_PLAYERS - 1];
+    struct exotic_paths paths;
+    cellset exotic_pcs = cs_empty();
+    opponents_gather(pos, pos_royal_cell(pos, pos->side), opp, &paths, &exotic_pcs);
+    return movegen_is_safe(pos, &paths, m);
+}
+
+static int movegen_pseudo_alone(struct position *pos, move_t *list)
+{
+    struct exotic_paths paths;
+    return movegen_pseudo(pos, list, &paths);
+}
+
+static int movegen_pseudo_noisy_alone(struct position *pos, move_t *list)
+{
+    struct exotic_paths paths;
+    return movegen_pseudo_noisy(pos, list, &paths);
 }

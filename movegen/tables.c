@@ -345,7 +345,8 @@ static bool tables_paths(struct tables *tb)
                 }
             }
     /* Counts become the ends of each target's moves, then filling from the last move back leaves
-     * each the start of its own. */
+     * each the start of its own, and a target's moves in the order of their starting cells (path_hits
+     * bisects them). */
     for (int c = 1; c <= g->ncells; c++)
         tb->path_back_first[c] += tb->path_back_first[c - 1];
     for (uint32_t i = n; i-- > 0;)

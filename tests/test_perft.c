@@ -184,6 +184,35 @@ START_TEST(test_noisy_moves)
 }
 END_TEST
 
+/* The search's lists (movegen_pseudo, movegen_pseudo_noisy) tested late: what movegen_is_safe keeps is
+ * the legal list, and out of check the legal noisy list, as sets, along random games in every variant
+ * and each width that holds its board; flagged moves must occur, and be refused, often. */
+START_TEST(test_pseudo_moves)
+{
+    test_variant("glinski");   /* the registry, with the test variants */
+    uint64_t random = 41;
+    int seen[2] = { 0, 0 };
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        for (int wide = test_wide_only(v); wide < 2; wide++) {
+            struct game g;
+            test_game(&g, v->name, NULL, wide);
+            for (int ply = 0; ply < 80; ply++) {
+                move_t list[MAX_MOVES];
+                int n = game_legal_moves(&g, list);
+                if (!n || game_status(&g).outcome != GAME_ONGOING)
+                    break;
+                test_search_lists(&g, seen);
+                game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
+            }
+            game_free(&g);
+        }
+    }
+    ck_assert_int_gt(seen[0], 20000);
+    ck_assert_int_gt(seen[1], 500);
+}
+END_TEST
+
 Suite *suite_perft(void)
 {
     Suite *s = suite_create("perft");
@@ -196,5 +225,10 @@ Suite *suite_perft(void)
     tcase_add_test(tc, test_perft_suites);
     tcase_add_test(tc, test_perft_suites_wide);
     suite_add_tcase(s, tc);
+    /* A case of its own, to be run alone (CK_RUN_CASE=search-lists). */
+    TCase *lists = tcase_create("search-lists");
+    tcase_set_timeout(lists, test_timeout(60));
+    tcase_add_test(lists, test_pseudo_moves);
+    suite_add_tcase(s, lists);
     return s;
 }

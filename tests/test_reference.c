@@ -750,8 +750,8 @@ static bool place_near(const struct variant *v, struct setup *s, int enemy, int 
  * tests near them) against the reference's walked paths: the side to move's royal, one enemy curved or
  * hopping piece, the other royals and blockers of the side to move (0 to 40 of them) on random cells, the piece near
  * the royal;
- * whether the royal is attacked, and the legal moves, must agree. Every such type of every variant in
- * each width, attacked and not attacked many times. */
+ * whether the royal is attacked, and the legal moves, must agree, and the search's lists tested late
+ * give those moves. Every such type of every variant in each width, attacked and not attacked many times. */
 START_TEST(test_exotic_attacks)
 {
     const struct variant *v;
@@ -797,6 +797,9 @@ START_TEST(test_exotic_attacks)
             ck_assert_msg(g.ops->position_in_check(g.pos) == check, "%s (%d-bit) %s: the engine says %s", v->name,
                           g.ops->bits, fen, check ? "not in check" : "in check");
             position_compare(&g, &s, ref, fast);
+            /* The search's lists, tested late, too: here are its pins and checks. */
+            int seen[2] = { 0, 0 };
+            test_search_lists(&g, seen);
             check ? attacked++ : safe++;
         }
         ck_assert_msg(attacked >= want && safe >= want, "%s: %s attacked %d times, not %d times", v->name, pd->name,

@@ -82,3 +82,49 @@ void test_dir_remove(char dir[TEST_DIR_LEN])
     if (dir[0])
         rmdir(dir);
 }
+
+static int move_order(const void *a, const void *b)
+{
+    move_t x = *(const move_t *)a, y = *(const move_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The legal moves of a search list, sorted: those not flagged MOVE_UNTESTED and the flagged ones
+ * movegen_is_safe accepts. */
+static int tested_moves(const struct game *g, move_t *list, int n, int seen[2])
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        move_t m = list[i] & ~MOVE_UNTESTED;
+        if (list[i] & MOVE_UNTESTED) {
+            seen[0]++;
+            if (!g->ops->movegen_is_safe(g->pos, m)) {
+                seen[1]++;
+                continue;
+            }
+        }
+        list[k++] = m;
+    }
+    qsort(list, (size_t)k, sizeof *list, move_order);
+    return k;
+}
+
+void test_search_lists(const struct game *g, int seen[2])
+{
+    move_t legal[MAX_MOVES], got[MAX_MOVES];
+    bool noisy = !g->ops->position_in_check(g->pos);
+    for (int pass = 0; pass < 1 + noisy; pass++) {
+        int want = pass ? g->ops->movegen_noisy(g->pos, legal) : g->ops->movegen_legal(g->pos, legal);
+        int k = pass ? g->ops->movegen_pseudo_noisy(g->pos, got) : g->ops->movegen_pseudo(g->pos, got);
+        k = tested_moves(g, got, k, seen);
+        qsort(legal, (size_t)want, sizeof *legal, move_order);
+        if (k == want && !memcmp(got, legal, (size_t)k * sizeof *got))
+            continue;
+        struct setup s;
+        char fen[1024];
+        g->ops->position_get(g->pos, &s);
+        setup_to_fen(&s, g->v, fen, sizeof fen);
+        ck_abort_msg("%s (%d-bit) %s: %d moves tested late%s, %d legal", g->v->name, g->ops->bits, fen, k,
+                     pass ? " (noisy)" : "", want);
+    }
+}

@@ -37,6 +37,10 @@ void test_game(struct game *g, const char *variant, const char *fen, bool wide);
 /* Whether only the 256-bit instance holds the variant's board (169 and 217 cells): the narrow and
  * wide runs of a test are then the same, and the reference's work per position is the largest. */
 bool test_wide_only(const struct variant *v);
+/* The search's lists (movegen_pseudo, movegen_pseudo_noisy) at the game's position, their flagged moves
+ * tested late (counted in seen[0], the refused ones in seen[1]): fails unless they are the legal lists,
+ * out of check the noisy one too, as sets. */
+void test_search_lists(const struct game *g, int seen[2]);
 /* Seconds a test case may take, scaled up under the sanitizers. */
 double test_timeout(double seconds);
 /* A directory of its own under /tmp for a test case's files (dir[0] is 0 if it cannot be made), and
