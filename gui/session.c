@@ -678,28 +678,34 @@ static void run_analysis(struct session *s, bool hint)
     }
 }
 
-/* An info line of the running search, as the stream's analysis lines. */
+/* An info line of the running search, as the stream's analysis lines. Bound lines (a fail high or
+ * low) are skipped: the exact line of the same depth follows. */
 static void on_info(void *ctx, const char *text)
 {
     struct session *s = ctx;
     struct line l = { 0 };
     int multipv = 1;
-    bool scored = false, has_pv = false;
+    bool scored = false, has_pv = false, bound = false;
     char *copy = strdup(text), *save, *word;
     if (!copy)
         return;
-    /* Past "info": pairs of a name and its value, but score (two words) and pv (the rest). */
+    /* Past "info": a name and its value, but flags (no value), score and wdl (several values), and
+     * pv, string, refutation and currline (the rest of the line). */
     strtok_r(copy, " ", &save);
     for (word = strtok_r(NULL, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
-        char *value = !strcmp(word, "pv") || !strcmp(word, "string") ? NULL : strtok_r(NULL, " ", &save);
-        if (!strcmp(word, "string"))
-            break;
+        if (!strcmp(word, "lowerbound") || !strcmp(word, "upperbound")) {
+            bound = true;
+            continue;
+        }
         if (!strcmp(word, "pv")) {
             has_pv = true;
             for (char *m = strtok_r(NULL, " ", &save); m; m = strtok_r(NULL, " ", &save))
                 snprintf(l.pv + strlen(l.pv), sizeof l.pv - strlen(l.pv), "%s%s", l.pv[0] ? " " : "", m);
             break;
         }
+        if (!strcmp(word, "string") || !strcmp(word, "refutation") || !strcmp(word, "currline"))
+            break;
+        char *value = strtok_r(NULL, " ", &save);
         if (!value)
             break;
         if (!strcmp(word, "depth"))
@@ -710,6 +716,8 @@ static void on_info(void *ctx, const char *text)
             l.nodes = atoll(value);
         else if (!strcmp(word, "nps"))
             l.nps = atoll(value);
+        else if (!strcmp(word, "wdl"))
+            strtok_r(NULL, " ", &save), strtok_r(NULL, " ", &save);
         else if (!strcmp(word, "score") && (!strcmp(value, "cp") || !strcmp(value, "mate"))) {
             char *n = strtok_r(NULL, " ", &save);
             l.mate = !strcmp(value, "mate");
@@ -718,7 +726,7 @@ static void on_info(void *ctx, const char *text)
         }
     }
     free(copy);
-    if (!scored || !has_pv || multipv < 1 || multipv > MAX_LINES)
+    if (bound || !scored || !has_pv || multipv < 1 || multipv > MAX_LINES)
         return;
     pthread_mutex_lock(&s->lock);
     s->lines[multipv - 1] = l;
@@ -1442,8 +1450,9 @@ struct session_stream *session_stream_open(const char *id, struct reply *r)
         return NULL;
     pthread_mutex_lock(&s->lock);
     s->streams++;
-    *st = (struct session_stream){ .s = s, .state_seen = -1, .analysis_seen = s->analysis_version,
-                                   .next_event = s->nevents };
+    /* A stream opened during a search (a reload, a reconnection) gets its lines at once. */
+    *st = (struct session_stream){ .s = s, .state_seen = -1,
+                                   .analysis_seen = s->analysis_version - (s->nlines > 0), .next_event = s->nevents };
     pthread_mutex_unlock(&s->lock);
     return st;
 }

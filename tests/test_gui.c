@@ -530,6 +530,15 @@ START_TEST(test_engine_replies)
     ck_assert_str_eq(str(state, "turn"), "w");
     ck_assert(json_array_size(json_object_get(state, "legal")) > 0);
     json_decref(state);
+    /* A stream opened later (a reload) gets the last lines at once, though no search runs. */
+    struct stream late;
+    stream_open(&late, &g, id);
+    info = stream_wait(&late, "analysis", NULL, NULL, 3);
+    ck_assert_msg(info, "a new stream gets no analysis lines");
+    ck_assert_int_eq(json_integer_value(json_object_get(info, "seat")), 1);
+    ck_assert(json_array_size(json_object_get(info, "lines")) > 0);
+    json_decref(info);
+    stream_close(&late);
     /* Analysis of the position, two lines, then a hint. */
     json_decref(session_post(&g, id, "analyse", "{\"on\": true, \"multipv\": 2}", 200));
     info = stream_wait(&s, "analysis", NULL, NULL, 10);

@@ -92,6 +92,17 @@ async function pickVariant(page, name, cells) {
     document.querySelectorAll('#board [data-cell]').length === n && document.querySelector('#board [data-piece]'), [name, cells]);
 }
 
+/** What the page showed when a test failed: its status, the engine alert and the analysis panel. */
+function pageSummary(page) {
+  return page.evaluate(() => {
+    const text = sel => document.querySelector(sel)?.textContent.replace(/\s+/g, ' ').trim();
+    const alert = document.querySelector('#engine-alert');
+    return JSON.stringify({ status: text('#status'), alert: alert && !alert.hidden ? text('#engine-alert') : null,
+      analysis: text('#analysis-info'), lines: document.querySelectorAll('#pv-lines li').length,
+      arrows: document.querySelectorAll('#board .arrow').length });
+  }).catch(err => `unreadable (${err.message.split('\n')[0]})`);
+}
+
 function expect(condition, message) {
   if (!condition) throw new Error(message);
 }
@@ -391,10 +402,11 @@ async function main() {
         if (errors.length) throw new Error(`page error: ${errors[0]}`);
       } catch (err) {
         error = err;
+        error.seen = await pageSummary(page);
       }
       await page.close();
       const secs = ((performance.now() - started) / 1000).toFixed(2).padStart(6);
-      console.log(`${error ? 'FAIL' : 'ok  '} ${secs} s  ${t.name}${error ? `\n       ${error.message.split('\n')[0]}` : ''}`);
+      console.log(`${error ? 'FAIL' : 'ok  '} ${secs} s  ${t.name}${error ? `\n       ${error.message.split('\n')[0]}\n       page: ${error.seen}` : ''}`);
       ran++;
       if (error) failed++;
     }
