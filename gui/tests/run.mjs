@@ -103,6 +103,29 @@ function pageSummary(page) {
   }).catch(err => `unreadable (${err.message.split('\n')[0]})`);
 }
 
+/** Runs one test in a fresh tab (so a fresh session); resolves with its error, or null. */
+async function runTest(browser, url, t, ctx) {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(10000);
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  let error = null;
+  try {
+    await page.goto(`${url}?variant=${t.variant}`);
+    await page.waitForSelector('#board [data-piece]', { timeout: 30000 });
+    let timer;
+    await Promise.race([t.fn(page, ctx),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), TEST_TIMEOUT); })])
+      .finally(() => clearTimeout(timer));
+    if (errors.length) throw new Error(`page error: ${errors[0]}`);
+  } catch (err) {
+    error = err;
+    error.seen = await pageSummary(page);
+  }
+  await page.close();
+  return error;
+}
+
 function expect(condition, message) {
   if (!condition) throw new Error(message);
 }
@@ -373,6 +396,7 @@ async function main() {
   const profile = mkdtempSync(path.join(tmpdir(), 'sennight-chromium-'));
   let browser;
   let failed = 0;
+  let flaky = 0;
   let ran = 0;
   try {
     const url = await server.ready;
@@ -387,28 +411,17 @@ async function main() {
     const only = process.env.GUI_TESTS; // a part of the names of the tests to run, to run fewer
     for (const t of tests.filter(t => !only || t.name.includes(only))) {
       const started = performance.now();
-      const page = await browser.newPage();
-      page.setDefaultTimeout(10000);
-      const errors = [];
-      page.on('pageerror', e => errors.push(e.message));
-      let error = null;
-      try {
-        await page.goto(`${url}?variant=${t.variant}`);
-        await page.waitForSelector('#board [data-piece]', { timeout: 30000 });
-        let timer;
-        await Promise.race([t.fn(page, ctx),
-          new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), TEST_TIMEOUT); })])
-          .finally(() => clearTimeout(timer));
-        if (errors.length) throw new Error(`page error: ${errors[0]}`);
-      } catch (err) {
-        error = err;
-        error.seen = await pageSummary(page);
-      }
-      await page.close();
+      // A test that fails is run once more: passing then, it counts as flaky and its first failure is shown.
+      const first = await runTest(browser, url, t, ctx);
+      const error = first && await runTest(browser, url, t, ctx);
       const secs = ((performance.now() - started) / 1000).toFixed(2).padStart(6);
-      console.log(`${error ? 'FAIL' : 'ok  '} ${secs} s  ${t.name}${error ? `\n       ${error.message.split('\n')[0]}\n       page: ${error.seen}` : ''}`);
+      const label = error ? 'FAIL' : first ? 'FLAKY' : 'ok  ';
+      const shown = error || first;
+      console.log(`${label.padEnd(5)} ${secs} s  ${t.name}` +
+        (shown ? `\n       ${shown.message.split('\n')[0]}\n       page: ${shown.seen}` : ''));
       ran++;
       if (error) failed++;
+      if (first && !error) flaky++;
     }
   } finally {
     await browser?.close();
@@ -416,8 +429,8 @@ async function main() {
     rmSync(profile, { recursive: true, force: true });
   }
   for (const note of notes) console.log(note);
-  if (failed) console.log(`server log:\n${server.log().slice(-2000)}`);
-  console.log(`${ran - failed} passed, ${failed} failed`);
+  if (failed || flaky) console.log(`server log:\n${server.log().slice(-2000)}`);
+  console.log(`${ran - failed} passed (${flaky} flaky), ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
 }
 
