@@ -301,7 +301,7 @@ static inline bool make(struct worker *w, int ply, move_t m)
     /* The child probes the table first: its bucket loads while the check test runs. */
     if (w->armies < 3)
         tt_prefetch(w->sh->tt, position_key(w->pos));
-    bool check = position_in_check(w->pos);
+    bool check = position_in_check_after_move(w->pos);
     w->stack[ply + 1].in_check = check;
     w->nodes++;
     atomic_store_explicit(&w->sh->thread_nodes[w->id].n, w->nodes, memory_order_relaxed);
