@@ -376,8 +376,9 @@ static inline bool exotic_attacked(const struct tables *tb, const struct exotic_
 }
 
 /* The first piece along each of the group's directions, if it is one of pcs. */
-static inline cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned up, const struct line_group *g,
-                                cellset pcs, int cell, cellset occ)
+static inline __attribute__((always_inline)) cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned up,
+                                                               const struct line_group *g, cellset pcs, int cell,
+                                                               cellset occ)
 {
     cellset found = cs_empty();
     /* Most of the time no such piece stands on any of the lines at all. */
@@ -470,9 +471,9 @@ static inline __attribute__((always_inline)) bool lines_attack(const struct posi
     return false;
 }
 
-/* Whether a curved, hopping or path piece of the player attacks the cell. */
-static inline __attribute__((always_inline)) bool exotic_attack(const struct position *pos, int cell, cellset occ,
-                                                                int player)
+/* Whether a curved, hopping or path piece of the player attacks the cell. Kept out of line (only games
+ * with such pieces call it): inlined, it made the code around the other callers of its parts slower. */
+static __attribute__((noinline)) bool exotic_hits(const struct position *pos, int cell, cellset occ, int player)
 {
     const struct tables *tb = pos->tb;
     const struct attack_groups *ag = &tb->attack[player];
@@ -492,6 +493,12 @@ static inline __attribute__((always_inline)) bool exotic_attack(const struct pos
             return true;
     }
     return false;
+}
+
+static inline bool exotic_attack(const struct position *pos, int cell, cellset occ, int player)
+{
+    const struct attack_groups *ag = &pos->tb->attack[player];
+    return (ag->ncurved || ag->npath || ag->nhop) && exotic_hits(pos, cell, occ, player);
 }
 
 /* Whether a piece of the player attacks the cell, given an occupancy: attackers_to's answer without
