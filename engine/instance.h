@@ -34,6 +34,12 @@ struct engine_ops {
     uint64_t (*position_compute_key)(const struct position *pos);
     int (*position_side)(const struct position *pos);
     bool (*position_in_check)(const struct position *pos);
+    /* The same, faster, after a move made from a legal position (the search's). */
+    bool (*position_in_check_after_move)(const struct position *pos);
+    /* Whether a piece of the player attacks the cell (stopping at the first), and how many do (every
+     * one gathered, as the move generator counts checkers): the second checks the first in the tests. */
+    bool (*position_attacked_by)(const struct position *pos, int cell, int player);
+    int (*position_attackers)(const struct position *pos, int cell, int player);
     void (*position_make)(struct position *pos, move_t m);
     void (*position_unmake)(struct position *pos, move_t m);
     void (*position_trim_history)(struct position *pos);

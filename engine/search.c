@@ -182,10 +182,12 @@ static int see(const struct worker *w, move_t m)
     if (move_promo(m) >= 0)
         gain[0] += on_cell - ev->value[piece_type(pos->board[from])];
     struct attackers att[MAX_PLAYERS];
-    for (int p = 0; p < pos->v->nplayers; p++)
-        attackers_init(&att[p], pos, p);
+    unsigned gathered = 0;   /* the players whose attackers are in att: most exchanges stop at once */
     int side = pos_next_player(pos, us);
     while (d < 63) {
+        if (!(gathered >> side & 1))
+            attackers_init(&att[side], pos, side);
+        gathered |= 1u << side;
         cellset cands = cs_and(attackers_to(&att[side], to, occ, false), occ);
         if (cs_is_empty(cands))
             break;
@@ -301,7 +303,7 @@ static inline bool make(struct worker *w, int ply, move_t m)
     /* The child probes the table first: its bucket loads while the check test runs. */
     if (w->armies < 3)
         tt_prefetch(w->sh->tt, position_key(w->pos));
-    bool check = position_in_check(w->pos);
+    bool check = position_in_check_after_move(w->pos);
     w->stack[ply + 1].in_check = check;
     w->nodes++;
     atomic_store_explicit(&w->sh->thread_nodes[w->id].n, w->nodes, memory_order_relaxed);

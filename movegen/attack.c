@@ -376,8 +376,9 @@ static inline bool exotic_attacked(const struct tables *tb, const struct exotic_
 }
 
 /* The first piece along each of the group's directions, if it is one of pcs. */
-static inline cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned up, const struct line_group *g,
-                                cellset pcs, int cell, cellset occ)
+static inline __attribute__((always_inline)) cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned up,
+                                                               const struct line_group *g, cellset pcs, int cell,
+                                                               cellset occ)
 {
     cellset found = cs_empty();
     /* Most of the time no such piece stands on any of the lines at all. */
@@ -455,17 +456,75 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
     return found;
 }
 
-/* Is the cell attacked by any opponent of `us`? (Gathers the attackers: not for hot loops.) */
-static bool attacked(const struct position *pos, int cell, cellset occ, int us)
+/* Whether a piece of the player's line groups attacks the cell; only the groups whose lines from the
+ * cell meet `near` are looked at. */
+static inline __attribute__((always_inline)) bool lines_attack(const struct position *pos,
+                                                               const struct line_group *groups, int n, bool root7,
+                                                               int player, int cell, cellset occ, cellset near)
 {
-    struct attackers a;
-    for (int p = 0; p < pos->v->nplayers; p++) {
-        if (p == us)
-            continue;
-        attackers_init(&a, pos, p);
-        if (!cs_is_empty(attackers_to(&a, cell, occ, true)))
+    const struct tables *tb = pos->tb;
+    for (int i = 0; i < n; i++)
+        if (cs_intersects(groups[i].reach[cell], near)
+            && !cs_is_empty(line_hits(root7 ? tb->ride : tb->ray, root7 ? tb->root7_up : tb->straight_up, &groups[i],
+                                      pieces_of_types(pos, player, groups[i].types), cell, occ)))
+            return true;
+    return false;
+}
+
+/* Whether a curved, hopping or path piece of the player attacks the cell. Kept out of line (only games
+ * with such pieces call it): inlined, it made the code around the other callers of its parts slower. */
+static __attribute__((noinline)) bool exotic_hits(const struct position *pos, int cell, cellset occ, int player)
+{
+    const struct tables *tb = pos->tb;
+    const struct attack_groups *ag = &tb->attack[player];
+    const cellset theirs = pos->by_colour[player];
+    for (int i = 0; i < ag->ncurved; i++)
+        if (cs_intersects(ag->curved[i].reach[cell], theirs)
+            && !cs_is_empty(curved_hits(tb, &ag->curved[i], pieces_of_types(pos, player, ag->curved[i].types), cell,
+                                        occ)))
+            return true;
+    for (int i = 0; i < ag->npath; i++)
+        if (cs_intersects(ag->path[i].reach[cell], theirs)
+            && !cs_is_empty(path_hits(tb, &ag->path[i], pieces_of_types(pos, player, ag->path[i].types), cell, occ)))
+            return true;
+    for (int i = 0; i < ag->nhop; i++) {
+        cellset pcs = cs_and(ag->hop[i].reach[cell], pieces_of_types(pos, player, ag->hop[i].types));
+        if (!cs_is_empty(pcs) && cs_intersects(hop_targets(tb, ag->hop[i].dirs, cell, occ), pcs))
             return true;
     }
+    return false;
+}
+
+static inline bool exotic_attack(const struct position *pos, int cell, cellset occ, int player)
+{
+    const struct attack_groups *ag = &pos->tb->attack[player];
+    return (ag->ncurved || ag->npath || ag->nhop) && exotic_hits(pos, cell, occ, player);
+}
+
+/* Whether a piece of the player attacks the cell, given an occupancy: attackers_to's answer without
+ * gathering the attackers first, each kind's pieces taken only when its reach meets the player's
+ * pieces, cheapest kinds first, stopping at the first attacker. */
+static inline bool attacked_by(const struct position *pos, int cell, cellset occ, int player)
+{
+    const struct tables *tb = pos->tb;
+    const struct attack_groups *ag = &tb->attack[player];
+    const cellset theirs = pos->by_colour[player];
+    for (int i = 0; i < ag->nleap; i++) {
+        int t = ag->leap_type[i];
+        if (cs_intersects(tb->pt[player][t].leap_from[cell], cs_and(pos->by_type[t], theirs)))
+            return true;
+    }
+    return lines_attack(pos, ag->slide, ag->nslide, false, player, cell, occ, theirs)
+           || lines_attack(pos, ag->ride, ag->nride, true, player, cell, occ, theirs)
+           || exotic_attack(pos, cell, occ, player);
+}
+
+/* Is the cell attacked by any opponent of `us`? */
+static bool attacked(const struct position *pos, int cell, cellset occ, int us)
+{
+    for (int p = 0; p < pos->v->nplayers; p++)
+        if (p != us && attacked_by(pos, cell, occ, p))
+            return true;
     return false;
 }
 
@@ -478,4 +537,35 @@ static bool player_in_check(const struct position *pos, int player)
 static bool position_in_check(const struct position *pos)
 {
     return player_in_check(pos, pos->side);
+}
+
+/* position_in_check for a search that makes moves only from legal positions: with two players the side
+ * to move was not in check before the last move, so a leaper, slider or rider now checks only if it is
+ * the moved piece or its line passes the cell the move left. Castling, en passant and fission change
+ * more cells, a null move none: those are tested whole, as are curved, hopping and path pieces. */
+static bool position_in_check_after_move(const struct position *pos)
+{
+    move_t m = pos->st[pos->ply].move;
+    if (pos->v->nplayers != 2 || m == MOVE_NONE || (m & (MOVE_CASTLE | MOVE_EP)) || move_fission(m) >= 0)
+        return position_in_check(pos);
+    const struct tables *tb = pos->tb;
+    const struct attack_groups *ag = &tb->attack[1 - pos->side];
+    int them = 1 - pos->side, king = pos_royal_cell(pos, pos->side), to = move_to(m);
+    cellset near = cs_or(tb->bit[move_from(m)], tb->bit[to]);
+    return cs_test(tb->pt[them][piece_type(pos->board[to])].leap_from[king], to)
+           || lines_attack(pos, ag->slide, ag->nslide, false, them, king, pos->occ, near)
+           || lines_attack(pos, ag->ride, ag->nride, true, them, king, pos->occ, near)
+           || exotic_attack(pos, king, pos->occ, them);
+}
+
+static bool position_attacked_by(const struct position *pos, int cell, int player)
+{
+    return attacked_by(pos, cell, pos->occ, player);
+}
+
+static int position_attackers(const struct position *pos, int cell, int player)
+{
+    struct attackers a;
+    attackers_init(&a, pos, player);
+    return cs_popcount(attackers_to(&a, cell, pos->occ, false));
 }

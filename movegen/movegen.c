@@ -2,13 +2,17 @@
  * Checks and pins are resolved with masks; only en passant is tried by making the move. */
 #include "position.h"
 
-/* Non-capturing and capturing targets of one piece, before legality. Always inlined: returning
- * cell sets through memory costs more than computing them. */
-static inline __attribute__((always_inline)) void piece_targets(const struct tables *tb, const struct piece_tables *pt, int from, cellset occ,
-                                 cellset empty, cellset enemy, cellset *quiet, cellset *caps)
+/* Non-capturing and capturing targets of one piece, before legality (without quiet_too, captures
+ * only: *quiet is left empty). Always inlined: returning cell sets through memory costs more than
+ * computing them. */
+static inline __attribute__((always_inline)) void piece_targets_of(const struct tables *tb, const struct piece_tables *pt,
+                                                                    int from, cellset occ, cellset empty, cellset enemy,
+                                                                    cellset *quiet, cellset *caps, bool quiet_too)
 {
     cellset q = cs_empty(), c = cs_empty();
-    const unsigned gen = pt->gen;
+    const unsigned gen = quiet_too ? pt->gen : pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LINE_MOVE);
+    if (!quiet_too)
+        empty = cs_empty();
     if (gen & GEN_LEAP_BOTH) {
         q = cs_and(pt->leap[MODE_BOTH][from], empty);
         c = cs_and(pt->leap[MODE_BOTH][from], enemy);
@@ -30,7 +34,8 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
         cellset s = curved_targets(tb, pt->curved[MODE_BOTH], pt->curved_steps, from, occ);
         q = cs_or(q, cs_and(s, empty));
         c = cs_or(c, cs_and(s, enemy));
-        q = cs_or(q, cs_and(curved_targets(tb, pt->curved[MODE_MOVE], pt->curved_steps, from, occ), empty));
+        if (quiet_too)
+            q = cs_or(q, cs_and(curved_targets(tb, pt->curved[MODE_MOVE], pt->curved_steps, from, occ), empty));
         c = cs_or(c, cs_and(curved_targets(tb, pt->curved[MODE_CAPTURE], pt->curved_steps, from, occ), enemy));
         c = cs_or(c, cs_and(hop_targets(tb, pt->hop, from, occ), enemy));
     }
@@ -38,11 +43,19 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
         cellset s = path_targets(tb, pt->path[MODE_BOTH], from, occ);
         q = cs_or(q, cs_and(s, empty));
         c = cs_or(c, cs_and(s, enemy));
-        q = cs_or(q, cs_and(path_targets(tb, pt->path[MODE_MOVE], from, occ), empty));
+        if (quiet_too)
+            q = cs_or(q, cs_and(path_targets(tb, pt->path[MODE_MOVE], from, occ), empty));
         c = cs_or(c, cs_and(path_targets(tb, pt->path[MODE_CAPTURE], from, occ), enemy));
     }
     *quiet = q;
     *caps = c;
+}
+
+static inline __attribute__((always_inline)) void piece_targets(const struct tables *tb, const struct piece_tables *pt,
+                                                                 int from, cellset occ, cellset empty, cellset enemy,
+                                                                 cellset *quiet, cellset *caps)
+{
+    piece_targets_of(tb, pt, from, occ, empty, enemy, quiet, caps, true);
 }
 
 /* Every piece's reach on the empty board (tables.h), from the targets themselves: declared in tables.c,
@@ -370,9 +383,9 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
 
     /* The royal: each target must be safe with the royal gone from its cell. */
     cellset occ_noking = cs_xor(occ, tb->bit[king]);
-    piece_targets(tb, &tb->pt[us][pos->royal[us]], king, occ, empty, enemy, &quiet, &caps);
+    piece_targets_of(tb, &tb->pt[us][pos->royal[us]], king, occ, empty, enemy, &quiet, &caps, !noisy);
     int to;
-    CS_FOR_EACH(to, noisy ? caps : cs_or(quiet, caps)) {
+    CS_FOR_EACH(to, cs_or(quiet, caps)) {
         bool safe = true;
         for (int i = 0; i < nopp && safe; i++)
             safe = cs_is_empty(attackers_to(&opp[i], to, occ_noking, true));
@@ -422,12 +435,14 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
          * moving (not the capturing) atoms of a divergent piece. */
         cellset partners = noisy ? cs_empty() : pieces_of_types(pos, us, pt->partners);
         cellset reachable = cs_or(empty, partners);
+        /* Noisy: captures, and a pawn's moves into its promotion zone (none for other pieces). */
+        const cellset wanted = cs_or(enemy, pt->promo_zone);
         int from;
         CS_FOR_EACH(from, pos_pieces(pos, us, t)) {
-            /* Captures only: a piece that could not reach an enemy even on the empty board has none. */
-            if (noisy && !pawn && !cs_intersects(pt->reach[from], enemy))
+            /* A piece that could not reach what is wanted even on the empty board has no noisy move. */
+            if (noisy && !cs_intersects(pt->reach[from], wanted))
                 continue;
-            piece_targets(tb, pt, from, occ, reachable, enemy, &quiet, &caps);
+            piece_targets_of(tb, pt, from, occ, reachable, enemy, &quiet, &caps, !noisy || pawn);
             for (int k = 0; k < 2; k++)
                 if (cs_test(ep_takers[k], from))
                     quiet = cs_andnot(quiet, tb->bit[ep_cells[k]]);
@@ -441,7 +456,7 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
                 allowed = cs_and(allowed, touch);
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
             if (noisy)
-                targets = cs_and(targets, pawn ? cs_or(enemy, pt->promo_zone) : enemy);
+                targets = cs_and(targets, wanted);
             cellset vacated = cs_xor(occ, tb->bit[from]), untested = cs_empty();
             if (exotic) {
                 untested = test_all || cs_test(zone, from) ? targets : cs_and(targets, zone);

@@ -21,12 +21,10 @@ static int armies_left(const struct position *pos)
 /* The armies whose royal the player attacks (bit p for army p). */
 static unsigned royals_attacked_by(const struct position *pos, int player)
 {
-    struct attackers a;
     unsigned hit = 0;
-    attackers_init(&a, pos, player);
     for (int p = 0; p < pos->v->nplayers; p++) {
         int royal = pos_royal_cell(pos, p);
-        if (p != player && royal != CELL_NONE && !cs_is_empty(attackers_to(&a, royal, pos->occ, true)))
+        if (p != player && royal != CELL_NONE && attacked_by(pos, royal, pos->occ, player))
             hit |= 1u << p;
     }
     return hit;

@@ -187,29 +187,57 @@ END_TEST
 /* The search's lists (movegen_pseudo, movegen_pseudo_noisy) tested late: what movegen_is_safe keeps is
  * the legal list, and out of check the legal noisy list, as sets, along random games in every variant
  * and each width that holds its board; flagged moves must occur, and be refused, often. */
+static void visit_search_lists(struct game *g, const move_t *list, int n, void *seen)
+{
+    (void)list, (void)n;
+    test_search_lists(g, seen);
+}
+
 START_TEST(test_pseudo_moves)
 {
-    test_variant("glinski");   /* the registry, with the test variants */
-    uint64_t random = 41;
     int seen[2] = { 0, 0 };
-    for (int i = 0; i < registry_count(); i++) {
-        const struct variant *v = registry_get(i);
-        for (int wide = test_wide_only(v); wide < 2; wide++) {
-            struct game g;
-            test_game(&g, v->name, NULL, wide);
-            for (int ply = 0; ply < 80; ply++) {
-                move_t list[MAX_MOVES];
-                int n = game_legal_moves(&g, list);
-                if (!n || game_status(&g).outcome != GAME_ONGOING)
-                    break;
-                test_search_lists(&g, seen);
-                game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
-            }
-            game_free(&g);
-        }
-    }
+    test_walk_games(41, 80, visit_search_lists, seen);
     ck_assert_int_gt(seen[0], 20000);
     ck_assert_int_gt(seen[1], 500);
+}
+END_TEST
+
+/* The check tests against every attacker gathered (position_attackers): position_attacked_by, stopping
+ * at the first attacker, on every cell for every player, and the search's test after each legal move
+ * (position_in_check_after_move), along random games in every variant and each width that holds its
+ * board. */
+struct attack_counts {
+    long seen[2], checks;
+};
+
+static void visit_attacks(struct game *g, const move_t *list, int n, void *ctx)
+{
+    struct attack_counts *counts = ctx;
+    const struct variant *v = g->v;
+    for (int p = 0; p < v->nplayers; p++)
+        for (int c = 0; c < v->geo.ncells; c++) {
+            bool fast = g->ops->position_attacked_by(g->pos, c, p);
+            int all = g->ops->position_attackers(g->pos, c, p);
+            ck_assert_msg(fast == (all > 0), "%s %d-bit: player %d attacks %s %d times, fast test: %d", v->name,
+                          g->ops->bits, p, v->geo.name[c], all, fast);
+            counts->seen[fast]++;
+        }
+    for (int j = 0; j < n; j++) {
+        g->ops->position_make(g->pos, list[j]);
+        bool check = g->ops->position_in_check(g->pos);
+        ck_assert_msg(g->ops->position_in_check_after_move(g->pos) == check,
+                      "%s %d-bit, move %d: in check %d, the test after the move says %d", v->name, g->ops->bits, j,
+                      check, !check);
+        counts->checks += check;
+        g->ops->position_unmake(g->pos, list[j]);
+    }
+}
+
+START_TEST(test_attacked_by)
+{
+    struct attack_counts counts = { { 0, 0 }, 0 };
+    test_walk_games(57, 40, visit_attacks, &counts);
+    ck_assert(counts.seen[0] > 100000 && counts.seen[1] > 100000 && counts.checks > 1000);
 }
 END_TEST
 
@@ -230,5 +258,9 @@ Suite *suite_perft(void)
     tcase_set_timeout(lists, test_timeout(60));
     tcase_add_test(lists, test_pseudo_moves);
     suite_add_tcase(s, lists);
+    TCase *attacks = tcase_create("attacks");
+    tcase_set_timeout(attacks, test_timeout(60));
+    tcase_add_test(attacks, test_attacked_by);
+    suite_add_tcase(s, attacks);
     return s;
 }

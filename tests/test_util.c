@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../rules/registry.h"
+#include "../util/random.h"
 #include "tests.h"
 
 /* The user variant files of docs/examples, and the three-player and castling games of the tests, are
@@ -126,5 +127,27 @@ void test_search_lists(const struct game *g, int seen[2])
         setup_to_fen(&s, g->v, fen, sizeof fen);
         ck_abort_msg("%s (%d-bit) %s: %d moves tested late%s, %d legal", g->v->name, g->ops->bits, fen, k,
                      pass ? " (noisy)" : "", want);
+    }
+}
+
+void test_walk_games(uint64_t seed, int plies, void (*visit)(struct game *g, const move_t *list, int n, void *ctx),
+                       void *ctx)
+{
+    test_variant("glinski");   /* the registry, with the test variants */
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        for (int wide = test_wide_only(v); wide < 2; wide++) {
+            struct game g;
+            test_game(&g, v->name, NULL, wide);
+            for (int ply = 0; ply < plies; ply++) {
+                move_t list[MAX_MOVES];
+                int n = game_legal_moves(&g, list);
+                if (!n || game_status(&g).outcome != GAME_ONGOING)
+                    break;
+                visit(&g, list, n, ctx);
+                game_play(&g, list[random_next(&seed) % (uint64_t)n], NULL);
+            }
+            game_free(&g);
+        }
     }
 }

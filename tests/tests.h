@@ -41,6 +41,10 @@ bool test_wide_only(const struct variant *v);
  * tested late (counted in seen[0], the refused ones in seen[1]): fails unless they are the legal lists,
  * out of check the noisy one too, as sets. */
 void test_search_lists(const struct game *g, int seen[2]);
+/* Random games (the seed's) of up to `plies` in every variant and each width that holds its board,
+ * visit called at each position with its legal moves. */
+void test_walk_games(uint64_t seed, int plies, void (*visit)(struct game *g, const move_t *list, int n, void *ctx),
+                       void *ctx);
 /* Seconds a test case may take, scaled up under the sanitizers. */
 double test_timeout(double seconds);
 /* A directory of its own under /tmp for a test case's files (dir[0] is 0 if it cannot be made), and
