@@ -284,12 +284,69 @@ static move_t pick_move(move_t *list, int *scores, int n, int i)
     return m;
 }
 
-/* Whether list[i], of the search's lists (movegen_pseudo), is legal: a flagged move is tested against
- * curved and hopping attackers only now, when the search tries it. */
-static inline bool tried_is_legal(const struct position *pos, const struct exotic_paths *late, const move_t *list,
-                                  int i)
+/* Whether m, of the search's lists (movegen_pseudo), is legal: a flagged move is tested against curved
+ * and hopping attackers only now, when the search tries it. */
+static inline bool tried_is_legal(const struct position *pos, const struct exotic_paths *late, move_t m)
 {
-    return !(list[i] & MOVE_UNTESTED) || movegen_is_safe(pos, late, list[i] & ~MOVE_UNTESTED);
+    return !(m & MOVE_UNTESTED) || movegen_is_safe(pos, late, m & ~MOVE_UNTESTED);
+}
+
+/* Staged move picking (docs/engine.md): where the list would be scored alike after the table's move
+ * was searched, that move is tried before any list is generated, since it often refutes alone. The
+ * list comes when a second move is asked for, arranged as picking the table's move from it would have
+ * left it, so that the moves come in the same order either way. */
+struct picker {
+    move_t tt_move;   /* the table's move */
+    move_t tt;        /* the table's move as the list holds it (MOVE_UNTESTED kept), while no list */
+    bool noisy;       /* the quiescence search's list: captures and promotions, not in check */
+    bool use_see;     /* score_moves' use_see */
+    int n, i;         /* the list's length (negative: not generated yet), the next move's index */
+    move_t list[MAX_MOVES];
+    int scores[MAX_MOVES];
+};
+
+static void picker_fill(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
+{
+    mp->n = mp->noisy ? movegen_pseudo_noisy(w->pos, mp->list, late) : movegen_pseudo(w->pos, mp->list, late);
+    score_moves(w, ply, mp->list, mp->scores, mp->n, mp->tt_move, mp->use_see);
+    /* The table's move (in the list, scored above all) was picked first. */
+    if (mp->tt)
+        pick_move(mp->list, mp->scores, mp->n, 0);
+}
+
+/* defer: the table's move may come first without a list (its subtree changes no history, counter
+ * move or killer, which score the list, unless picker_fill_under is called before it is searched). */
+static void picker_init(struct worker *w, int ply, struct picker *mp, move_t tt_move, bool noisy, bool use_see,
+                        bool defer, struct exotic_paths *late)
+{
+    mp->tt_move = tt_move;
+    mp->tt = defer && tt_move ? movegen_pseudo_member(w->pos, tt_move, noisy, late) : MOVE_NONE;
+    mp->noisy = noisy;
+    mp->use_see = use_see;
+    mp->n = -1;
+    mp->i = 0;
+    if (!mp->tt)
+        picker_fill(w, ply, mp, late);
+}
+
+/* The list's moves in the order of score_moves and pick_move, MOVE_UNTESTED kept; MOVE_NONE at the end. */
+static move_t picker_next(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
+{
+    if (mp->n < 0 && mp->i == 0) {
+        mp->i = 1;
+        return mp->tt;
+    }
+    if (mp->n < 0)
+        picker_fill(w, ply, mp, late);
+    return mp->i < mp->n ? pick_move(mp->list, mp->scores, mp->n, mp->i++) : MOVE_NONE;
+}
+
+/* The list scored now, before the subtree of the table's move m (made) may change what scores it. */
+static void picker_fill_under(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late, move_t m)
+{
+    position_unmake(w->pos, m);
+    picker_fill(w, ply, mp, late);
+    position_make(w->pos, m);
 }
 
 /* Makes a move and finds whether it gives check, once for the parent and the child. */
@@ -369,22 +426,20 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
             alpha = stand;
         best = stand;
     }
-    move_t list[MAX_MOVES], best_move = MOVE_NONE;
-    int scores[MAX_MOVES], legal = 0;
+    move_t best_move = MOVE_NONE, tried;
+    int legal = 0;
     struct exotic_paths late;
-    int n = in_check ? movegen_pseudo(pos, list, &late) : movegen_pseudo_noisy(pos, list, &late);
-    if (!n && !in_check)
-        return best;
-    score_moves(w, ply, list, scores, n, tt_move, false);
-    for (int i = 0; i < n; i++) {
-        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
+    struct picker mp;
+    picker_init(w, ply, &mp, tt_move, !in_check, false, true, &late);
+    while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
+        move_t m = tried & ~MOVE_UNTESTED;
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
         if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + 200 <= alpha
             && !(m & MOVE_EP))
             continue;
         if (!in_check && !capture_is_good(w, m))
             continue;
-        if (!tried_is_legal(pos, &late, list, i))
+        if (!tried_is_legal(pos, &late, tried))
             continue;
         legal++;
         make(w, ply, m);
@@ -405,6 +460,9 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     }
     if (in_check && !legal)
         return -SCORE_MATE + ply;
+    /* No capture or promotion at all: the stand-pat score, not stored. */
+    if (!mp.n)
+        return best;
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), 0, bound);
     return best;
@@ -493,17 +551,18 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         }
     }
 
-    move_t list[MAX_MOVES], quiets[64];
-    int scores[MAX_MOVES], nquiets = 0;
+    move_t quiets[64], tried;
+    int nquiets = 0;
     struct exotic_paths late;
-    int n = movegen_pseudo(pos, list, &late);
-    score_moves(w, ply, list, scores, n, tt_move, true);
+    struct picker mp;
+    /* At depth 1 the table's move leads to the quiescence search, unless it checks (picker_fill_under). */
+    picker_init(w, ply, &mp, tt_move, false, true, depth == 1, &late);
     int best = -SCORE_INF, searched = 0, legal = 0;
     move_t best_move = MOVE_NONE;
     const int old_alpha = alpha;
     const bool futile = !pv_node && !in_check && depth <= 6 && eval + 100 + 120 * depth <= alpha;
-    for (int i = 0; i < n; i++) {
-        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
+    while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
+        move_t m = tried & ~MOVE_UNTESTED;
         bool quiet = is_quiet(pos, m);
         if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
             /* Late move pruning and futility pruning of quiet moves at shallow depth. */
@@ -515,7 +574,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             }
         }
         /* The moves pruned above come after one that was searched: a node with no legal move gets here. */
-        if (!tried_is_legal(pos, &late, list, i))
+        if (!tried_is_legal(pos, &late, tried))
             continue;
         legal++;
         int hist = quiet ? history_of(w, m) : 0;
@@ -523,6 +582,8 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         /* Check extension, at most doubling the iteration's depth along a line. */
         int ext = gives_check && ply < w->root_depth ? 1 : 0;
         int new_depth = depth - 1 + ext, score;
+        if (new_depth > 0 && mp.n < 0)
+            picker_fill_under(w, ply, &mp, &late, m);
         if (searched == 0) {
             score = -search(w, -beta, -alpha, new_depth, ply + 1, true);
         } else {

@@ -91,7 +91,7 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
         move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
         if (!in_check && (!capture_is_good(w, m) || (!max_node && !takes_from(pos, m, w->root_player))))
             continue;
-        if (!tried_is_legal(pos, &late, list, i))
+        if (!tried_is_legal(pos, &late, list[i]))
             continue;
         make(w, ply, m);
         int score = multi_visit(w, alpha, beta, 0, ply + 1, MULTI_PLAIN);
@@ -128,7 +128,7 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
     score_moves(w, ply, list, scores, n, tt_move, false);
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
-        if (tried_is_legal(w->pos, &late, list, i))
+        if (tried_is_legal(w->pos, &late, list[i]))
             return m;
     }
     return MOVE_NONE;
@@ -198,7 +198,7 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         if (reply && !searched)
             break;
         move_t m = reply ? multi_ordered_move(w, ply, kind) : pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
-        if (!reply && !tried_is_legal(pos, &late, list, i))
+        if (!reply && !tried_is_legal(pos, &late, list[i]))
             continue;
         bool quiet = !reply && is_quiet(pos, m);
         bool gives_check = make(w, ply, m);

@@ -213,6 +213,71 @@ START_TEST(test_pseudo_moves)
 }
 END_TEST
 
+/* A candidate for movegen_is_pseudo: a member of the list, one flag of it changed, a move kept from
+ * another position of the game, or random cells and flags (from at most 255, beyond small boards). */
+static move_t pseudo_candidate(const move_t *list, int n, const move_t *kept, uint64_t *random)
+{
+    static const move_t flags[] = { MOVE_UNTESTED, MOVE_EP, MOVE_DOUBLE, MOVE_CASTLE, 1u << 16, 1u << 26 };
+    uint64_t r = random_next(random);
+    move_t m = list[(r >> 8) % (uint64_t)n];
+    switch (r % 4) {
+    case 0:
+        return m;
+    case 1:
+        return m ^ flags[(r >> 24) % (sizeof flags / sizeof *flags)];
+    case 2:
+        return kept[(r >> 8) % 64];
+    default:
+        return move_make((int)((r >> 8) & 0xff), (int)((r >> 16) & 0xff)) | (r & 0x100000000u ? flags[(r >> 40) % 6] : 0);
+    }
+}
+
+/* movegen_is_pseudo, without a list, against the search's lists themselves (both, out of check): true
+ * exactly for their members, MOVE_UNTESTED included, along random games in every variant and width. */
+START_TEST(test_pseudo_members)
+{
+    test_variant("glinski");   /* the registry, with the test variants */
+    uint64_t random = 57;
+    int members = 0, others = 0;
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        for (int wide = test_wide_only(v); wide < 2; wide++) {
+            struct game g;
+            move_t kept[64] = { 0 };
+            test_game(&g, v->name, NULL, wide);
+            for (int ply = 0; ply < 50; ply++) {
+                move_t legal[MAX_MOVES], list[MAX_MOVES];
+                int nlegal = game_legal_moves(&g, legal);
+                if (!nlegal || game_status(&g).outcome != GAME_ONGOING)
+                    break;
+                for (int noisy = 0; noisy < 1 + !g.ops->position_in_check(g.pos); noisy++) {
+                    int n = noisy ? g.ops->movegen_pseudo_noisy(g.pos, list) : g.ops->movegen_pseudo(g.pos, list);
+                    for (int k = 0; n && k < 2 * n + 40; k++) {
+                        move_t m = pseudo_candidate(list, n, kept, &random);
+                        bool member = false;
+                        for (int j = 0; j < n && !member; j++)
+                            member = list[j] == m;
+                        members += member;
+                        others += !member;
+                        char text[16];
+                        move_to_text(v, m & ~MOVE_UNTESTED, text);
+                        ck_assert_msg(g.ops->movegen_is_pseudo(g.pos, m, noisy) == member,
+                                      "%s (%d-bit) ply %d: %s (flags %#x)%s %s", v->name, g.ops->bits, ply, text,
+                                      m & 0xff200000u, noisy ? " noisy" : "", member ? "refused" : "accepted");
+                    }
+                }
+                int n = g.ops->movegen_pseudo(g.pos, list);
+                kept[ply % 64] = list[random_next(&random) % (uint64_t)n];
+                game_play(&g, legal[random_next(&random) % (uint64_t)nlegal], NULL);
+            }
+            game_free(&g);
+        }
+    }
+    ck_assert_int_gt(members, 20000);
+    ck_assert_int_gt(others, 20000);
+}
+END_TEST
+
 Suite *suite_perft(void)
 {
     Suite *s = suite_create("perft");
@@ -229,6 +294,7 @@ Suite *suite_perft(void)
     TCase *lists = tcase_create("search-lists");
     tcase_set_timeout(lists, test_timeout(60));
     tcase_add_test(lists, test_pseudo_moves);
+    tcase_add_test(lists, test_pseudo_members);
     suite_add_tcase(s, lists);
     return s;
 }
