@@ -233,16 +233,25 @@ static int capture_value(const struct worker *w, move_t m)
     return victim + (move_promo(m) >= 0 ? eval_tables(w->tb)->value[move_promo(m)] : 0);
 }
 
-/* Capturing a piece worth at least the taker's value cannot lose material; otherwise ask SEE. */
-static bool capture_is_good(const struct worker *w, move_t m)
+/* Capturing a piece worth at least the taker's value cannot lose material. */
+static bool capture_is_safe(const struct worker *w, move_t m)
 {
-    return capture_value(w, m) >= piece_value(w, w->pos->board[move_from(m)]) || see(w, m) >= 0;
+    return capture_value(w, m) >= piece_value(w, w->pos->board[move_from(m)]);
 }
 
+/* A capture that is safe, or that SEE finds does not lose. */
+static bool capture_is_good(const struct worker *w, move_t m)
+{
+    return capture_is_safe(w, m) || see(w, m) >= 0;
+}
+
+enum { ORDER_TT = 1 << 30, ORDER_GOOD_CAPTURE = 1 << 28, ORDER_BAD_CAPTURE = -(1 << 24) };
+
 /* use_see: losing captures go after the quiet moves (main search); the quiescence search asks
- * capture_is_good only of the captures it reaches. */
-static void score_moves(struct worker *w, int ply, const move_t *list, int *scores, int n, move_t tt_move,
-                        bool use_see)
+ * capture_is_good only of the captures it reaches. see_later (with use_see): a capture that needs SEE
+ * is scored as if it won, flagged MOVE_SEE_LATER, for pick_move to ask when it would pick it. */
+static void score_moves(struct worker *w, int ply, move_t *list, int *scores, int n, move_t tt_move,
+                        bool use_see, bool see_later)
 {
     const struct position *pos = w->pos;
     const struct stack *ss = &w->stack[ply];
@@ -252,10 +261,13 @@ static void score_moves(struct worker *w, int ply, const move_t *list, int *scor
     for (int i = 0; i < n; i++) {
         move_t m = list[i] & ~MOVE_UNTESTED;
         if (m == tt_move) {
-            scores[i] = 1 << 30;
+            scores[i] = ORDER_TT;
         } else if (!is_quiet(pos, m)) {
             int mvv = capture_value(w, m) * 16 - piece_value(w, pos->board[move_from(m)]) / 16;
-            scores[i] = !use_see || capture_is_good(w, m) ? (1 << 28) + mvv : -(1 << 24) + mvv;
+            bool sure = !use_see || capture_is_safe(w, m);
+            if (!sure && see_later)
+                list[i] |= MOVE_SEE_LATER;
+            scores[i] = sure || see_later || see(w, m) >= 0 ? ORDER_GOOD_CAPTURE + mvv : ORDER_BAD_CAPTURE + mvv;
         } else if (m == ss->killers[0]) {
             scores[i] = (1 << 27) + 2;
         } else if (m == ss->killers[1]) {
@@ -268,13 +280,23 @@ static void score_moves(struct worker *w, int ply, const move_t *list, int *scor
     }
 }
 
-/* Moves the best-scored remaining move to position i. */
-static move_t pick_move(move_t *list, int *scores, int n, int i)
+/* Moves the best-scored remaining move to position i. A capture flagged MOVE_SEE_LATER that would be
+ * picked is first asked SEE: losing, it takes the losing captures' score and the pick is made again, so
+ * the same move comes as if every capture had been asked when scored. */
+static move_t pick_move(struct worker *w, move_t *list, int *scores, int n, int i)
 {
     int best = i;
-    for (int j = i + 1; j < n; j++)
-        if (scores[j] > scores[best])
-            best = j;
+    for (;;) {
+        for (int j = i + 1; j < n; j++)
+            if (scores[j] > scores[best])
+                best = j;
+        if (!(list[best] & MOVE_SEE_LATER))
+            break;
+        list[best] &= ~MOVE_SEE_LATER;
+        if (see(w, list[best] & ~MOVE_UNTESTED) < 0)
+            scores[best] += ORDER_BAD_CAPTURE - ORDER_GOOD_CAPTURE;
+        best = i;
+    }
     move_t m = list[best];
     int s = scores[best];
     list[best] = list[i];
@@ -308,10 +330,10 @@ struct picker {
 static void picker_fill(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
 {
     mp->n = mp->noisy ? movegen_pseudo_noisy(w->pos, mp->list, late) : movegen_pseudo(w->pos, mp->list, late);
-    score_moves(w, ply, mp->list, mp->scores, mp->n, mp->tt_move, mp->use_see);
+    score_moves(w, ply, mp->list, mp->scores, mp->n, mp->tt_move, mp->use_see, mp->use_see);
     /* The table's move (in the list, scored above all) was picked first. */
     if (mp->tt)
-        pick_move(mp->list, mp->scores, mp->n, 0);
+        pick_move(w, mp->list, mp->scores, mp->n, 0);
 }
 
 /* defer: the table's move may come first without a list (its subtree changes no history, counter
@@ -338,7 +360,7 @@ static move_t picker_next(struct worker *w, int ply, struct picker *mp, struct e
     }
     if (mp->n < 0)
         picker_fill(w, ply, mp, late);
-    return mp->i < mp->n ? pick_move(mp->list, mp->scores, mp->n, mp->i++) : MOVE_NONE;
+    return mp->i < mp->n ? pick_move(w, mp->list, mp->scores, mp->n, mp->i++) : MOVE_NONE;
 }
 
 /* The list scored now, before the subtree of the table's move m (made) may change what scores it. */
