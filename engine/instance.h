@@ -52,6 +52,9 @@ struct engine_ops {
     int (*movegen_pseudo)(struct position *pos, move_t *list);
     int (*movegen_pseudo_noisy)(struct position *pos, move_t *list);
     bool (*movegen_is_safe)(const struct position *pos, move_t m);
+    /* Whether m, MOVE_UNTESTED included, is a move of movegen_pseudo's list (noisy: of
+     * movegen_pseudo_noisy's, not in check), found without the list. */
+    bool (*movegen_is_pseudo)(struct position *pos, move_t m, bool noisy);
     /* The piece guide: a piece alone at from, where it moves and where it would capture. */
     void (*piece_reach)(const struct tables *tb, int player, int type, int from, bool quiet[MAX_CELLS],
                         bool capture[MAX_CELLS]);

@@ -235,16 +235,25 @@ static int capture_value(const struct worker *w, move_t m)
     return victim + (move_promo(m) >= 0 ? eval_tables(w->tb)->value[move_promo(m)] : 0);
 }
 
-/* Capturing a piece worth at least the taker's value cannot lose material; otherwise ask SEE. */
-static bool capture_is_good(const struct worker *w, move_t m)
+/* Capturing a piece worth at least the taker's value cannot lose material. */
+static bool capture_is_safe(const struct worker *w, move_t m)
 {
-    return capture_value(w, m) >= piece_value(w, w->pos->board[move_from(m)]) || see(w, m) >= 0;
+    return capture_value(w, m) >= piece_value(w, w->pos->board[move_from(m)]);
 }
 
+/* A capture that is safe, or that SEE finds does not lose. */
+static bool capture_is_good(const struct worker *w, move_t m)
+{
+    return capture_is_safe(w, m) || see(w, m) >= 0;
+}
+
+enum { ORDER_TT = 1 << 30, ORDER_GOOD_CAPTURE = 1 << 28, ORDER_BAD_CAPTURE = -(1 << 24) };
+
 /* use_see: losing captures go after the quiet moves (main search); the quiescence search asks
- * capture_is_good only of the captures it reaches. */
-static void score_moves(struct worker *w, int ply, const move_t *list, int *scores, int n, move_t tt_move,
-                        bool use_see)
+ * capture_is_good only of the captures it reaches. see_later (with use_see): a capture that needs SEE
+ * is scored as if it won, flagged MOVE_SEE_LATER, for pick_move to ask when it would pick it. */
+static void score_moves(struct worker *w, int ply, move_t *list, int *scores, int n, move_t tt_move,
+                        bool use_see, bool see_later)
 {
     const struct position *pos = w->pos;
     const struct stack *ss = &w->stack[ply];
@@ -254,10 +263,13 @@ static void score_moves(struct worker *w, int ply, const move_t *list, int *scor
     for (int i = 0; i < n; i++) {
         move_t m = list[i] & ~MOVE_UNTESTED;
         if (m == tt_move) {
-            scores[i] = 1 << 30;
+            scores[i] = ORDER_TT;
         } else if (!is_quiet(pos, m)) {
             int mvv = capture_value(w, m) * 16 - piece_value(w, pos->board[move_from(m)]) / 16;
-            scores[i] = !use_see || capture_is_good(w, m) ? (1 << 28) + mvv : -(1 << 24) + mvv;
+            bool sure = !use_see || capture_is_safe(w, m);
+            if (!sure && see_later)
+                list[i] |= MOVE_SEE_LATER;
+            scores[i] = sure || see_later || see(w, m) >= 0 ? ORDER_GOOD_CAPTURE + mvv : ORDER_BAD_CAPTURE + mvv;
         } else if (m == ss->killers[0]) {
             scores[i] = (1 << 27) + 2;
         } else if (m == ss->killers[1]) {
@@ -270,13 +282,23 @@ static void score_moves(struct worker *w, int ply, const move_t *list, int *scor
     }
 }
 
-/* Moves the best-scored remaining move to position i. */
-static move_t pick_move(move_t *list, int *scores, int n, int i)
+/* Moves the best-scored remaining move to position i. A capture flagged MOVE_SEE_LATER that would be
+ * picked is first asked SEE: losing, it takes the losing captures' score and the pick is made again, so
+ * the same move comes as if every capture had been asked when scored. */
+static move_t pick_move(struct worker *w, move_t *list, int *scores, int n, int i)
 {
     int best = i;
-    for (int j = i + 1; j < n; j++)
-        if (scores[j] > scores[best])
-            best = j;
+    for (;;) {
+        for (int j = i + 1; j < n; j++)
+            if (scores[j] > scores[best])
+                best = j;
+        if (!(list[best] & MOVE_SEE_LATER))
+            break;
+        list[best] &= ~MOVE_SEE_LATER;
+        if (see(w, list[best] & ~MOVE_UNTESTED) < 0)
+            scores[best] += ORDER_BAD_CAPTURE - ORDER_GOOD_CAPTURE;
+        best = i;
+    }
     move_t m = list[best];
     int s = scores[best];
     list[best] = list[i];
@@ -286,12 +308,69 @@ static move_t pick_move(move_t *list, int *scores, int n, int i)
     return m;
 }
 
-/* Whether list[i], of the search's lists (movegen_pseudo), is legal: a flagged move is tested against
- * curved and hopping attackers only now, when the search tries it. */
-static inline bool tried_is_legal(const struct position *pos, const struct exotic_paths *late, const move_t *list,
-                                  int i)
+/* Whether m, of the search's lists (movegen_pseudo), is legal: a flagged move is tested against curved
+ * and hopping attackers only now, when the search tries it. */
+static inline bool tried_is_legal(const struct position *pos, const struct exotic_paths *late, move_t m)
 {
-    return !(list[i] & MOVE_UNTESTED) || movegen_is_safe(pos, late, list[i] & ~MOVE_UNTESTED);
+    return !(m & MOVE_UNTESTED) || movegen_is_safe(pos, late, m & ~MOVE_UNTESTED);
+}
+
+/* Staged move picking (docs/engine.md): where the list would be scored alike after the table's move
+ * was searched, that move is tried before any list is generated, since it often refutes alone. The
+ * list comes when a second move is asked for, arranged as picking the table's move from it would have
+ * left it, so that the moves come in the same order either way. */
+struct picker {
+    move_t tt_move;   /* the table's move */
+    move_t tt;        /* the table's move as the list holds it (MOVE_UNTESTED kept), while no list */
+    bool noisy;       /* the quiescence search's list: captures and promotions, not in check */
+    bool use_see;     /* score_moves' use_see */
+    int n, i;         /* the list's length (negative: not generated yet), the next move's index */
+    move_t list[MAX_MOVES];
+    int scores[MAX_MOVES];
+};
+
+static void picker_fill(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
+{
+    mp->n = mp->noisy ? movegen_pseudo_noisy(w->pos, mp->list, late) : movegen_pseudo(w->pos, mp->list, late);
+    score_moves(w, ply, mp->list, mp->scores, mp->n, mp->tt_move, mp->use_see, mp->use_see);
+    /* The table's move (in the list, scored above all) was picked first. */
+    if (mp->tt)
+        pick_move(w, mp->list, mp->scores, mp->n, 0);
+}
+
+/* defer: the table's move may come first without a list (its subtree changes no history, counter
+ * move or killer, which score the list, unless picker_fill_under is called before it is searched). */
+static void picker_init(struct worker *w, int ply, struct picker *mp, move_t tt_move, bool noisy, bool use_see,
+                        bool defer, struct exotic_paths *late)
+{
+    mp->tt_move = tt_move;
+    mp->tt = defer && tt_move ? movegen_pseudo_member(w->pos, tt_move, noisy, late) : MOVE_NONE;
+    mp->noisy = noisy;
+    mp->use_see = use_see;
+    mp->n = -1;
+    mp->i = 0;
+    if (!mp->tt)
+        picker_fill(w, ply, mp, late);
+}
+
+/* The list's moves in the order of score_moves and pick_move, MOVE_UNTESTED kept; MOVE_NONE at the end. */
+static move_t picker_next(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
+{
+    if (mp->n < 0 && mp->i == 0) {
+        mp->i = 1;
+        return mp->tt;
+    }
+    if (mp->n < 0)
+        picker_fill(w, ply, mp, late);
+    return mp->i < mp->n ? pick_move(w, mp->list, mp->scores, mp->n, mp->i++) : MOVE_NONE;
+}
+
+/* The list scored now, before the subtree of the table's move m (made) may change what scores it. */
+static void picker_fill_under(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late, move_t m)
+{
+    position_unmake(w->pos, m);
+    picker_fill(w, ply, mp, late);
+    position_make(w->pos, m);
 }
 
 /* Makes a move and finds whether it gives check, once for the parent and the child. */
@@ -371,22 +450,20 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
             alpha = stand;
         best = stand;
     }
-    move_t list[MAX_MOVES], best_move = MOVE_NONE;
-    int scores[MAX_MOVES], legal = 0;
+    move_t best_move = MOVE_NONE, tried;
+    int legal = 0;
     struct exotic_paths late;
-    int n = in_check ? movegen_pseudo(pos, list, &late) : movegen_pseudo_noisy(pos, list, &late);
-    if (!n && !in_check)
-        return best;
-    score_moves(w, ply, list, scores, n, tt_move, false);
-    for (int i = 0; i < n; i++) {
-        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
+    struct picker mp;
+    picker_init(w, ply, &mp, tt_move, !in_check, false, true, &late);
+    while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
+        move_t m = tried & ~MOVE_UNTESTED;
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
         if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + 200 <= alpha
             && !(m & MOVE_EP))
             continue;
         if (!in_check && !capture_is_good(w, m))
             continue;
-        if (!tried_is_legal(pos, &late, list, i))
+        if (!tried_is_legal(pos, &late, tried))
             continue;
         legal++;
         make(w, ply, m);
@@ -407,6 +484,9 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     }
     if (in_check && !legal)
         return -SCORE_MATE + ply;
+    /* No capture or promotion at all: the stand-pat score, not stored. */
+    if (!mp.n)
+        return best;
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), 0, bound);
     return best;
@@ -495,17 +575,18 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         }
     }
 
-    move_t list[MAX_MOVES], quiets[64];
-    int scores[MAX_MOVES], nquiets = 0;
+    move_t quiets[64], tried;
+    int nquiets = 0;
     struct exotic_paths late;
-    int n = movegen_pseudo(pos, list, &late);
-    score_moves(w, ply, list, scores, n, tt_move, true);
+    struct picker mp;
+    /* At depth 1 the table's move leads to the quiescence search, unless it checks (picker_fill_under). */
+    picker_init(w, ply, &mp, tt_move, false, true, depth == 1, &late);
     int best = -SCORE_INF, searched = 0, legal = 0;
     move_t best_move = MOVE_NONE;
     const int old_alpha = alpha;
     const bool futile = !pv_node && !in_check && depth <= 6 && eval + 100 + 120 * depth <= alpha;
-    for (int i = 0; i < n; i++) {
-        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
+    while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
+        move_t m = tried & ~MOVE_UNTESTED;
         bool quiet = is_quiet(pos, m);
         if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
             /* Late move pruning and futility pruning of quiet moves at shallow depth. */
@@ -517,7 +598,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             }
         }
         /* The moves pruned above come after one that was searched: a node with no legal move gets here. */
-        if (!tried_is_legal(pos, &late, list, i))
+        if (!tried_is_legal(pos, &late, tried))
             continue;
         legal++;
         int hist = quiet ? history_of(w, m) : 0;
@@ -525,6 +606,8 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         /* Check extension, at most doubling the iteration's depth along a line. */
         int ext = gives_check && ply < w->root_depth ? 1 : 0;
         int new_depth = depth - 1 + ext, score;
+        if (new_depth > 0 && mp.n < 0)
+            picker_fill_under(w, ply, &mp, &late, m);
         if (searched == 0) {
             score = -search(w, -beta, -alpha, new_depth, ply + 1, true);
         } else {

@@ -86,12 +86,12 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
     int scores[MAX_MOVES];
     struct exotic_paths late;
     int n = in_check ? movegen_pseudo(pos, list, &late) : movegen_pseudo_noisy(pos, list, &late);
-    score_moves(w, ply, list, scores, n, MOVE_NONE, false);
+    score_moves(w, ply, list, scores, n, MOVE_NONE, false, false);
     for (int i = 0; i < n; i++) {
-        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
+        move_t m = pick_move(w, list, scores, n, i) & ~MOVE_UNTESTED;
         if (!in_check && (!capture_is_good(w, m) || (!max_node && !takes_from(pos, m, w->root_player))))
             continue;
-        if (!tried_is_legal(pos, &late, list, i))
+        if (!tried_is_legal(pos, &late, list[i]))
             continue;
         make(w, ply, m);
         int score = multi_visit(w, alpha, beta, 0, ply + 1, MULTI_PLAIN);
@@ -125,10 +125,10 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
     if (!n)
         return MOVE_NONE;
     move_t tt_move = tt_probe(w->sh->tt, multi_key(w, kind), &hit) ? hit.move : MOVE_NONE;
-    score_moves(w, ply, list, scores, n, tt_move, false);
+    score_moves(w, ply, list, scores, n, tt_move, false, false);
     for (int i = 0; i < n; i++) {
-        move_t m = pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
-        if (tried_is_legal(w->pos, &late, list, i))
+        move_t m = pick_move(w, list, scores, n, i) & ~MOVE_UNTESTED;
+        if (tried_is_legal(w->pos, &late, list[i]))
             return m;
     }
     return MOVE_NONE;
@@ -188,7 +188,7 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         n = list[0] != MOVE_NONE;
     } else {
         n = movegen_pseudo(pos, list, &late);
-        score_moves(w, ply, list, scores, n, tt_move, true);
+        score_moves(w, ply, list, scores, n, tt_move, true, false);
     }
     int best = max_node ? -SCORE_INF : SCORE_INF;
     /* A first opponent's own moves, then (best-reply search) its ordered move, after which the next
@@ -197,8 +197,8 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         bool reply = i == n;
         if (reply && !searched)
             break;
-        move_t m = reply ? multi_ordered_move(w, ply, kind) : pick_move(list, scores, n, i) & ~MOVE_UNTESTED;
-        if (!reply && !tried_is_legal(pos, &late, list, i))
+        move_t m = reply ? multi_ordered_move(w, ply, kind) : pick_move(w, list, scores, n, i) & ~MOVE_UNTESTED;
+        if (!reply && !tried_is_legal(pos, &late, list[i]))
             continue;
         bool quiet = !reply && is_quiet(pos, m);
         bool gives_check = make(w, ply, m);

@@ -356,10 +356,11 @@ static inline __attribute__((always_inline)) int opponents_gather(const struct p
  * the side to move not in check. With `late` (the search's lists), a move that needs the test against
  * curved, hopping and path attackers is not tested but flagged MOVE_UNTESTED, and *late keeps what
  * movegen_is_safe needs to test it when tried; in check by such a piece, or by two, every move is still
- * tested here (rare, and each kind of attacker counts). Inlined into each caller below, so that each
- * form (counting, noisy, late) is compiled apart: perft's is not slowed by the others. */
+ * tested here (rare, and each kind of attacker counts). With `only` a cell, the moves of other pieces
+ * may be left out (movegen_pseudo_member). Inlined into each caller below, so that each form (counting,
+ * noisy, late, one piece) is compiled apart: perft's is not slowed by the others. */
 static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, bool noisy,
-                                                           struct exotic_paths *late)
+                                                           struct exotic_paths *late, int only)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -383,7 +384,10 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
 
     /* The royal: each target must be safe with the royal gone from its cell. */
     cellset occ_noking = cs_xor(occ, tb->bit[king]);
-    piece_targets_of(tb, &tb->pt[us][pos->royal[us]], king, occ, empty, enemy, &quiet, &caps, !noisy);
+    const bool royal = only == CELL_NONE || only == king;
+    quiet = caps = cs_empty();
+    if (royal)
+        piece_targets_of(tb, &tb->pt[us][pos->royal[us]], king, occ, empty, enemy, &quiet, &caps, !noisy);
     int to;
     CS_FOR_EACH(to, cs_or(quiet, caps)) {
         bool safe = true;
@@ -392,7 +396,7 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         if (safe)
             n = push_move(list, n, move_make(king, to));
     }
-    if (!noisy && (st->castling & castle_bits_of(us)) && cs_is_empty(checkers))
+    if (!noisy && royal && (st->castling & castle_bits_of(us)) && cs_is_empty(checkers))
         n = gen_castling(pos, list, n, opp, nopp, king);
     /* Against a hopper even a double check may be answered by moving its screen. */
     if (cs_several(checkers) && !exotic)
@@ -437,8 +441,11 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         cellset reachable = cs_or(empty, partners);
         /* Noisy: captures, and a pawn's moves into its promotion zone (none for other pieces). */
         const cellset wanted = cs_or(enemy, pt->promo_zone);
+        cellset froms = pos_pieces(pos, us, t);
+        if (only != CELL_NONE)
+            froms = cs_and(froms, tb->bit[only]);
         int from;
-        CS_FOR_EACH(from, pos_pieces(pos, us, t)) {
+        CS_FOR_EACH(from, froms) {
             /* A piece that could not reach what is wanted even on the empty board has no noisy move. */
             if (noisy && !cs_intersects(pt->reach[from], wanted))
                 continue;
@@ -498,31 +505,31 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
 
 static int movegen_legal(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, false, NULL);
+    return gen_legal(pos, list, false, NULL, CELL_NONE);
 }
 
 static int movegen_count(struct position *pos)
 {
-    return gen_legal(pos, NULL, false, NULL);
+    return gen_legal(pos, NULL, false, NULL, CELL_NONE);
 }
 
 /* Not in check only. */
 static int movegen_noisy(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, true, NULL);
+    return gen_legal(pos, list, true, NULL, CELL_NONE);
 }
 
 /* The search's lists: legal but for the moves flagged MOVE_UNTESTED, whose test movegen_is_safe does
  * when the search tries them (most moves of a node never are: cut-offs, pruning). */
 static int movegen_pseudo(struct position *pos, move_t *list, struct exotic_paths *late)
 {
-    return gen_legal(pos, list, false, late);
+    return gen_legal(pos, list, false, late, CELL_NONE);
 }
 
 /* Not in check only. */
 static int movegen_pseudo_noisy(struct position *pos, move_t *list, struct exotic_paths *late)
 {
-    return gen_legal(pos, list, true, late);
+    return gen_legal(pos, list, true, late, CELL_NONE);
 }
 
 /* Whether a move movegen_pseudo flagged MOVE_UNTESTED is legal, given what it kept in late. A fission
@@ -554,4 +561,27 @@ static int movegen_pseudo_noisy_alone(struct position *pos, move_t *list)
 {
     struct exotic_paths paths;
     return movegen_pseudo_noisy(pos, list, &paths);
+}
+
+/* The member of the search's list (movegen_pseudo, or with noisy movegen_pseudo_noisy) that is m but
+ * perhaps for MOVE_UNTESTED, or MOVE_NONE: for a move from the table, a killer or a counter move, found
+ * among the moves of its piece alone, without the whole list. */
+static move_t movegen_pseudo_member(struct position *pos, move_t m, bool noisy, struct exotic_paths *late)
+{
+    int from = move_from(m);
+    if (from >= pos->tb->ncells || !pos->board[from] || piece_colour(pos->board[from]) != pos->side)
+        return MOVE_NONE;
+    move_t list[MAX_MOVES];
+    int n = gen_legal(pos, list, noisy, late, from);
+    for (int i = 0; i < n; i++)
+        if ((list[i] & ~MOVE_UNTESTED) == (m & ~MOVE_UNTESTED))
+            return list[i];
+    return MOVE_NONE;
+}
+
+/* Whether m, its flags included, is a move of the search's list (engine_ops). */
+static bool movegen_is_pseudo(struct position *pos, move_t m, bool noisy)
+{
+    struct exotic_paths paths;
+    return m != MOVE_NONE && movegen_pseudo_member(pos, m, noisy, &paths) == m;
 }

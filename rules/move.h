@@ -1,6 +1,6 @@
 /* Moves: from and to cells, promotion type and flags packed in 32 bits; UCI text form (protocol.md).
- * Bits: from 0-7, to 8-15, promotion 16-20, untested 21, en passant 24, double step 25, fission 26-30,
- * castling 31. The transposition table keeps bits 0-20 and 24-31 (engine/tt.c). */
+ * Bits: from 0-7, to 8-15, promotion 16-20, untested 21, SEE later 22, en passant 24, double step 25,
+ * fission 26-30, castling 31. The transposition table keeps bits 0-20 and 24-31 (engine/tt.c). */
 #ifndef MOVE_H
 #define MOVE_H
 
@@ -17,6 +17,8 @@ enum {
     /* The search's generator leaves this move's test against curved, hopping and path attackers of the
      * royal to when it is tried (movegen_is_safe); never stored, played or shown. */
     MOVE_UNTESTED = 1u << 21,
+    /* The search's move picker asks SEE of this capture only when it would pick it; never leaves it. */
+    MOVE_SEE_LATER = 1u << 22,
     MAX_MOVES = 2048,
 };
 /* Castling: from and to are the royal's cells, the rule's rook moves too. (Out of an enum's int range.) */

@@ -241,6 +241,69 @@ START_TEST(test_attacked_by)
 }
 END_TEST
 
+/* A candidate for movegen_is_pseudo: a member of the list, one flag of it changed, a move kept from
+ * another position of the game, or random cells and flags (from at most 255, beyond small boards). */
+static move_t pseudo_candidate(const move_t *list, int n, const move_t *kept, uint64_t *random)
+{
+    static const move_t flags[] = { MOVE_UNTESTED, MOVE_EP, MOVE_DOUBLE, MOVE_CASTLE, 1u << 16, 1u << 26 };
+    uint64_t r = random_next(random);
+    move_t m = list[(r >> 8) % (uint64_t)n];
+    switch (r % 4) {
+    case 0:
+        return m;
+    case 1:
+        return m ^ flags[(r >> 24) % (sizeof flags / sizeof *flags)];
+    case 2:
+        return kept[(r >> 8) % 64];
+    default:
+        return move_make((int)((r >> 8) & 0xff), (int)((r >> 16) & 0xff)) | (r & 0x100000000u ? flags[(r >> 40) % 6] : 0);
+    }
+}
+
+struct member_counts {
+    uint64_t random;
+    move_t kept[64];
+    int ply, members, others;
+};
+
+static void visit_members(struct game *g, const move_t *legal, int nlegal, void *ctx)
+{
+    (void)legal, (void)nlegal;
+    struct member_counts *c = ctx;
+    const struct variant *v = g->v;
+    move_t list[MAX_MOVES];
+    for (int noisy = 0; noisy < 1 + !g->ops->position_in_check(g->pos); noisy++) {
+        int n = noisy ? g->ops->movegen_pseudo_noisy(g->pos, list) : g->ops->movegen_pseudo(g->pos, list);
+        for (int k = 0; n && k < 2 * n + 40; k++) {
+            move_t m = pseudo_candidate(list, n, c->kept, &c->random);
+            bool member = false;
+            for (int j = 0; j < n && !member; j++)
+                member = list[j] == m;
+            c->members += member;
+            c->others += !member;
+            char text[16];
+            move_to_text(v, m & ~MOVE_UNTESTED, text);
+            ck_assert_msg(g->ops->movegen_is_pseudo(g->pos, m, noisy) == member, "%s (%d-bit): %s (flags %#x)%s %s",
+                          v->name, g->ops->bits, text, m & 0xff200000u, noisy ? " noisy" : "",
+                          member ? "refused" : "accepted");
+        }
+    }
+    int n = g->ops->movegen_pseudo(g->pos, list);
+    c->kept[c->ply++ % 64] = list[random_next(&c->random) % (uint64_t)n];
+}
+
+/* movegen_is_pseudo, without a list, against the search's lists themselves (both, out of check): true
+ * exactly for their members, MOVE_UNTESTED included, along random games in every variant and width
+ * (moves kept from earlier positions, of this game or the previous one, among the candidates). */
+START_TEST(test_pseudo_members)
+{
+    struct member_counts c = { .random = 57 };
+    test_walk_games(59, 50, visit_members, &c);
+    ck_assert_int_gt(c.members, 20000);
+    ck_assert_int_gt(c.others, 20000);
+}
+END_TEST
+
 Suite *suite_perft(void)
 {
     Suite *s = suite_create("perft");
@@ -257,6 +320,7 @@ Suite *suite_perft(void)
     TCase *lists = tcase_create("search-lists");
     tcase_set_timeout(lists, test_timeout(60));
     tcase_add_test(lists, test_pseudo_moves);
+    tcase_add_test(lists, test_pseudo_members);
     suite_add_tcase(s, lists);
     TCase *attacks = tcase_create("attacks");
     tcase_set_timeout(attacks, test_timeout(60));
