@@ -484,7 +484,7 @@ EVAL_INLINE void eval_triad(const struct position *pos, const struct eval_data *
  * material; with different armies, each army's own types). The material term sets the mover against
  * the mean of its opponents; with this one the fit can weigh the balance against the leader on its
  * own. Only while at least two opponents are on the board. */
-static void eval_balance(const struct position *pos, int view, struct eval_sum *s)
+EVAL_INLINE void eval_balance(const struct position *pos, int view, struct eval_sum *s)
 {
     const struct variant *v = pos->v;
     int leader = -1, opponents = 0;
