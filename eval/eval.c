@@ -8,6 +8,24 @@
 #include "eval_cache.h"
 #include "values.h"
 
+/* A middlegame and an endgame sum in one integer, so that one multiplication and one addition add a
+ * weight's count to both: exact while each part stays within an int, which weights of at most
+ * WEIGHT_LIMIT times counts of at most a few hundred cells are far from. */
+static inline int64_t eval_pack(int mg, int eg)
+{
+    return (int64_t)mg * ((int64_t)1 << 32) + eg;
+}
+
+static inline int eval_eg(int64_t packed)
+{
+    return (int32_t)(uint32_t)packed;
+}
+
+static inline int eval_mg(int64_t packed)
+{
+    return (int)((packed - eval_eg(packed)) >> 32);
+}
+
 /* Steps from each cell to the player's promotion zone along the pawn's moves (BFS on the empty board). */
 static void eval_pawn_distance(const struct tables *tb, int pl, int t, int *dist)
 {
@@ -179,7 +197,11 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
         const struct piece_def *pd = &v->piece[t];
         ev->colour_bound[t] = !pd->pawn && !pd->royal && eval_colour_bound(tb, t);
         ev->mobile[t] = p->w[W_MOBILITY + t].mg || p->w[W_MOBILITY + t].eg;
+        ev->pawn_types |= (uint32_t)pd->pawn << t;
+        ev->bound_types |= (uint32_t)ev->colour_bound[t] << t;
     }
+    for (int id = 0; id < NUM_WEIGHTS; id++)
+        ev->packed[id] = eval_pack(p->w[id].mg, p->w[id].eg);
     for (int id = W_THREAT; id < W_PASSED; id++)
         ev->threats |= p->w[id].mg || p->w[id].eg;
     for (int id = W_TRIAD; id < W_TRIAD + TRIAD_MAX; id++)
@@ -220,18 +242,27 @@ static const struct eval_params *eval_params_of(const struct tables *tb)
     return &eval_tables(tb)->p;
 }
 
-/* Middlegame and endgame sums per army while the terms are added; with a trace (never in the search)
- * each weight's count too. */
+/* Each army's packed sums while the terms are added; with a trace (never in the search) each weight's
+ * count too. */
 struct eval_sum {
-    const struct phased *w;
-    int mg[MAX_PLAYERS], eg[MAX_PLAYERS];
+    const int64_t *w;
+    int64_t sum[MAX_PLAYERS];
     struct eval_trace *tr;
 };
 
-static inline void add(struct eval_sum *s, int pl, int id, int n)
+/* With 128-bit sets the evaluation's parts are always inlined into evaluate_lazy, which is itself
+ * inlined into its two callers: the search's copy, compiled with no trace, tests none of the trace's
+ * conditions. 256-bit sets are structs, which the compiler keeps in registers less well in one large
+ * function (measured: more instructions than calls). */
+#if CELLSET_WORDS == 2
+#define EVAL_INLINE static inline __attribute__((always_inline))
+#else
+#define EVAL_INLINE static inline
+#endif
+
+EVAL_INLINE void add(struct eval_sum *s, int pl, int id, int n)
 {
-    s->mg[pl] += n * s->w[id].mg;
-    s->eg[pl] += n * s->w[id].eg;
+    s->sum[pl] += n * s->w[id];
     if (s->tr)
         s->tr->coef[pl][id] += (int16_t)n;
 }
@@ -252,8 +283,8 @@ static void eval_trace_psq(const struct position *pos, const struct eval_data *e
 
 /* pawns: every army's pawns. Each term is counted over the pawns first and weighed once. Returns the
  * cells these pawns could capture on (their cover, occupied or not). */
-static cellset eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, cellset pawns,
-                          struct eval_sum *s)
+EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, cellset pawns,
+                               struct eval_sum *s)
 {
     cellset own = pos_pieces(pos, pl, t), empty = cs_andnot(pos->tb->all, pos->occ), cover = cs_empty();
     cellset enemy_pawns = cs_andnot(pawns, pos->by_colour[pl]);
@@ -314,25 +345,25 @@ static cellset eval_type_attacks(const struct position *pos, const struct piece_
 }
 
 /* With threats, the attacks of every army's pawns and royal (eval_pieces adds the other types'). */
-static void eval_attacks_init(const struct position *pos, struct eval_attacks *at)
+EVAL_INLINE void eval_attacks_init(const struct position *pos, const struct eval_data *ev, struct eval_attacks *at)
 {
     const struct variant *v = pos->v;
     for (int pl = 0; pl < v->nplayers; pl++) {
-        for (int t = 0; t < v->ntypes; t++) {
-            if (!v->piece[t].pawn && t != pos->royal[pl])
-                continue;
+        const int royal = pos->royal[pl];
+        at->by_type[pl][royal] = eval_type_attacks(pos, &pos->tb->pt[pl][royal], pos_pieces(pos, pl, royal));
+        for (uint32_t types = ev->pawn_types; types; types &= types - 1) {
+            int t = __builtin_ctz(types);
             const struct piece_tables *pt = &pos->tb->pt[pl][t];
-            at->by_type[pl][t] = v->piece[t].pawn && eval_leaper(pt)
-                                     ? cs_and(at->pawn_takes[pl][t], pos->occ)
-                                     : eval_type_attacks(pos, pt, pos_pieces(pos, pl, t));
+            at->by_type[pl][t] = eval_leaper(pt) ? cs_and(at->pawn_takes[pl][t], pos->occ)
+                                                 : eval_type_attacks(pos, pt, pos_pieces(pos, pl, t));
         }
     }
 }
 
 /* Safe mobility of every piece (cells not attacked by an enemy pawn), the attacks they bring to the
  * enemy royals' neighbourhoods, and with threats each type's attacks. */
-static void eval_pieces(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s,
-                        int *attack_units, struct eval_attacks *at)
+EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s,
+                             int *attack_units, struct eval_attacks *at)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -377,8 +408,8 @@ static void eval_pieces(const struct position *pos, const struct eval_data *ev, 
     }
 }
 
-static void eval_royal(const struct position *pos, const struct eval_data *ev, int pl, int units, cellset pawns,
-                       struct eval_sum *s)
+EVAL_INLINE void eval_royal(const struct position *pos, const struct eval_data *ev, int pl, int units, cellset pawns,
+                            struct eval_sum *s)
 {
     int k = pos_royal_cell(pos, pl);
     if (k == CELL_NONE)
@@ -390,8 +421,8 @@ static void eval_royal(const struct position *pos, const struct eval_data *ev, i
 }
 
 /* Pieces attacked by a less valuable enemy piece, and pieces attacked and not defended. */
-static void eval_threats(const struct position *pos, const struct eval_data *ev, const struct eval_attacks *at,
-                         struct eval_sum *s)
+EVAL_INLINE void eval_threats(const struct position *pos, const struct eval_data *ev, const struct eval_attacks *at,
+                              struct eval_sum *s)
 {
     const struct variant *v = pos->v;
     cellset all[MAX_PLAYERS];
@@ -401,32 +432,46 @@ static void eval_threats(const struct position *pos, const struct eval_data *ev,
             all[pl] = cs_or(all[pl], at->by_type[pl][t]);
     }
     for (int pl = 0; pl < v->nplayers; pl++) {
-        cellset by_enemy = cs_empty(), enemy_att[MAX_TYPES];
-        for (int t = 0; t < v->ntypes; t++) {
-            enemy_att[t] = cs_empty();
-            for (int e = 0; e < v->nplayers; e++)
-                if (e != pl)
-                    enemy_att[t] = cs_or(enemy_att[t], at->by_type[e][t]);
-            by_enemy = cs_or(by_enemy, enemy_att[t]);
-        }
-        for (int t = 0; t < v->ntypes; t++) {
-            cellset mine = pos_pieces(pos, pl, t), lesser = cs_empty();
-            if (v->piece[t].royal || cs_is_empty(mine))
+        /* The enemies as pl's next players in turn. A loop over every player skipping pl was computed
+         * wrongly with 256-bit sets by GCC 12 at -O3 (it took another army's attacks; right at -O1,
+         * no uninitialised read under valgrind; found by the bench signature). */
+        int enemy[MAX_PLAYERS - 1];
+        for (int k = 1; k < v->nplayers; k++)
+            enemy[k - 1] = pl + k < v->nplayers ? pl + k : pl + k - v->nplayers;
+        cellset by_enemy = cs_empty();
+        for (int k = 0; k < v->nplayers - 1; k++)
+            by_enemy = cs_or(by_enemy, all[enemy[k]]);
+        cellset undefended = cs_andnot(cs_and(pos->by_colour[pl], by_enemy), all[pl]);
+        /* Types from the least valuable up: the enemy attacks of the cheaper types (ev->cheaper) are
+         * those of the value groups already passed. */
+        cellset cheaper = cs_empty(), group = cs_empty();
+        for (int k = 0, group_value = 0; k < v->ntypes; k++) {
+            const int t = ev->by_value[k];
+            if (v->piece[t].royal)
+                break;
+            if (k == 0 || ev->value[t] != group_value) {
+                cheaper = cs_or(cheaper, group);
+                group = cs_empty();
+                group_value = ev->value[t];
+            }
+            for (int k = 0; k < v->nplayers - 1; k++)
+                group = cs_or(group, at->by_type[enemy[k]][t]);
+            cellset mine = pos_pieces(pos, pl, t);
+            if (cs_is_empty(mine))
                 continue;
-            for (uint32_t types = ev->cheaper[t]; types; types &= types - 1)
-                lesser = cs_or(lesser, enemy_att[__builtin_ctz(types)]);
-            add(s, pl, W_THREAT + t, cs_popcount(cs_and(mine, lesser)));
-            add(s, pl, W_HANGING + t, cs_popcount(cs_andnot(cs_and(mine, by_enemy), all[pl])));
+            add(s, pl, W_THREAT + t, cs_popcount(cs_and(mine, cheaper)));
+            add(s, pl, W_HANGING + t, cs_popcount(cs_and(mine, undefended)));
         }
     }
 }
 
 /* Colour-bound types: how many of the three cell colours the player's pieces of each cover. */
-static void eval_triad(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s)
+EVAL_INLINE void eval_triad(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s)
 {
-    for (int t = 0; t < pos->v->ntypes; t++) {
+    for (uint32_t types = ev->bound_types; types; types &= types - 1) {
+        const int t = __builtin_ctz(types);
         cellset mine = pos_pieces(pos, pl, t);
-        if (!ev->colour_bound[t] || cs_is_empty(mine))
+        if (cs_is_empty(mine))
             continue;
         int covered = 0;
         for (int k = 0; k < 3; k++)
@@ -439,7 +484,7 @@ static void eval_triad(const struct position *pos, const struct eval_data *ev, i
  * material; with different armies, each army's own types). The material term sets the mover against
  * the mean of its opponents; with this one the fit can weigh the balance against the leader on its
  * own. Only while at least two opponents are on the board. */
-static void eval_balance(const struct position *pos, int view, struct eval_sum *s)
+EVAL_INLINE void eval_balance(const struct position *pos, int view, struct eval_sum *s)
 {
     const struct variant *v = pos->v;
     int leader = -1, opponents = 0;
@@ -459,6 +504,12 @@ static void eval_balance(const struct position *pos, int view, struct eval_sum *
             add(s, view, W_LEADER + t, cs_popcount(pos_pieces(pos, view, t)) - cs_popcount(pos_pieces(pos, leader, t)));
 }
 
+/* An army's sums blended by phase. */
+static inline int eval_phased(int64_t sum, int phase)
+{
+    return (eval_mg(sum) * phase + eval_eg(sum) * (256 - phase)) / 256;
+}
+
 /* Blends each army's sums by phase into player view's score against the average opponent. */
 static int eval_blend(const struct position *pos, const struct eval_sum *s, int view, int phase)
 {
@@ -467,10 +518,10 @@ static int eval_blend(const struct position *pos, const struct eval_sum *s, int 
     /* Eliminated armies (three players) are no opponents any more. */
     for (int pl = 0; pl < v->nplayers; pl++)
         if (pl != view && pos_royal_cell(pos, pl) != CELL_NONE) {
-            others += (s->mg[pl] * phase + s->eg[pl] * (256 - phase)) / 256;
+            others += eval_phased(s->sum[pl], phase);
             opponents++;
         }
-    return (s->mg[view] * phase + s->eg[view] * (256 - phase)) / 256 - (opponents ? others / opponents : 0);
+    return eval_phased(s->sum[view], phase) - (opponents ? others / opponents : 0);
 }
 
 /* Lazy evaluation: when material, piece-cell tables and pawns already put the score this far outside
@@ -483,12 +534,12 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
 /* The evaluation from player view's side (the three-player search scores every node for its root
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
  * alone when it is far outside (alpha, beta). The early score is kept in *early. */
-static int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, int view,
-                         struct eval_trace *tr, int alpha, int beta, int *early_out)
+EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, int view,
+                              struct eval_trace *tr, int alpha, int beta, int *early_out)
 {
     const struct eval_data *ev = eval_tables(pos->tb);
     const struct variant *v = pos->v;
-    struct eval_sum s = { .w = ev->p.w, .tr = tr };
+    struct eval_sum s = { .w = ev->packed, .tr = tr };
     if (settings->material_only) {
         int others = 0, opponents = 0;
         for (int pl = 0; pl < v->nplayers; pl++)
@@ -497,6 +548,7 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
                 opponents++;
             }
         int total = pos->material[view] - (opponents ? others / opponents : 0);
+        *early_out = total;
         if (tr) {
             memset(tr, 0, sizeof *tr);
             tr->material_only = true;
@@ -509,17 +561,14 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
         eval_trace_psq(pos, ev, tr);
     }
     cellset pawns = cs_empty();
-    for (int t = 0; t < v->ntypes; t++)
-        if (v->piece[t].pawn)
-            pawns = cs_or(pawns, pos->by_type[t]);
+    for (uint32_t types = ev->pawn_types; types; types &= types - 1)
+        pawns = cs_or(pawns, pos->by_type[__builtin_ctz(types)]);
     struct eval_attacks at;
     for (int pl = 0; pl < v->nplayers; pl++) {
-        s.mg[pl] = pos->material[pl] + pos->pst[pl][0];
-        s.eg[pl] = pos->material[pl] + pos->pst[pl][1];
+        s.sum[pl] = eval_pack(pos->material[pl] + pos->pst[pl][0], pos->material[pl] + pos->pst[pl][1]);
         at.pawn_cover[pl] = cs_empty();
-        for (int t = 0; t < v->ntypes; t++) {
-            if (!v->piece[t].pawn)
-                continue;
+        for (uint32_t types = ev->pawn_types; types; types &= types - 1) {
+            const int t = __builtin_ctz(types);
             at.pawn_takes[pl][t] = cs_is_empty(pos_pieces(pos, pl, t)) ? cs_empty() : eval_pawns(pos, ev, pl, t, pawns, &s);
             at.pawn_cover[pl] = cs_or(at.pawn_cover[pl], at.pawn_takes[pl][t]);
         }
@@ -537,7 +586,7 @@ static int evaluate_lazy(const struct position *pos, const struct eval_weights *
     int units[MAX_PLAYERS] = { 0 };
     at.threats = ev->threats || tr;
     if (at.threats)
-        eval_attacks_init(pos, &at);
+        eval_attacks_init(pos, ev, &at);
     for (int pl = 0; pl < v->nplayers; pl++)
         eval_pieces(pos, ev, pl, &s, units, &at);
     for (int pl = 0; pl < v->nplayers; pl++) {

@@ -13,9 +13,11 @@ struct eval_data {
     int by_value[MAX_TYPES];                       /* types from least to most valuable, royal last */
     uint32_t cheaper[MAX_TYPES];                   /* the non-royal types less valuable than the type */
     int start_phase;                               /* non-pawn material of the start position */
+    int64_t packed[NUM_WEIGHTS];                   /* each weight as eval_pack(mg, eg): one addition adds both */
     bool mobile[MAX_TYPES];                        /* a type's mobility weighs something */
     bool threats, triad, balance;                  /* some threat, triad, leader weight is not 0 */
     bool colour_bound[MAX_TYPES];                  /* the type never leaves its cell colour */
+    uint32_t pawn_types, bound_types;              /* the pawn types; the colour-bound types */
     cellset colour[3];                             /* cells by colour */
     int16_t pst[MAX_PLAYERS][MAX_TYPES][MAX_CELLS][2]; /* piece-cell bonuses, [mg, eg] side by side;
                                                       eg includes the value's eg - mg */
