@@ -160,10 +160,6 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
             ev->by_value[k] = ev->by_value[k - 1];
         ev->by_value[k] = t;
     }
-    for (int t = 0; t < v->ntypes; t++)
-        for (int et = 0; et < v->ntypes; et++)
-            if (!v->piece[et].royal && ev->value[et] < ev->value[t])
-                ev->cheaper[t] |= 1u << et;
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++) {
             eval_pst(tb, ev, pl, t);
@@ -442,8 +438,8 @@ EVAL_INLINE void eval_threats(const struct position *pos, const struct eval_data
         for (int k = 0; k < v->nplayers - 1; k++)
             by_enemy = cs_or(by_enemy, all[enemy[k]]);
         cellset undefended = cs_andnot(cs_and(pos->by_colour[pl], by_enemy), all[pl]);
-        /* Types from the least valuable up: the enemy attacks of the cheaper types (ev->cheaper) are
-         * those of the value groups already passed. */
+        /* Types from the least valuable up: the enemy attacks of the cheaper types are those of the
+         * value groups already passed. */
         cellset cheaper = cs_empty(), group = cs_empty();
         for (int k = 0, group_value = 0; k < v->ntypes; k++) {
             const int t = ev->by_value[k];
@@ -454,8 +450,8 @@ EVAL_INLINE void eval_threats(const struct position *pos, const struct eval_data
                 group = cs_empty();
                 group_value = ev->value[t];
             }
-            for (int k = 0; k < v->nplayers - 1; k++)
-                group = cs_or(group, at->by_type[enemy[k]][t]);
+            for (int e = 0; e < v->nplayers - 1; e++)
+                group = cs_or(group, at->by_type[enemy[e]][t]);
             cellset mine = pos_pieces(pos, pl, t);
             if (cs_is_empty(mine))
                 continue;

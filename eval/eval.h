@@ -11,7 +11,6 @@ struct eval_data {
     struct eval_params p;                          /* the weights these tables were built from */
     int value[MAX_TYPES];                          /* centipawns: the values' middlegame part */
     int by_value[MAX_TYPES];                       /* types from least to most valuable, royal last */
-    uint32_t cheaper[MAX_TYPES];                   /* the non-royal types less valuable than the type */
     int start_phase;                               /* non-pawn material of the start position */
     int64_t packed[NUM_WEIGHTS];                   /* each weight as eval_pack(mg, eg): one addition adds both */
     bool mobile[MAX_TYPES];                        /* a type's mobility weighs something */
