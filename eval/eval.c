@@ -105,15 +105,18 @@ static void eval_pst(const struct tables *tb, struct eval_data *ev, int pl, int 
     const struct variant *v = tb->v;
     const struct geometry *g = &v->geo;
     const struct piece_def *pd = &v->piece[t];
-    int dist[MAX_CELLS], far = 0;
+    int dist[MAX_CELLS], far = 0, edge = 0;
     if (pd->pawn) {
         eval_pawn_distance(tb, pl, t, dist);
         for (int c = 0; c < tb->ncells; c++)
             far = dist[c] > far ? dist[c] : far;
     }
+    /* From the board's centre, not cell (0, 0): off-centre boards (Shafran's, Brusky's) stay symmetric. */
+    for (int c = 0; c < tb->ncells; c++)
+        edge = geo_centre_distance(g, c) > edge ? geo_centre_distance(g, c) : edge;
     for (int c = 0; c < tb->ncells; c++) {
-        int rim = g->radius - geo_distance((struct vec){ g->q[c], g->r[c] }, (struct vec){ 0, 0 });
-        rim = rim < 0 ? 0 : rim < RIM_MAX ? rim : RIM_MAX - 1;
+        int rim = edge - geo_centre_distance(g, c);
+        rim = rim < RIM_MAX ? rim : RIM_MAX - 1;
         int id = (pd->royal ? W_ROYAL_CENTRE : W_CENTRE) + rim;
         if (pd->pawn) {
             int adv = dist[c] < 0 ? 0 : far - dist[c];

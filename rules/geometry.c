@@ -187,6 +187,12 @@ int geo_distance(struct vec a, struct vec b)
     return m > ds ? m : ds;
 }
 
+int geo_centre_distance(const struct geometry *g, int cell)
+{
+    struct vec twice = { 2 * g->q[cell], 2 * g->r[cell] };
+    return geo_distance(twice, g->twice_centre) / 2;
+}
+
 struct vec geo_rotate(struct vec v, int sixths)
 {
     sixths = ((sixths % 6) + 6) % 6;

@@ -56,6 +56,9 @@ bool geo_same(const struct geometry *a, const struct geometry *b);
 int geo_cell(const struct geometry *g, int q, int r);     /* CELL_NONE when off the board */
 int geo_parse_cell(const struct geometry *g, const char *s, int *len);
 int geo_distance(struct vec a, struct vec b);
+/* Steps from the board's centre (twice_centre / 2, between cells on some boards), rounded down: the
+ * same for cells that any symmetry of the board exchanges. */
+int geo_centre_distance(const struct geometry *g, int cell);
 struct vec geo_rotate(struct vec v, int sixths);           /* counter-clockwise by sixths * 60 degrees */
 struct vec geo_straight(int dir);                          /* unit vector of a straight direction */
 enum { CURVED_MAX_STEPS = 5 };

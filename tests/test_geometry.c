@@ -108,6 +108,7 @@ static void assert_half_turn(const struct geometry *g, const char *a, const char
     int c = geo_parse_cell(g, a, NULL), d = geo_parse_cell(g, b, NULL);
     ck_assert_int_eq(g->twice_centre.q - g->q[c], g->q[d]);
     ck_assert_int_eq(g->twice_centre.r - g->r[c], g->r[d]);
+    ck_assert_int_eq(geo_centre_distance(g, c), geo_centre_distance(g, d));
 }
 
 /* Shafran's 70 cells (files vertical, ranks falling to the right) and de Vasa's 81-cell rhombus
@@ -134,6 +135,10 @@ START_TEST(test_boards_given_by_files)
     assert_half_turn(&g, "a1", "i10");
     assert_half_turn(&g, "e1", "e10");
     assert_half_turn(&g, "i5", "a6");
+    /* The centre lies between e5 and e6 (the evaluation's rim distances count from it). */
+    ck_assert_int_eq(geo_centre_distance(&g, geo_parse_cell(&g, "e5", NULL)), 0);
+    ck_assert_int_eq(geo_centre_distance(&g, geo_parse_cell(&g, "e6", NULL)), 0);
+    ck_assert_int_eq(geo_centre_distance(&g, geo_parse_cell(&g, "a1", NULL)), 4);
     ck_assert_int_eq(geo_parse_cell(&g, "f1", NULL), CELL_NONE);
     ck_assert_int_eq(geo_parse_cell(&g, "j5", NULL), CELL_NONE);
 
