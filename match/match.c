@@ -159,7 +159,8 @@ static void record_game(struct match *m, int index, const struct game_record *re
         fflush(m->out);
         if (m->pgn) {
             struct pgn_tags tags = { .v = m->c->v, .event = m->c->event, .date = m->date,
-                                     .time_control = text_str(&m->time_control), .round = index + 1 };
+                                     .time_control = text_str(&m->time_control), .round = index + 1,
+                                     .has_seed = true, .seed = m->c->seed };
             for (int colour = 0; colour < rec->narmies; colour++)
                 tags.player[colour] = engine_name(m, engine_of[colour]);
             pgn_write(m->pgn, &tags, rec);

@@ -98,6 +98,10 @@ void pgn_write(FILE *f, const struct pgn_tags *tags, const struct game_record *r
     put_tag(f, "Site", "?");
     put_tag(f, "Date", tags->date);
     put_tag(f, "Round", number);
+    if (tags->has_seed) {
+        snprintf(number, sizeof number, "%llu", tags->seed);
+        put_tag(f, "Seed", number);
+    }
     for (int c = 0; c < r->narmies; c++)
         put_tag(f, play_colour_name(tags->v, c), tags->player[c]);
     put_tag(f, "Result", result);

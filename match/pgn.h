@@ -12,6 +12,8 @@ struct pgn_tags {
     const char *event, *date, *time_control;
     int round;
     const char *player[MAX_PLAYERS]; /* by colour */
+    bool has_seed;                   /* a match game: the match's -seed (or the clock's), with the round its identity */
+    unsigned long long seed;
 };
 
 /* Every colour's score joined by '-': "1-0", "1/2-1/2", "3/4-1/4", "0-1-0", "1/2-0-1/2"; "*" for a game

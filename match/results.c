@@ -2,6 +2,7 @@
  * sharded run scored together. */
 #include "results.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ bool results_add(const struct match_conf *c, struct match_result *r, const struc
 
 /* What a record says of its game, enough to score it. */
 struct scored {
+    unsigned long long seed;    /* a run's games share it: runs with other seeds merge, shards of one run too */
     int round;
     int engine_of[MAX_PLAYERS];
     struct game_record rec;
@@ -213,7 +215,7 @@ static int engine_number(struct reading *rd, const char *name)
 
 static bool read_game(struct reading *rd, const char *path, const struct record_game *g)
 {
-    const char *variant = g->variant ? g->variant : "", *round = records_tag(g, "Round");
+    const char *variant = g->variant ? g->variant : "", *round = records_tag(g, "Round"), *seed = records_tag(g, "Seed");
     const struct variant *v = registry_find(variant);
     char *end;
     if (!v)
@@ -235,6 +237,10 @@ static bool read_game(struct reading *rd, const char *path, const struct record_
     s->round = round ? (int)strtol(round, &end, 10) : 0;
     if (!round || *end || s->round < 1)
         return fail(rd, path, g->line, "no game number: a Round tag of 1 or more is expected");
+    /* Records written before the Seed tag carry none: they count as one run. */
+    s->seed = seed ? strtoull(seed, &end, 10) : 0;
+    if (seed && (*end || !isdigit((unsigned char)*seed)))
+        return fail(rd, path, g->line, "a Seed tag of digits is expected, not '%s'", seed);
     if (!g->fen || !g->result || !parse_result(g->result, &s->rec))
         return fail(rd, path, g->line, "a FEN tag and a Result of %d scores are expected", v->nplayers);
     for (int colour = 0; colour < v->nplayers; colour++) {
@@ -265,9 +271,11 @@ static bool read_file(struct reading *rd, const char *path)
     return found == 0;
 }
 
-static int by_round(const void *a, const void *b)
+static int by_run_and_round(const void *a, const void *b)
 {
     const struct scored *x = a, *y = b;
+    if (x->seed != y->seed)
+        return x->seed < y->seed ? -1 : 1;
     return (x->round > y->round) - (x->round < y->round);
 }
 
@@ -277,9 +285,9 @@ static bool order_games(struct reading *rd)
     struct match_conf *c = rd->c;
     char names[MAX_ENGINES][sizeof c->engine[0].name];
     int renumber[MAX_ENGINES], n = c->nengines;
-    qsort(rd->games, (size_t)rd->n, sizeof *rd->games, by_round);
+    qsort(rd->games, (size_t)rd->n, sizeof *rd->games, by_run_and_round);
     for (int i = 1; i < rd->n; i++)
-        if (rd->games[i].round == rd->games[i - 1].round)
+        if (rd->games[i].round == rd->games[i - 1].round && rd->games[i].seed == rd->games[i - 1].seed)
             return fail(rd, rd->games[i].path, rd->games[i].line, "game %d again (also %s:%d): a shard given twice?",
                         rd->games[i].round, rd->games[i - 1].path, rd->games[i - 1].line);
     for (int e = 0; e < n; e++)
@@ -303,6 +311,21 @@ static bool order_games(struct reading *rd)
     return true;
 }
 
+/* Each run's game numbers without a record (games ordered by run, then number). */
+static void report_missing(const struct reading *rd)
+{
+    for (int i = 0, first = 0; i < rd->n; i++) {
+        const struct scored *last = &rd->games[i];
+        if (i + 1 < rd->n && rd->games[i + 1].seed == last->seed)
+            continue;
+        int missing = last->round - (i + 1 - first);
+        if (missing)
+            fprintf(stderr, "Note: %d game numbers up to %d of the run with seed %llu have no record (a shard "
+                            "missing, games abandoned, or a stopped run)\n", missing, last->round, last->seed);
+        first = i + 1;
+    }
+}
+
 int results_main(struct match_conf *c, struct match_result *r, FILE *out)
 {
     struct reading rd = { .c = c };
@@ -316,12 +339,9 @@ int results_main(struct match_conf *c, struct match_result *r, FILE *out)
         ok = !snprintf(rd.err, sizeof rd.err, "no games in the record files");
     ok = ok && order_games(&rd);
     if (ok) {
-        int missing = rd.games[rd.n - 1].round - rd.n;
         fprintf(out, "Results of %d games from %d record file%s: %s\n", rd.n, c->nresults, c->nresults > 1 ? "s" : "",
                 c->v->name);
-        if (missing)
-            fprintf(stderr, "Note: %d game numbers up to %d have no record (a shard missing, games abandoned, or "
-                            "a stopped run)\n", missing, rd.games[rd.n - 1].round);
+        report_missing(&rd);
         for (int i = 0; i < rd.n; i++)
             results_add(c, r, &rd.games[i].rec, rd.games[i].engine_of);
         if (c->tournament == TOURNAMENT_MATCH)

@@ -491,7 +491,8 @@ static void write_records(const char *path)
             r.nmoves += *c == ' ';
         r.num[0] = games[i].num[0];
         r.num[1] = games[i].num[1];
-        struct pgn_tags tags = { v, "test", "2026.01.01", "-", i + 1, { "a", "b" } };
+        struct pgn_tags tags = { .v = v, .event = "test", .date = "2026.01.01", .time_control = "-", .round = i + 1,
+                                 .player = { "a", "b" } };
         pgn_write(f, &tags, &r);
         game_record_free(&r);
     }

@@ -1202,6 +1202,8 @@ START_TEST(test_results_refused)
           "\"]\n\n1... d2b1 0-1\n", "a Result of 2 scores" },
         { "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \"" MATE_IN_ONE
           "\"]\n\n1... d2b1 {Black mates\n", "unterminated comment" },
+        { "[Round \"1\"]\n[Seed \"-3\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n[FEN \""
+          MATE_IN_ONE "\"]\n\n1... d2b1 0-1\n", ":1: a Seed tag of digits is expected, not '-3'" },
         { "", "no games in the record files" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -1214,6 +1216,49 @@ START_TEST(test_results_refused)
                       run.r.error, bad[i].error);
         ck_assert_msg(!strchr(run.r.error, '\n'), "'%s' is more than one line", run.r.error);
         unlink(pgn);
+    }
+}
+END_TEST
+
+/* A mate in one as game `round` of the run with `seed`: Black mates White. */
+static void mate_record(char *path, size_t len, int round, const char *seed)
+{
+    char body[512];
+    snprintf(body, sizeof body,
+             "[Round \"%d\"]\n%s%s%s[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Variant \"glinski\"]\n"
+             "[FEN \"" MATE_IN_ONE "\"]\n[Termination \"checkmate\"]\n\n1... d2b1 0-1\n",
+             round, seed ? "[Seed \"" : "", seed ? seed : "", seed ? "\"]\n" : "");
+    temp_path(path, len, body);
+}
+
+/* Game 1 of two runs with different seeds (a match continued with a new -seed) is two games; game 1
+ * of the same run twice, or of two records without a Seed tag, is a shard given twice. */
+START_TEST(test_results_runs_by_seed)
+{
+    static const struct {
+        const char *seed[2];
+        int status, games;
+    } cases[] = {
+        { { "29", "43" }, 0, 2 },
+        { { "29", "29" }, 1, 0 },
+        { { NULL, NULL }, 1, 0 },
+        { { NULL, "43" }, 0, 2 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char pgn[2][64];
+        struct run run;
+        for (int f = 0; f < 2; f++)
+            mate_record(pgn[f], sizeof pgn[f], 1, cases[i].seed[f]);
+        const char *files[] = { pgn[0], pgn[1] };
+        run_results(&run, files, 2, NULL);
+        ck_assert_msg(run.status == cases[i].status, "case %zu: status %d, error '%s'", i, run.status, run.r.error);
+        if (run.status)
+            ck_assert_msg(strstr(run.r.error, "game 1 again") && strstr(run.r.error, "a shard given twice?"), "%s",
+                          run.r.error);
+        else
+            ck_assert_int_eq(run.r.games, cases[i].games);
+        for (int f = 0; f < 2; f++)
+            unlink(pgn[f]);
     }
 }
 END_TEST
@@ -1249,6 +1294,7 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_rating_lines);
     tcase_add_test(tc, test_documented_example);
     tcase_add_test(tc, test_results_refused);
+    tcase_add_test(tc, test_results_runs_by_seed);
     tcase_add_test(tc, test_cluster_parallel);
     tcase_add_test(tc, test_cluster_slurm);
     suite_add_tcase(s, tc);
