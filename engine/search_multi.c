@@ -35,7 +35,7 @@ static int multi_visit(struct worker *w, int alpha, int beta, int depth, int ply
 {
     struct position *pos = w->pos;
     enum turn_end end;
-    int removed = turn_resolve(pos, &end, false), score;
+    int removed = turn_resolve(pos, &end, false, w->stack[ply].in_check), score;
     if (removed)
         w->stack[ply].in_check = position_in_check(pos);
     if (pos_royal_cell(pos, w->root_player) == CELL_NONE)

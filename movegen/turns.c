@@ -33,8 +33,10 @@ static unsigned royals_attacked_by(const struct position *pos, int player)
 /* Resolves the turn; returns how many armies were taken off (position_unresolve puts them back)
  * and in *end whether the player now to move plays. Armies attacked at once leave together, and
  * again after each removal, which can uncover another royal. Not exact (the search): a player not in
- * check is taken to have a move, so a stalemate shows only as an empty move list. */
-static int turn_resolve(struct position *pos, enum turn_end *end, bool exact)
+ * check is taken to have a move, so a stalemate shows only as an empty move list. in_check: whether
+ * the player to move is in check as the position stands (the search found it with the move), -1 when
+ * not known; it holds until an army leaves. */
+static int turn_resolve(struct position *pos, enum turn_end *end, bool exact, int in_check)
 {
     int removed = 0;
     *end = TURN_PLAYS;
@@ -48,7 +50,7 @@ static int turn_resolve(struct position *pos, enum turn_end *end, bool exact)
             *end = TURN_LAST_ARMY;
             return removed;
         }
-        bool check = position_in_check(pos);
+        bool check = removed || in_check < 0 ? position_in_check(pos) : in_check;
         if ((!exact && !check) || movegen_count(pos))
             return removed;
         if (!check) {
@@ -62,7 +64,7 @@ static int turn_resolve(struct position *pos, enum turn_end *end, bool exact)
 
 static int position_resolve(struct position *pos, enum turn_end *end)
 {
-    return turn_resolve(pos, end, true);
+    return turn_resolve(pos, end, true, -1);
 }
 
 static void position_unresolve(struct position *pos, int removed)
