@@ -302,12 +302,14 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
     const struct piece_tables *pt = &pos->tb->pt[pl][t];
     /* Most pawns have no leap that both moves and captures: its empty table is not read. */
     const bool both = pt->gen & GEN_LEAP_BOTH;
-    int c, passed = 0, doubled = 0, isolated = 0, blocked = 0;
+    /* near is symmetric: the pawns with an own pawn near are those near some own pawn. */
+    cellset neighbours = cs_empty();
+    int c, passed = 0, doubled = 0, blocked = 0;
     CS_FOR_EACH(c, own) {
         if (!cs_intersects(ev->passed[pl][t][c], enemy_pawns))
             passed += ev->advance[pl][t][c];
         doubled += cs_intersects(ev->front[pl][t][c], own);
-        isolated += !cs_intersects(ev->near[c], own);
+        neighbours = cs_or(neighbours, ev->near[c]);
         cellset steps = pt->leap[MODE_MOVE][c], takes = pt->leap[MODE_CAPTURE][c];
         if (both) {
             steps = cs_or(steps, pt->leap[MODE_BOTH][c]);
@@ -318,7 +320,7 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
     }
     add(s, pl, W_PASSED + t, passed);
     add(s, pl, W_DOUBLED + t, doubled);
-    add(s, pl, W_ISOLATED + t, isolated);
+    add(s, pl, W_ISOLATED + t, cs_popcount(cs_andnot(own, neighbours)));
     /* Protected: an own pawn could capture onto the pawn's cell. */
     add(s, pl, W_PROTECTED + t, cs_popcount(cs_and(cover, own)));
     add(s, pl, W_BLOCKED + t, blocked);
