@@ -147,6 +147,26 @@ static bool eval_colour_bound(const struct tables *tb, int t)
     return moves;
 }
 
+/* Types from the least valuable to the royal ones, and the types that are not royal in groups of
+ * equal value: the threats pass weighs a type against the enemy attacks of the groups below its own. */
+static void eval_order_by_value(const struct variant *v, struct eval_data *ev)
+{
+    for (int t = 0; t < v->ntypes; t++) {
+        int k = t;
+        for (; k > 0 && (v->piece[t].royal ? 1 << 30 : ev->value[t])
+                            < (v->piece[ev->by_value[k - 1]].royal ? 1 << 30 : ev->value[ev->by_value[k - 1]]); k--)
+            ev->by_value[k] = ev->by_value[k - 1];
+        ev->by_value[k] = t;
+    }
+    for (int k = 0; k < v->ntypes && !v->piece[ev->by_value[k]].royal; k++) {
+        const int t = ev->by_value[k];
+        if (k == 0 || ev->value[t] != ev->value[ev->by_value[k - 1]])
+            ev->ngroups++;
+        ev->value_group[ev->ngroups - 1] |= 1u << t;
+        ev->group_of[t] = (int8_t)(ev->ngroups - 1);
+    }
+}
+
 static struct eval_data *eval_data_new(const struct tables *tb, const struct eval_params *p)
 {
     const struct variant *v = tb->v;
@@ -156,13 +176,7 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
     ev->p = *p;
     for (int t = 0; t < v->ntypes; t++)
         ev->value[t] = v->piece[t].royal ? 0 : p->w[W_VALUE + t].mg;
-    for (int t = 0; t < v->ntypes; t++) {
-        int k = t;
-        for (; k > 0 && (v->piece[t].royal ? 1 << 30 : ev->value[t])
-                            < (v->piece[ev->by_value[k - 1]].royal ? 1 << 30 : ev->value[ev->by_value[k - 1]]); k--)
-            ev->by_value[k] = ev->by_value[k - 1];
-        ev->by_value[k] = t;
-    }
+    eval_order_by_value(v, ev);
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++) {
             eval_pst(tb, ev, pl, t);
@@ -198,6 +212,7 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
         ev->mobile[t] = p->w[W_MOBILITY + t].mg || p->w[W_MOBILITY + t].eg;
         ev->pawn_types |= (uint32_t)pd->pawn << t;
         ev->bound_types |= (uint32_t)ev->colour_bound[t] << t;
+        ev->piece_types |= (uint32_t)(!pd->pawn && !pd->royal) << t;
     }
     for (int id = 0; id < NUM_WEIGHTS; id++)
         ev->packed[id] = eval_pack(p->w[id].mg, p->w[id].eg);
@@ -290,12 +305,14 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
     const struct piece_tables *pt = &pos->tb->pt[pl][t];
     /* Most pawns have no leap that both moves and captures: its empty table is not read. */
     const bool both = pt->gen & GEN_LEAP_BOTH;
-    int c, passed = 0, doubled = 0, isolated = 0, blocked = 0;
+    /* near is symmetric: the pawns with an own pawn near are those near some own pawn. */
+    cellset neighbours = cs_empty();
+    int c, passed = 0, doubled = 0, blocked = 0;
     CS_FOR_EACH(c, own) {
         if (!cs_intersects(ev->passed[pl][t][c], enemy_pawns))
             passed += ev->advance[pl][t][c];
         doubled += cs_intersects(ev->front[pl][t][c], own);
-        isolated += !cs_intersects(ev->near[c], own);
+        neighbours = cs_or(neighbours, ev->near[c]);
         cellset steps = pt->leap[MODE_MOVE][c], takes = pt->leap[MODE_CAPTURE][c];
         if (both) {
             steps = cs_or(steps, pt->leap[MODE_BOTH][c]);
@@ -306,7 +323,7 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
     }
     add(s, pl, W_PASSED + t, passed);
     add(s, pl, W_DOUBLED + t, doubled);
-    add(s, pl, W_ISOLATED + t, isolated);
+    add(s, pl, W_ISOLATED + t, cs_popcount(cs_andnot(own, neighbours)));
     /* Protected: an own pawn could capture onto the pawn's cell. */
     add(s, pl, W_PROTECTED + t, cs_popcount(cs_and(cover, own)));
     add(s, pl, W_BLOCKED + t, blocked);
@@ -316,11 +333,13 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
 /* What every army's pieces attack, found once per evaluation and shared by mobility, royal safety
  * and threats: the cells its pawns cover (occupied or not: all its pawns', and per pawn type, found
  * with the pawn terms), and per type the cells its pieces capture or defend on (pieces of either
- * colour; only while threats weigh something). */
+ * colour; only while threats weigh something); both set for the types in present only, by_type for the
+ * royal too. */
 struct eval_attacks {
     cellset pawn_cover[MAX_PLAYERS];
     cellset pawn_takes[MAX_PLAYERS][MAX_TYPES];
     cellset by_type[MAX_PLAYERS][MAX_TYPES];
+    uint32_t present[MAX_PLAYERS];    /* the types an army has on the board, royal ones left out */
     bool threats;
 };
 
@@ -350,7 +369,7 @@ EVAL_INLINE void eval_attacks_init(const struct position *pos, const struct eval
     for (int pl = 0; pl < v->nplayers; pl++) {
         const int royal = pos->royal[pl];
         at->by_type[pl][royal] = eval_type_attacks(pos, &pos->tb->pt[pl][royal], pos_pieces(pos, pl, royal));
-        for (uint32_t types = ev->pawn_types; types; types &= types - 1) {
+        for (uint32_t types = ev->pawn_types & at->present[pl]; types; types &= types - 1) {
             int t = __builtin_ctz(types);
             const struct piece_tables *pt = &pos->tb->pt[pl][t];
             at->by_type[pl][t] = eval_leaper(pt) ? cs_and(at->pawn_takes[pl][t], pos->occ)
@@ -376,14 +395,18 @@ EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data 
         if (e != pl)
             unsafe = cs_or(unsafe, at->pawn_cover[e]);
     }
-    for (int t = 0; t < v->ntypes; t++) {
-        if (v->piece[t].pawn || v->piece[t].royal)
+    for (uint32_t types = ev->piece_types; types; types &= types - 1) {
+        const int t = __builtin_ctz(types);
+        const cellset pieces = pos_pieces(pos, pl, t);
+        /* An absent type adds nothing: the passes after this one read the present types only. */
+        if (cs_is_empty(pieces))
             continue;
+        at->present[pl] |= 1u << t;
         const bool mobile = ev->mobile[t] || s->tr;
         const struct piece_tables *pt = &tb->pt[pl][t];
         cellset att = cs_empty();
         int from, count = 0;
-        CS_FOR_EACH(from, pos_pieces(pos, pl, t)) {
+        CS_FOR_EACH(from, pieces) {
             /* Without mobility or threats only attacks on the royals' neighbourhoods count: a piece
              * that could not reach one even on the empty board is skipped. */
             if (!mobile && !at->threats && !cs_intersects(pt->reach[from], zones))
@@ -424,11 +447,16 @@ EVAL_INLINE void eval_threats(const struct position *pos, const struct eval_data
                               struct eval_sum *s)
 {
     const struct variant *v = pos->v;
-    cellset all[MAX_PLAYERS];
+    /* Each army's attacks by the value groups below each group, and by all its pieces. */
+    cellset below[MAX_PLAYERS][MAX_TYPES], all[MAX_PLAYERS];
     for (int pl = 0; pl < v->nplayers; pl++) {
-        all[pl] = cs_empty();
-        for (int t = 0; t < v->ntypes; t++)
-            all[pl] = cs_or(all[pl], at->by_type[pl][t]);
+        cellset att = cs_empty();
+        for (int g = 0; g < ev->ngroups; g++) {
+            below[pl][g] = att;
+            for (uint32_t types = ev->value_group[g] & at->present[pl]; types; types &= types - 1)
+                att = cs_or(att, at->by_type[pl][__builtin_ctz(types)]);
+        }
+        all[pl] = cs_or(att, at->by_type[pl][pos->royal[pl]]);
     }
     for (int pl = 0; pl < v->nplayers; pl++) {
         /* The enemies as pl's next players in turn. A loop over every player skipping pl was computed
@@ -441,23 +469,11 @@ EVAL_INLINE void eval_threats(const struct position *pos, const struct eval_data
         for (int k = 0; k < v->nplayers - 1; k++)
             by_enemy = cs_or(by_enemy, all[enemy[k]]);
         cellset undefended = cs_andnot(cs_and(pos->by_colour[pl], by_enemy), all[pl]);
-        /* Types from the least valuable up: the enemy attacks of the cheaper types are those of the
-         * value groups already passed. */
-        cellset cheaper = cs_empty(), group = cs_empty();
-        for (int k = 0, group_value = 0; k < v->ntypes; k++) {
-            const int t = ev->by_value[k];
-            if (v->piece[t].royal)
-                break;
-            if (k == 0 || ev->value[t] != group_value) {
-                cheaper = cs_or(cheaper, group);
-                group = cs_empty();
-                group_value = ev->value[t];
-            }
-            for (int e = 0; e < v->nplayers - 1; e++)
-                group = cs_or(group, at->by_type[enemy[e]][t]);
-            cellset mine = pos_pieces(pos, pl, t);
-            if (cs_is_empty(mine))
-                continue;
+        for (uint32_t types = at->present[pl]; types; types &= types - 1) {
+            const int t = __builtin_ctz(types), g = ev->group_of[t];
+            cellset cheaper = cs_empty(), mine = pos_pieces(pos, pl, t);
+            for (int k = 0; k < v->nplayers - 1; k++)
+                cheaper = cs_or(cheaper, below[enemy[k]][g]);
             add(s, pl, W_THREAT + t, cs_popcount(cs_and(mine, cheaper)));
             add(s, pl, W_HANGING + t, cs_popcount(cs_and(mine, undefended)));
         }
@@ -566,9 +582,13 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     for (int pl = 0; pl < v->nplayers; pl++) {
         s.sum[pl] = eval_pack(pos->material[pl] + pos->pst[pl][0], pos->material[pl] + pos->pst[pl][1]);
         at.pawn_cover[pl] = cs_empty();
+        at.present[pl] = 0;
         for (uint32_t types = ev->pawn_types; types; types &= types - 1) {
             const int t = __builtin_ctz(types);
-            at.pawn_takes[pl][t] = cs_is_empty(pos_pieces(pos, pl, t)) ? cs_empty() : eval_pawns(pos, ev, pl, t, pawns, &s);
+            if (cs_is_empty(pos_pieces(pos, pl, t)))
+                continue;
+            at.present[pl] |= 1u << t;
+            at.pawn_takes[pl][t] = eval_pawns(pos, ev, pl, t, pawns, &s);
             at.pawn_cover[pl] = cs_or(at.pawn_cover[pl], at.pawn_takes[pl][t]);
         }
     }

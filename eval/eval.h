@@ -17,6 +17,10 @@ struct eval_data {
     bool threats, triad, balance;                  /* some threat, triad, leader weight is not 0 */
     bool colour_bound[MAX_TYPES];                  /* the type never leaves its cell colour */
     uint32_t pawn_types, bound_types;              /* the pawn types; the colour-bound types */
+    uint32_t piece_types;                          /* neither pawn nor royal: the types with mobility */
+    int ngroups;                                   /* value groups of the types that are not royal */
+    uint32_t value_group[MAX_TYPES];               /* the types of equal value, groups from the least */
+    int8_t group_of[MAX_TYPES];                    /* a type's value group */
     cellset colour[3];                             /* cells by colour */
     int16_t pst[MAX_PLAYERS][MAX_TYPES][MAX_CELLS][2]; /* piece-cell bonuses, [mg, eg] side by side;
                                                       eg includes the value's eg - mg */

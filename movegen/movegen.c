@@ -430,8 +430,12 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         int t = piece_type(pos->board[st->ep_victim]);
         ep_takers[k] = cs_and(tb->pt[us][t].leap_from[ep_cells[k]], pos_pieces(pos, us, t));
     }
-    for (int t = 0; t < v->ntypes; t++) {
-        if (t == pos->royal[us] || v->piece[t].army != v->army[us])
+    for (uint32_t types = tb->movers[us]; types; types &= types - 1) {
+        const int t = __builtin_ctz(types);
+        cellset froms = pos_pieces(pos, us, t);
+        if (only != CELL_NONE)
+            froms = cs_and(froms, tb->bit[only]);
+        if (cs_is_empty(froms))
             continue;
         const struct piece_tables *pt = &tb->pt[us][t];
         const bool pawn = v->piece[t].pawn, compound = variant_is_compound(v, t);
@@ -441,9 +445,6 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         cellset reachable = cs_or(empty, partners);
         /* Noisy: captures, and a pawn's moves into its promotion zone (none for other pieces). */
         const cellset wanted = cs_or(enemy, pt->promo_zone);
-        cellset froms = pos_pieces(pos, us, t);
-        if (only != CELL_NONE)
-            froms = cs_and(froms, tb->bit[only]);
         int from;
         CS_FOR_EACH(from, froms) {
             /* A piece that could not reach what is wanted even on the empty board has no noisy move. */

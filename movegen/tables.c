@@ -414,8 +414,11 @@ static struct tables *tables_new(const struct variant *v, size_t size)
     tables_curved(tb);
     tables_castling(tb);
     for (int pl = 0; pl < v->nplayers; pl++)
-        for (int t = 0; t < v->ntypes; t++)
+        for (int t = 0; t < v->ntypes; t++) {
             tables_piece(tb, pl, t);
+            if (t != variant_royal_type(v, pl) && v->piece[t].army == v->army[pl])
+                tb->movers[pl] |= 1u << t;
+        }
     bool ok = tables_paths(tb);
     for (int pl = 0; ok && pl < v->nplayers; pl++)
         ok = tables_attack_groups(tb, pl);

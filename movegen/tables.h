@@ -132,6 +132,7 @@ struct tables {
     struct path_range (*path_at)[PATH_KINDS][NUM_STRAIGHT];
     uint32_t *path_back_first;              /* ncells + 1: the moves ending on cell c are [first[c], first[c+1]) */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
+    uint32_t movers[MAX_PLAYERS];           /* the types of the player's army but its royal */
     struct attack_groups attack[MAX_PLAYERS];
     struct castle_cells castle[MAX_PLAYERS][MAX_CASTLES];
     unsigned castle_touch[MAX_CELLS];       /* castling rights lost when a piece leaves or lands on the cell */
