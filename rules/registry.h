@@ -7,8 +7,9 @@
 
 #include "variant.h"
 
-/* A check run on every new variant before it is added (the engine's: the start position must be
- * playable); set once at start-up so the list never depends on the engine. */
+/* A check run on every new user variant before it is added (the engine's: the start position must
+ * be playable); set once at start-up so the list never depends on the engine. The built-in variants
+ * skip it: they are data compiled in, and the tests check each of them with the engine's. */
 typedef bool (*variant_validator)(const struct variant *v, char *err, size_t errlen);
 void registry_set_validator(variant_validator check);
 

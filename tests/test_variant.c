@@ -651,10 +651,27 @@ START_TEST(test_castling_rules)
 }
 END_TEST
 
+/* The built-in variants skip the validator at start-up (rules/registry.h): each must pass it here,
+ * and build at both cell-set widths. */
+START_TEST(test_builtin_variants_valid)
+{
+    char err[512];
+    ck_assert_msg(test_registry_init(err, sizeof err), "%s", err);
+    for (int i = 0; i < registry_count(); i++) {
+        struct game g = { 0 };
+        ck_assert_msg(game_validate_variant(registry_get(i), err, sizeof err), "%s: %s", registry_get(i)->name, err);
+        ck_assert_msg(game_init(&g, registry_get(i), true, err, sizeof err), "%s (wide): %s", registry_get(i)->name,
+                      err);
+        game_free(&g);
+    }
+}
+END_TEST
+
 Suite *suite_variant(void)
 {
     Suite *s = suite_create("variant");
     TCase *tc = tcase_create("definitions");
+    tcase_add_test(tc, test_builtin_variants_valid);
     tcase_add_test(tc, test_pawn_atoms);
     tcase_add_test(tc, test_full_house_pieces);
     tcase_add_test(tc, test_mirrored_double_steps);
