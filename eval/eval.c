@@ -112,8 +112,10 @@ static void eval_pst(const struct tables *tb, struct eval_data *ev, int pl, int 
             far = dist[c] > far ? dist[c] : far;
     }
     /* From the board's centre, not cell (0, 0): off-centre boards (Shafran's, Brusky's) stay symmetric. */
-    for (int c = 0; c < tb->ncells; c++)
-        edge = geo_centre_distance(g, c) > edge ? geo_centre_distance(g, c) : edge;
+    for (int c = 0; c < tb->ncells; c++) {
+        int d = geo_centre_distance(g, c);
+        edge = d > edge ? d : edge;
+    }
     for (int c = 0; c < tb->ncells; c++) {
         int rim = edge - geo_centre_distance(g, c);
         rim = rim < RIM_MAX ? rim : RIM_MAX - 1;
@@ -208,11 +210,11 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
      * triad while all their weights are 0. */
     for (int t = 0; t < v->ntypes; t++) {
         const struct piece_def *pd = &v->piece[t];
-        ev->colour_bound[t] = !pd->pawn && !pd->royal && eval_colour_bound(tb, t);
+        const bool piece = !pd->pawn && !pd->royal;
         ev->mobile[t] = p->w[W_MOBILITY + t].mg || p->w[W_MOBILITY + t].eg;
         ev->pawn_types |= (uint32_t)pd->pawn << t;
-        ev->bound_types |= (uint32_t)ev->colour_bound[t] << t;
-        ev->piece_types |= (uint32_t)(!pd->pawn && !pd->royal) << t;
+        ev->bound_types |= (uint32_t)(piece && eval_colour_bound(tb, t)) << t;
+        ev->piece_types |= (uint32_t)piece << t;
     }
     for (int id = 0; id < NUM_WEIGHTS; id++)
         ev->packed[id] = eval_pack(p->w[id].mg, p->w[id].eg);
@@ -333,8 +335,8 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
 /* What every army's pieces attack, found once per evaluation and shared by mobility, royal safety
  * and threats: the cells its pawns cover (occupied or not: all its pawns', and per pawn type, found
  * with the pawn terms), and per type the cells its pieces capture or defend on (pieces of either
- * colour; only while threats weigh something); both set for the types in present only, by_type for the
- * royal too. */
+ * colour; only while threats weigh something). Both are filled only for the types in `present`, by_type
+ * for the royal too. */
 struct eval_attacks {
     cellset pawn_cover[MAX_PLAYERS];
     cellset pawn_takes[MAX_PLAYERS][MAX_TYPES];

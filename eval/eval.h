@@ -15,8 +15,7 @@ struct eval_data {
     int64_t packed[NUM_WEIGHTS];                   /* each weight as eval_pack(mg, eg): one addition adds both */
     bool mobile[MAX_TYPES];                        /* a type's mobility weighs something */
     bool threats, triad, balance;                  /* some threat, triad, leader weight is not 0 */
-    bool colour_bound[MAX_TYPES];                  /* the type never leaves its cell colour */
-    uint32_t pawn_types, bound_types;              /* the pawn types; the colour-bound types */
+    uint32_t pawn_types, bound_types;              /* the pawn types; the types that never leave their cell colour */
     uint32_t piece_types;                          /* neither pawn nor royal: the types with mobility */
     int ngroups;                                   /* value groups of the types that are not royal */
     uint32_t value_group[MAX_TYPES];               /* the types of equal value, groups from the least */

@@ -51,7 +51,7 @@ static bool start_castles(const struct variant *v, const struct setup *s, char *
 }
 
 /* validate: run the validator (user definitions); the built-in ones skip it, as building every
- * variant's tables to check it cost each start of the engine a quarter of a second. */
+ * variant's tables to check it was nine tenths of each start's work (the tests check them instead). */
 static int registry_add(const char *text, const char *origin, bool dry_run, bool validate, char *err, size_t errlen)
 {
     struct variant *fresh[MAX_VARIANTS];
