@@ -4,7 +4,8 @@ BUILD ?= build/$(MODE)
 CC ?= cc
 PKGS := libxxhash check
 
-WARN := -std=c17 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
+# -Wno-psabi: cell sets are vectors (movegen/cellset.h), passed among functions built with the same flags.
+WARN := -std=c17 -Wall -Wextra -Werror -Wno-psabi -D_POSIX_C_SOURCE=200809L
 # -march=native where the compiler and machine accept it, otherwise a portable build.
 NATIVE := $(shell $(CC) -march=native -x c -c /dev/null -o /dev/null 2>/dev/null && echo -march=native)
 # Sanitized code runs several times slower: longer time limits, shallower perft.

@@ -266,15 +266,9 @@ struct eval_sum {
     struct eval_trace *tr;
 };
 
-/* With 128-bit sets the evaluation's parts are always inlined into evaluate_lazy, which is itself
- * inlined into its two callers: the search's copy, compiled with no trace, tests none of the trace's
- * conditions. 256-bit sets are structs, which the compiler keeps in registers less well in one large
- * function (measured: more instructions than calls). */
-#if CELLSET_WORDS == 2
+/* The evaluation's parts are always inlined into evaluate_lazy, which is itself inlined into its two
+ * callers: the search's copy, compiled with no trace, tests none of the trace's conditions. */
 #define EVAL_INLINE static inline __attribute__((always_inline))
-#else
-#define EVAL_INLINE static inline
-#endif
 
 EVAL_INLINE void add(struct eval_sum *s, int pl, int id, int n)
 {
