@@ -114,10 +114,10 @@ static inline cellset hop_targets(const struct tables *tb, unsigned dirs, int fr
     for (; dirs; dirs &= dirs - 1) {
         int d = __builtin_ctz(dirs);
         bool up = tb->straight_up >> d & 1;
+        /* With no screen the board's last (first) cell stands in, beyond which nothing lies (as in
+         * lines_up). */
         cellset on_line = cs_and(tb->ray[from][d], occ);
-        if (cs_is_empty(on_line))
-            continue;
-        int screen = up ? cs_lsb(on_line) : cs_msb(on_line);
+        int screen = up ? cs_lsb(cs_or(on_line, tb->bit[tb->ncells - 1])) : cs_msb(cs_or(on_line, tb->bit[0]));
         cellset beyond = cs_and(tb->ray[screen][d], occ);
         if (!cs_is_empty(beyond))
             cs_set(&out, up ? cs_lsb(beyond) : cs_msb(beyond));

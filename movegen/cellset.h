@@ -5,7 +5,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#ifdef __x86_64__
 #include <immintrin.h>
+#endif
 
 #ifndef CELLSET_WORDS
 #error "CELLSET_WORDS must be defined (2 for boards up to 128 cells, 4 up to 256)"
@@ -37,6 +39,16 @@ static inline cellset cs_andnot(cellset a, cellset b) { return a & ~b; }
 /* Subtraction of the sets as 64 * CELLSET_WORDS-bit numbers. */
 static inline cellset cs_sub(cellset a, cellset b)
 {
+#if defined(__x86_64__) && CELLSET_WORDS == 4
+    /* One sbb chain: the compiler does not see the borrow of the portable loop as the carry flag
+     * (measured: 2 % of nd-mccooey-3p's instructions; for two words its own code is as short). */
+    unsigned char borrow = 0;
+    for (int i = 0; i < CELLSET_WORDS; i++) {
+        unsigned long long d;
+        borrow = _subborrow_u64(borrow, a[i], b[i], &d);
+        a[i] = d;
+    }
+#else
     unsigned long long borrow = 0;
     for (int i = 0; i < CELLSET_WORDS; i++) {
         unsigned long long d, b1 = __builtin_usubll_overflow(a[i], b[i], &d);
@@ -44,6 +56,7 @@ static inline cellset cs_sub(cellset a, cellset b)
         a[i] = d;
         borrow = b1 | b2;
     }
+#endif
     return a;
 }
 
@@ -62,13 +75,9 @@ static inline bool cs_disjoint(cellset a, cellset b)
 #endif
 }
 
-/* Word by word: the compiler then knows which word is not empty (cs_lsb's range). */
 static inline bool cs_is_empty(cellset a)
 {
-    uint64_t any = 0;
-    for (int i = 0; i < CELLSET_WORDS; i++)
-        any |= a[i];
-    return !any;
+    return cs_disjoint(a, a);
 }
 
 static inline bool cs_test(cellset a, int cell)
