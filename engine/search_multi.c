@@ -121,10 +121,16 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
     int scores[MAX_MOVES];
     struct tt_hit hit;
     struct exotic_paths late;
+    move_t tt_move = tt_probe(w->sh->tt, multi_key(w, kind), &hit) ? hit.move : MOVE_NONE;
+    /* The table's move is scored above all others: when legal, it is the one picked, with no list. */
+    if (tt_move) {
+        move_t m = movegen_pseudo_member(w->pos, tt_move, false, &late);
+        if (m && tried_is_legal(w->pos, &late, m))
+            return tt_move;
+    }
     int n = movegen_pseudo(w->pos, list, &late);
     if (!n)
         return MOVE_NONE;
-    move_t tt_move = tt_probe(w->sh->tt, multi_key(w, kind), &hit) ? hit.move : MOVE_NONE;
     score_moves(w, ply, list, scores, n, tt_move, false, false);
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(w, list, scores, n, i) & ~MOVE_UNTESTED;
