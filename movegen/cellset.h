@@ -82,7 +82,13 @@ static inline bool cs_is_empty(cellset a)
 
 static inline bool cs_test(cellset a, int cell)
 {
+#if CELLSET_WORDS == 2
+    /* Both words from the register and a select: an indexed word would go through memory. */
+    uint64_t w = cell & 64 ? a[1] : a[0];
+    return (w >> (cell & 63)) & 1;
+#else
     return (a[cell >> 6] >> (cell & 63)) & 1;
+#endif
 }
 
 static inline void cs_set(cellset *a, int cell)
