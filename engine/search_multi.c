@@ -123,10 +123,24 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
     struct exotic_paths late;
     move_t tt_move = tt_probe(w->sh->tt, multi_key(w, kind), &hit) ? hit.move : MOVE_NONE;
     /* The table's move is scored above all others: when legal, it is the one picked, with no list. */
+    bool staged = !w->stack[ply].in_check;
     if (tt_move) {
         move_t m = movegen_pseudo_member(w->pos, tt_move, false, &late);
         if (m && tried_is_legal(w->pos, &late, m))
             return tt_move;
+        staged &= !m;
+    }
+    /* Out of check, captures and promotions (the captures-only list, in the same order) score above
+     * every quiet move: the first of them the whole list would give is the captures-only list's first.
+     * When it is not legal, the next pick depends on the whole list's order, so that list decides. */
+    if (staged) {
+        int n = movegen_pseudo_noisy(w->pos, list, &late);
+        if (n) {
+            score_moves(w, ply, list, scores, n, tt_move, false, false);
+            move_t m = pick_move(w, list, scores, n, 0);
+            if (tried_is_legal(w->pos, &late, m))
+                return m & ~MOVE_UNTESTED;
+        }
     }
     int n = movegen_pseudo(w->pos, list, &late);
     if (!n)
