@@ -185,8 +185,9 @@ START_TEST(test_noisy_moves)
 END_TEST
 
 /* The search's lists (movegen_pseudo, movegen_pseudo_noisy) tested late: what movegen_is_safe keeps is
- * the legal list, and out of check the legal noisy list, as sets, along random games in every variant
- * and each width that holds its board; flagged moves must occur, and be refused, often. */
+ * the legal list, and out of check the legal noisy list, as sets (and the noisy list the whole list's
+ * captures and promotions in order), along random games in every variant and each width that holds
+ * its board; flagged moves must occur, and be refused, often. */
 static void visit_search_lists(struct game *g, const move_t *list, int n, void *seen)
 {
     (void)list, (void)n;

@@ -128,6 +128,24 @@ void test_search_lists(const struct game *g, int seen[2])
         ck_abort_msg("%s (%d-bit) %s: %d moves tested late%s, %d legal", g->v->name, g->ops->bits, fen, k,
                      pass ? " (noisy)" : "", want);
     }
+    /* Out of check the captures-only list is the whole list's captures and promotions, flags and order
+     * kept: the three-player search takes a node's first ordered move from it (search_multi.c). */
+    if (noisy) {
+        move_t all[MAX_MOVES], loud[MAX_MOVES];
+        int n = g->ops->movegen_pseudo(g->pos, all), nloud = g->ops->movegen_pseudo_noisy(g->pos, loud), k = 0;
+        struct setup s;
+        g->ops->position_get(g->pos, &s);
+        for (int i = 0; i < n; i++) {
+            move_t m = all[i];
+            int victim = s.piece[move_to(m)];
+            if (!(m & MOVE_EP) && move_promo(m) < 0 && !(victim && piece_colour(victim) != s.side))
+                continue;
+            ck_assert_msg(k < nloud && loud[k] == m, "%s (%d-bit): capture or promotion %d of the whole list",
+                          g->v->name, g->ops->bits, k);
+            k++;
+        }
+        ck_assert_int_eq(k, nloud);
+    }
 }
 
 void test_walk_games(uint64_t seed, int plies, void (*visit)(struct game *g, const move_t *list, int n, void *ctx),
