@@ -252,14 +252,19 @@ enum { ORDER_TT = 1 << 30, ORDER_GOOD_CAPTURE = 1 << 28, ORDER_BAD_CAPTURE = -(1
 /* use_see: losing captures go after the quiet moves (main search); the quiescence search asks
  * capture_is_good only of the captures it reaches. see_later (with use_see): a capture that needs SEE
  * is scored as if it won, flagged MOVE_SEE_LATER, for pick_move to ask when it would pick it. */
+/* The move that last refuted the previous move (the counter-move table). */
+static inline move_t counter_move(const struct worker *w, int ply)
+{
+    return ply > 0 && w->stack[ply - 1].move ? w->counter[w->stack[ply - 1].moved][move_to(w->stack[ply - 1].move)]
+                                             : MOVE_NONE;
+}
+
 static void score_moves(struct worker *w, int ply, move_t *list, int *scores, int n, move_t tt_move,
                         bool use_see, bool see_later)
 {
     const struct position *pos = w->pos;
     const struct stack *ss = &w->stack[ply];
-    move_t counter = ply > 0 && w->stack[ply - 1].move
-                         ? w->counter[w->stack[ply - 1].moved][move_to(w->stack[ply - 1].move)]
-                         : MOVE_NONE;
+    move_t counter = counter_move(w, ply);
     for (int i = 0; i < n; i++) {
         move_t m = list[i] & ~MOVE_UNTESTED;
         if (m == tt_move) {

@@ -132,7 +132,8 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
     }
     /* Out of check, captures and promotions (the captures-only list, in the same order) score above
      * every quiet move: the first of them the whole list would give is the captures-only list's first.
-     * When it is not legal, the next pick depends on the whole list's order, so that list decides. */
+     * When the first move found is not legal, the next pick depends on the whole list's order, so that
+     * list decides. */
     if (staged) {
         int n = movegen_pseudo_noisy(w->pos, list, &late);
         if (n) {
@@ -140,6 +141,16 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
             move_t m = pick_move(w, list, scores, n, 0);
             if (tried_is_legal(w->pos, &late, m))
                 return m & ~MOVE_UNTESTED;
+        } else {
+            /* Every move is quiet: the killers, then the counter move, score above all the others. */
+            const move_t first[3] = { w->stack[ply].killers[0], w->stack[ply].killers[1], counter_move(w, ply) };
+            for (int k = 0; k < 3; k++) {
+                move_t m = first[k] ? movegen_pseudo_member(w->pos, first[k], false, &late) : MOVE_NONE;
+                if (m && tried_is_legal(w->pos, &late, m))
+                    return first[k];
+                if (m)
+                    break;
+            }
         }
     }
     int n = movegen_pseudo(w->pos, list, &late);
