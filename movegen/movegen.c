@@ -357,10 +357,11 @@ static inline __attribute__((always_inline)) int opponents_gather(const struct p
  * curved, hopping and path attackers is not tested but flagged MOVE_UNTESTED, and *late keeps what
  * movegen_is_safe needs to test it when tried; in check by such a piece, or by two, every move is still
  * tested here (rare, and each kind of attacker counts). With `only` a cell, the moves of other pieces
- * may be left out (movegen_pseudo_member). Inlined into each caller below, so that each form (counting,
+ * may be left out (movegen_pseudo_member). With `any`, it may stop at the first piece with a legal move
+ * (whether the player has one: a count above 0). Inlined into each caller below, so that each form (counting,
  * noisy, late, one piece) is compiled apart: perft's is not slowed by the others. */
 static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, bool noisy,
-                                                           struct exotic_paths *late, int only)
+                                                           struct exotic_paths *late, int only, bool any)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -396,6 +397,8 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         if (safe)
             n = push_move(list, n, move_make(king, to));
     }
+    if (any && n)
+        return n;
     if (!noisy && royal && (st->castling & castle_bits_of(us)) && cs_is_empty(checkers))
         n = gen_castling(pos, list, n, opp, nopp, king);
     /* Against a hopper even a double check may be answered by moving its screen. */
@@ -446,6 +449,8 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         /* Noisy: captures, and a pawn's moves into its promotion zone (none for other pieces). */
         const cellset wanted = cs_or(enemy, pt->promo_zone);
         int from;
+        if (any && n)
+            return n;
         CS_FOR_EACH(from, froms) {
             /* A piece that could not reach what is wanted even on the empty board has no noisy move. */
             if (noisy && !cs_intersects(pt->reach[from], wanted))
@@ -506,31 +511,37 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
 
 static int movegen_legal(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, false, NULL, CELL_NONE);
+    return gen_legal(pos, list, false, NULL, CELL_NONE, false);
 }
 
 static int movegen_count(struct position *pos)
 {
-    return gen_legal(pos, NULL, false, NULL, CELL_NONE);
+    return gen_legal(pos, NULL, false, NULL, CELL_NONE, false);
+}
+
+/* Whether the side to move has a legal move (three players: mate or stalemate). */
+static bool movegen_any(struct position *pos)
+{
+    return gen_legal(pos, NULL, false, NULL, CELL_NONE, true) > 0;
 }
 
 /* Not in check only. */
 static int movegen_noisy(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, true, NULL, CELL_NONE);
+    return gen_legal(pos, list, true, NULL, CELL_NONE, false);
 }
 
 /* The search's lists: legal but for the moves flagged MOVE_UNTESTED, whose test movegen_is_safe does
  * when the search tries them (most moves of a node never are: cut-offs, pruning). */
 static int movegen_pseudo(struct position *pos, move_t *list, struct exotic_paths *late)
 {
-    return gen_legal(pos, list, false, late, CELL_NONE);
+    return gen_legal(pos, list, false, late, CELL_NONE, false);
 }
 
 /* Not in check only. */
 static int movegen_pseudo_noisy(struct position *pos, move_t *list, struct exotic_paths *late)
 {
-    return gen_legal(pos, list, true, late, CELL_NONE);
+    return gen_legal(pos, list, true, late, CELL_NONE, false);
 }
 
 /* Whether a move movegen_pseudo flagged MOVE_UNTESTED is legal, given what it kept in late. A fission
@@ -573,7 +584,7 @@ static move_t movegen_pseudo_member(struct position *pos, move_t m, bool noisy, 
     if (from >= pos->tb->ncells || !pos->board[from] || piece_colour(pos->board[from]) != pos->side)
         return MOVE_NONE;
     move_t list[MAX_MOVES];
-    int n = gen_legal(pos, list, noisy, late, from);
+    int n = gen_legal(pos, list, noisy, late, from, false);
     for (int i = 0; i < n; i++)
         if ((list[i] & ~MOVE_UNTESTED) == (m & ~MOVE_UNTESTED))
             return list[i];

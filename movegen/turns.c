@@ -51,7 +51,7 @@ static int turn_resolve(struct position *pos, enum turn_end *end, bool exact, in
             return removed;
         }
         bool check = removed || in_check < 0 ? position_in_check(pos) : in_check;
-        if ((!exact && !check) || movegen_count(pos))
+        if ((!exact && !check) || movegen_any(pos))
             return removed;
         if (!check) {
             *end = TURN_STALEMATE;
