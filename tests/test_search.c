@@ -1094,7 +1094,9 @@ START_TEST(test_evaluation_option)
     pause_ms(100);
     struct search_out *out = until_bestmove(&p, "setoption name Evaluation value material");
     ck_assert_msg(out->bestmoves == 1 && out->ninfo > 0, "%s", out->transcript);
-    for (int i = 0; i < out->ninfo && i < full->ninfo; i++)
+    /* The last line may be the stopped iteration's best so far (a slow, loaded machine stops it
+     * anywhere): the completed iterations' lines must match. */
+    for (int i = 0; i < out->ninfo - 1 && i < full->ninfo; i++)
         ck_assert_msg(out->info[i].score == full->info[i].score, "depth %d scores %d, not %d", i + 1,
                       out->info[i].score, full->info[i].score);
     out_free(out);
