@@ -99,8 +99,12 @@ static inline cellset path_targets(const struct tables *tb, const unsigned dirs[
     cellset out = cs_empty();
     for (int k = 0; k < PATH_KINDS; k++)
         for (unsigned d = dirs[k]; d; d &= d - 1) {
-            struct path_range r = tb->path_at[from][k][__builtin_ctz(d)];
-            for (const struct path_move *pm = &tb->paths[r.first], *end = pm + r.n; pm < end; pm++)
+            const struct path_range *r = &tb->path_at[from][k][__builtin_ctz(d)];
+            out = cs_or(out, r->free_to);
+            if (cs_intersects(r->common, occ))
+                continue;
+            for (const struct path_move *pm = &tb->paths[r->first + r->nfree], *end = &tb->paths[r->first + r->n]; pm < end;
+                 pm++)
                 if (!cs_intersects(pm->passed, occ))
                     cs_set(&out, pm->to);
         }

@@ -334,15 +334,26 @@ static bool tables_paths(struct tables *tb)
         for (int k = 0; k < PATH_KINDS; k++)
             for (int d = 0; d < NUM_STRAIGHT; d++) {
                 int count = used[k] >> d & 1 ? geo_path_moves(g, c, k, d, moves) : 0;
-                tb->path_at[c][k][d] = (struct path_range){ n, (uint16_t)count };
-                for (int i = 0; i < count; i++, n++) {
-                    struct path_move *pm = &tb->paths[n];
-                    *pm = (struct path_move){ cs_empty(), moves[i].to, (unsigned char)c, (unsigned char)k,
-                                              (unsigned char)d };
-                    for (int j = 0; j < moves[i].npassed; j++)
-                        cs_set(&pm->passed, moves[i].passed[j]);
-                    tb->path_back_first[pm->to]++;
-                }
+                struct path_range *r = &tb->path_at[c][k][d];
+                *r = (struct path_range){ n, (uint16_t)count, 0, cs_empty(), tb->all };
+                /* The moves that pass no cell first (path_targets takes them whole). */
+                for (int pass = 0; pass < 2; pass++)
+                    for (int i = 0; i < count; i++) {
+                        if ((moves[i].npassed > 0) != pass)
+                            continue;
+                        struct path_move *pm = &tb->paths[n++];
+                        *pm = (struct path_move){ cs_empty(), moves[i].to, (unsigned char)c, (unsigned char)k,
+                                                  (unsigned char)d };
+                        for (int j = 0; j < moves[i].npassed; j++)
+                            cs_set(&pm->passed, moves[i].passed[j]);
+                        if (pass)
+                            r->common = cs_and(r->common, pm->passed);
+                        else {
+                            r->nfree++;
+                            cs_set(&r->free_to, pm->to);
+                        }
+                        tb->path_back_first[pm->to]++;
+                    }
             }
     /* Counts become the ends of each target's moves, then filling from the last move back leaves
      * each the start of its own, and a target's moves in the order of their starting cells (path_hits

@@ -98,7 +98,9 @@ struct path_move {
 /* Where a cell's moves of one path kind and first direction lie in struct tables' paths. */
 struct path_range {
     uint32_t first;
-    uint16_t n;
+    uint16_t n, nfree;   /* the moves, and how many of them (the first ones) pass no cell */
+    cellset free_to;     /* the targets of those */
+    cellset common;      /* the cells every other move passes: one piece there blocks them all */
 };
 
 /* A castling rule's cells (variant.h): those that must be empty (between the royal and the rook, and
