@@ -249,9 +249,6 @@ static bool capture_is_good(const struct worker *w, move_t m)
 
 enum { ORDER_TT = 1 << 30, ORDER_GOOD_CAPTURE = 1 << 28, ORDER_BAD_CAPTURE = -(1 << 24) };
 
-/* use_see: losing captures go after the quiet moves (main search); the quiescence search asks
- * capture_is_good only of the captures it reaches. see_later (with use_see): a capture that needs SEE
- * is scored as if it won, flagged MOVE_SEE_LATER, for pick_move to ask when it would pick it. */
 /* The move that last refuted the previous move (the counter-move table). */
 static inline move_t counter_move(const struct worker *w, int ply)
 {
@@ -259,6 +256,9 @@ static inline move_t counter_move(const struct worker *w, int ply)
                                              : MOVE_NONE;
 }
 
+/* use_see: losing captures go after the quiet moves (main search); the quiescence search asks
+ * capture_is_good only of the captures it reaches. see_later (with use_see): a capture that needs SEE
+ * is scored as if it won, flagged MOVE_SEE_LATER, for pick_move to ask when it would pick it. */
 static void score_moves(struct worker *w, int ply, move_t *list, int *scores, int n, move_t tt_move,
                         bool use_see, bool see_later)
 {

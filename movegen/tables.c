@@ -346,9 +346,9 @@ static bool tables_paths(struct tables *tb)
                                                   (unsigned char)d };
                         for (int j = 0; j < moves[i].npassed; j++)
                             cs_set(&pm->passed, moves[i].passed[j]);
-                        if (pass)
+                        if (pass) {
                             r->common = cs_and(r->common, pm->passed);
-                        else {
+                        } else {
                             r->nfree++;
                             cs_set(&r->free_to, pm->to);
                         }
