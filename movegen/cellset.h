@@ -139,6 +139,31 @@ static inline int cs_pop_lsb(cellset *a)
     return -1;
 }
 
+/* A set being walked, as plain words: clearing a bit inside a vector register takes an extract and an
+ * insert per cell, where plain words stay in general registers. */
+struct cs_iter {
+    uint64_t w[CELLSET_WORDS];
+};
+
+static inline struct cs_iter cs_iter_of(cellset a)
+{
+    struct cs_iter it;
+    for (int i = 0; i < CELLSET_WORDS; i++)
+        it.w[i] = a[i];
+    return it;
+}
+
+static inline int cs_iter_next(struct cs_iter *it)
+{
+    for (int i = 0; i < CELLSET_WORDS; i++)
+        if (it->w[i]) {
+            int cell = 64 * i + __builtin_ctzll(it->w[i]);
+            it->w[i] &= it->w[i] - 1;
+            return cell;
+        }
+    return -1;
+}
+
 static inline bool cs_intersects(cellset a, cellset b)
 {
     return !cs_disjoint(a, b);
@@ -150,6 +175,6 @@ static inline bool cs_several(cellset a)
     return cs_popcount(a) > 1;
 }
 
-#define CS_FOR_EACH(cell, set) for (cellset cs_iter_ = (set); ((cell) = cs_pop_lsb(&cs_iter_)) >= 0;)
+#define CS_FOR_EACH(cell, set) for (struct cs_iter cs_iter_ = cs_iter_of(set); ((cell) = cs_iter_next(&cs_iter_)) >= 0;)
 
 #endif
