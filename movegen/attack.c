@@ -106,7 +106,7 @@ static inline cellset path_targets(const struct tables *tb, const unsigned dirs[
             for (const struct path_move *pm = &tb->paths[r->first + r->nfree], *end = &tb->paths[r->first + r->n]; pm < end;
                  pm++)
                 if (!cs_intersects(pm->passed, occ))
-                    cs_set(&out, pm->to);
+                    out = cs_or(out, tb->bit[pm->to]);
         }
     return out;
 }
@@ -124,7 +124,7 @@ static inline cellset hop_targets(const struct tables *tb, unsigned dirs, int fr
         int screen = up ? cs_lsb(cs_or(on_line, tb->bit[tb->ncells - 1])) : cs_msb(cs_or(on_line, tb->bit[0]));
         cellset beyond = cs_and(tb->ray[screen][d], occ);
         if (!cs_is_empty(beyond))
-            cs_set(&out, up ? cs_lsb(beyond) : cs_msb(beyond));
+            out = cs_or(out, tb->bit[up ? cs_lsb(beyond) : cs_msb(beyond)]);
     }
     return out;
 }
@@ -237,7 +237,7 @@ static inline cellset path_hits(const struct tables *tb, const struct path_group
         }
         for (const struct path_move *pm = &tb->paths_back[lo]; lo < end && pm->from == p; lo++, pm++)
             if ((g->dirs[pm->kind] >> pm->dir & 1) && !cs_intersects(pm->passed, occ)) {
-                cs_set(&found, p);
+                found = cs_or(found, tb->bit[p]);
                 break;
             }
     }
@@ -380,9 +380,9 @@ static inline bool exotic_attacked(const struct tables *tb, const struct exotic_
 }
 
 /* The first piece along each of the group's directions, if it is one of pcs. */
-static inline __attribute__((always_inline)) cellset line_hits(const cellset (*lines)[NUM_STRAIGHT], unsigned up,
-                                                               const struct line_group *g, cellset pcs, int cell,
-                                                               cellset occ)
+static inline __attribute__((always_inline)) cellset line_hits(const struct tables *tb, const cellset (*lines)[NUM_STRAIGHT],
+                                                               unsigned up, const struct line_group *g, cellset pcs,
+                                                               int cell, cellset occ)
 {
     cellset found = cs_empty();
     /* Most of the time no such piece stands on any of the lines at all. */
@@ -398,7 +398,7 @@ static inline __attribute__((always_inline)) cellset line_hits(const cellset (*l
             continue;
         int b = up & (1u << d) ? cs_lsb(blockers) : cs_msb(blockers);
         if (cs_test(pcs, b))
-            cs_set(&found, b);
+            found = cs_or(found, tb->bit[b]);
     }
     return found;
 }
@@ -417,7 +417,7 @@ static inline cellset curved_hits(const struct tables *tb, const struct curved_g
         for (uint32_t slots = tb->curved_link[cell * tb->ncells + p] & curved_slots(g); slots; slots &= slots - 1) {
             int slot = __builtin_ctz(slots), k = curved_fit(tb, g, cell, p, slot);
             if (k == 0 || (k > 0 && !cs_intersects(tb->curved[cell][slot / 2][slot % 2].prefix[k - 1], occ))) {
-                cs_set(&found, p);
+                found = cs_or(found, tb->bit[p]);
                 break;
             }
         }
@@ -435,12 +435,12 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
             return found;
     }
     for (int i = 0; i < a->nslide; i++) {
-        found = cs_or(found, line_hits(tb->ray, tb->straight_up, a->slide[i], a->slide_pcs[i], cell, occ));
+        found = cs_or(found, line_hits(tb, tb->ray, tb->straight_up, a->slide[i], a->slide_pcs[i], cell, occ));
         if (first_only && !cs_is_empty(found))
             return found;
     }
     for (int i = 0; i < a->nride; i++) {
-        found = cs_or(found, line_hits(tb->ride, tb->root7_up, a->ride[i], a->ride_pcs[i], cell, occ));
+        found = cs_or(found, line_hits(tb, tb->ride, tb->root7_up, a->ride[i], a->ride_pcs[i], cell, occ));
         if (first_only && !cs_is_empty(found))
             return found;
     }
@@ -469,7 +469,7 @@ static inline __attribute__((always_inline)) bool lines_attack(const struct posi
     const struct tables *tb = pos->tb;
     for (int i = 0; i < n; i++)
         if (cs_intersects(groups[i].reach[cell], near)
-            && !cs_is_empty(line_hits(root7 ? tb->ride : tb->ray, root7 ? tb->root7_up : tb->straight_up, &groups[i],
+            && !cs_is_empty(line_hits(tb, root7 ? tb->ride : tb->ray, root7 ? tb->root7_up : tb->straight_up, &groups[i],
                                       pieces_of_types(pos, player, groups[i].types), cell, occ)))
             return true;
     return false;

@@ -181,7 +181,7 @@ static inline cellset pins_along(const struct tables *tb, const struct line_grou
         if (cs_is_empty(blockers) || cs_several(blockers) || !cs_intersects(blockers, own))
             continue;
         int b = cs_lsb(blockers);
-        cs_set(&pinned, b);
+        pinned = cs_or(pinned, tb->bit[b]);
         line[b] = cs_or(between, tb->bit[s]);
     }
     return pinned;
@@ -258,7 +258,7 @@ static cellset safe_targets(const struct position *pos, const struct attackers *
         for (int i = 0; i < nopp && ok && test_all; i++)
             ok = cs_is_empty(cs_andnot(attackers_to(&opp[i], king, cs_or(occ, tb->bit[to]), false), tb->bit[to]));
         if (ok)
-            cs_set(&safe, to);
+            safe = cs_or(safe, tb->bit[to]);
     }
     return safe;
 }
