@@ -218,29 +218,19 @@ static inline int curved_fit(const struct tables *tb, const struct curved_group 
 }
 
 /* The pieces of pcs (still in occ) with a clear path of the group's onto the cell. Only a piece on
- * the group's reach can have one: its moves onto the cell are found by bisection, the moves back from
- * a cell being in the order of their starting cells (tables_paths). */
+ * the group's reach can have one: its moves onto the cell are found by the pair of cells (tables_paths). */
 static inline cellset path_hits(const struct tables *tb, const struct path_group *g, cellset pcs, int cell,
                                 cellset occ)
 {
     cellset found = cs_empty();
-    const uint32_t end = tb->path_back_first[cell + 1];
+    const uint32_t *at = &tb->path_back_at[cell * tb->ncells];
     int p;
-    CS_FOR_EACH(p, cs_and(cs_and(g->reach[cell], pcs), occ)) {
-        uint32_t lo = tb->path_back_first[cell], hi = end;
-        while (lo < hi) {
-            uint32_t mid = (lo + hi) / 2;
-            if (tb->paths_back[mid].from < p)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (const struct path_move *pm = &tb->paths_back[lo]; lo < end && pm->from == p; lo++, pm++)
+    CS_FOR_EACH(p, cs_and(cs_and(g->reach[cell], pcs), occ))
+        for (const struct path_move *pm = &tb->paths_back[at[p]], *end = &tb->paths_back[at[p + 1]]; pm < end; pm++)
             if ((g->dirs[pm->kind] >> pm->dir & 1) && !cs_intersects(pm->passed, occ)) {
                 found = cs_or(found, tb->bit[p]);
                 break;
             }
-    }
     return found;
 }
 

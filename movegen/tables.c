@@ -245,7 +245,7 @@ static bool tables_path_groups(struct tables *tb, int pl)
             if (!pg->reach || !pg->zone)
                 return false;
             for (int c = 0; c < tb->ncells; c++)
-                for (uint32_t i = tb->path_back_first[c]; i < tb->path_back_first[c + 1]; i++) {
+                for (uint32_t i = tb->path_back_at[c * tb->ncells]; i < tb->path_back_at[(c + 1) * tb->ncells]; i++) {
                     const struct path_move *pm = &tb->paths_back[i];
                     if (!(dirs[pm->kind] >> pm->dir & 1))
                         continue;
@@ -326,8 +326,8 @@ static bool tables_paths(struct tables *tb)
     tb->paths = calloc(total + 1, sizeof *tb->paths);
     tb->paths_back = calloc(total + 1, sizeof *tb->paths_back);
     tb->path_at = calloc((size_t)g->ncells, sizeof *tb->path_at);
-    tb->path_back_first = calloc((size_t)g->ncells + 1, sizeof *tb->path_back_first);
-    if (!tb->paths || !tb->paths_back || !tb->path_at || !tb->path_back_first)
+    tb->path_back_at = calloc((size_t)g->ncells * (size_t)g->ncells + 1, sizeof *tb->path_back_at);
+    if (!tb->paths || !tb->paths_back || !tb->path_at || !tb->path_back_at)
         return false;
     uint32_t n = 0;
     for (int c = 0; c < g->ncells; c++)
@@ -352,16 +352,15 @@ static bool tables_paths(struct tables *tb)
                             r->nfree++;
                             cs_set(&r->free_to, pm->to);
                         }
-                        tb->path_back_first[pm->to]++;
+                        tb->path_back_at[pm->to * g->ncells + c]++;
                     }
             }
-    /* Counts become the ends of each target's moves, then filling from the last move back leaves
-     * each the start of its own, and a target's moves in the order of their starting cells (path_hits
-     * bisects them). */
-    for (int c = 1; c <= g->ncells; c++)
-        tb->path_back_first[c] += tb->path_back_first[c - 1];
+    /* Counts become the ends of each (target, start) pair's moves, then filling from the last move back
+     * leaves each the start of its own. */
+    for (int i = 1; i <= g->ncells * g->ncells; i++)
+        tb->path_back_at[i] += tb->path_back_at[i - 1];
     for (uint32_t i = n; i-- > 0;)
-        tb->paths_back[--tb->path_back_first[tb->paths[i].to]] = tb->paths[i];
+        tb->paths_back[--tb->path_back_at[tb->paths[i].to * g->ncells + tb->paths[i].from]] = tb->paths[i];
     return true;
 }
 
@@ -389,7 +388,7 @@ static void tables_free(struct tables *tb)
         free(tb->paths);
         free(tb->paths_back);
         free(tb->path_at);
-        free(tb->path_back_first);
+        free(tb->path_back_at);
         for (int pl = 0; pl < MAX_PLAYERS; pl++)
             for (int g = 0; g < tb->attack[pl].npath; g++) {
                 free(tb->attack[pl].path[g].reach);

@@ -132,7 +132,7 @@ struct tables {
      * without any): forward by cell, kind and direction, and the same moves back, by target cell. */
     struct path_move *paths, *paths_back;
     struct path_range (*path_at)[PATH_KINDS][NUM_STRAIGHT];
-    uint32_t *path_back_first;              /* ncells + 1: the moves ending on cell c are [first[c], first[c+1]) */
+    uint32_t *path_back_at;                 /* ncells^2 + 1: the moves from p to c are [at[c n + p], at[c n + p + 1]) */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
     uint32_t movers[MAX_PLAYERS];           /* the types of the player's army but its royal */
     struct attack_groups attack[MAX_PLAYERS];
