@@ -377,7 +377,7 @@ EVAL_INLINE void eval_attacks_init(const struct position *pos, const struct eval
 /* Safe mobility of every piece (cells not attacked by an enemy pawn), the attacks they bring to the
  * enemy royals' neighbourhoods, and with threats each type's attacks. */
 EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s,
-                             int *attack_units, struct eval_attacks *at)
+                             int *attack_units, struct eval_attacks *at, struct known_caps *known)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -411,6 +411,10 @@ EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data 
             cellset quiet, caps;
             piece_targets(tb, pt, from, occ, empty, occ, &quiet, &caps);
             att = cs_or(att, caps);
+            if (known) {
+                known->caps[from] = caps;
+                known->has = cs_or(known->has, tb->bit[from]);
+            }
             cellset reach = cs_or(quiet, cs_and(caps, enemy));
             if (mobile)
                 count += cs_popcount(cs_andnot(reach, unsafe));
@@ -546,7 +550,7 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
  * alone when it is far outside (alpha, beta). The early score is kept in *early. */
 EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, int view,
-                              struct eval_trace *tr, int alpha, int beta, int *early_out)
+                              struct eval_trace *tr, int alpha, int beta, int *early_out, struct known_caps *known)
 {
     const struct eval_data *ev = eval_tables(pos->tb);
     const struct variant *v = pos->v;
@@ -602,8 +606,13 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     at.threats = ev->threats || tr;
     if (at.threats)
         eval_attacks_init(pos, ev, &at);
+    if (known) {
+        known->key = position_key(pos);
+        known->occ = pos->occ;
+        known->has = cs_empty();
+    }
     for (int pl = 0; pl < v->nplayers; pl++)
-        eval_pieces(pos, ev, pl, &s, units, &at);
+        eval_pieces(pos, ev, pl, &s, units, &at, pl == pos->side ? known : NULL);
     for (int pl = 0; pl < v->nplayers; pl++) {
         eval_royal(pos, ev, pl, units[pl], pawns, &s);
         if (ev->triad || tr)
@@ -627,18 +636,18 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
 static int evaluate_full(const struct position *pos, const struct eval_weights *settings, struct eval_trace *tr)
 {
     int early;
-    return evaluate_lazy(pos, settings, pos->side, tr, -SCORE_INF, SCORE_INF, &early);
+    return evaluate_lazy(pos, settings, pos->side, tr, -SCORE_INF, SCORE_INF, &early, NULL);
 }
 
 /* The search's evaluation, through the thread's cache: the same position comes back in every
  * iteration and through transpositions. A lazy exit needs only the early score; otherwise the full
- * one, computed once it is needed. */
+ * one, computed once it is needed. known (or NULL) gets the mover's captures when they are found. */
 static int evaluate_as(const struct position *pos, const struct eval_weights *settings, struct eval_cache *cache,
-                       int view, int alpha, int beta)
+                       int view, int alpha, int beta, struct known_caps *known)
 {
     int early;
     if (settings->material_only)
-        return evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early);
+        return evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early, NULL);
     struct eval_cache_slot *slot = eval_cache_slot(cache, position_key(pos), view);
     if (slot->early != EVAL_CACHE_NONE) {
         if (eval_is_lazy(slot->early, settings->lazy_margin, alpha, beta))
@@ -646,7 +655,7 @@ static int evaluate_as(const struct position *pos, const struct eval_weights *se
         if (slot->full != EVAL_CACHE_NONE)
             return slot->full;
     }
-    int score = evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early);
+    int score = evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early, known);
     slot->early = early;
     if (!eval_is_lazy(early, settings->lazy_margin, alpha, beta))
         slot->full = score;

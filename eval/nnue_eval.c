@@ -13,16 +13,17 @@ static int nnue_evaluate_as(const struct position *pos, int view)
     return score > bound ? bound : score < -bound ? -bound : score;
 }
 
+/* known: as evaluate_as's. */
 static int eval_position_as(const struct position *pos, const struct eval_weights *w, struct eval_cache *cache,
-                            int view, int alpha, int beta)
+                            int view, int alpha, int beta, struct known_caps *known)
 {
-    return pos->tb->nnue ? nnue_evaluate_as(pos, view) : evaluate_as(pos, w, cache, view, alpha, beta);
+    return pos->tb->nnue ? nnue_evaluate_as(pos, view) : evaluate_as(pos, w, cache, view, alpha, beta, known);
 }
 
 static int eval_position(const struct position *pos, const struct eval_weights *w, struct eval_cache *cache,
-                         int alpha, int beta)
+                         int alpha, int beta, struct known_caps *known)
 {
-    return eval_position_as(pos, w, cache, pos->side, alpha, beta);
+    return eval_position_as(pos, w, cache, pos->side, alpha, beta, known);
 }
 
 /* The net's score for the side to move, SCORE_NONE without a net (the eval command). */

@@ -360,8 +360,18 @@ static inline __attribute__((always_inline)) int opponents_gather(const struct p
  * may be left out (movegen_pseudo_member). With `any`, it may stop at the first piece with a legal move
  * (whether the player has one: a count above 0). Inlined into each caller below, so that each form (counting,
  * noisy, late, one piece) is compiled apart: perft's is not slowed by the others. */
+/* The captures (onto any piece) of the side to move's pieces that the evaluation found (has: their
+ * cells) in the position of that key and occupancy: the noisy list of the same node takes them instead
+ * of finding them again. */
+struct known_caps {
+    uint64_t key;
+    cellset occ, has;
+    cellset caps[MAX_CELLS];
+};
+
 static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, bool noisy,
-                                                           struct exotic_paths *late, int only, bool any)
+                                                           struct exotic_paths *late, int only, bool any,
+                                                           const struct known_caps *known)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -433,6 +443,7 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         int t = piece_type(pos->board[st->ep_victim]);
         ep_takers[k] = cs_and(tb->pt[us][t].leap_from[ep_cells[k]], pos_pieces(pos, us, t));
     }
+    const bool use_known = noisy && known && known->key == position_key(pos) && cs_is_empty(cs_xor(known->occ, occ));
     for (uint32_t types = tb->movers[us]; types; types &= types - 1) {
         const int t = __builtin_ctz(types);
         cellset froms = pos_pieces(pos, us, t);
@@ -455,7 +466,12 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
             /* A piece that could not reach what is wanted even on the empty board has no noisy move. */
             if (noisy && !cs_intersects(pt->reach[from], wanted))
                 continue;
-            piece_targets_of(tb, pt, from, occ, reachable, enemy, &quiet, &caps, !noisy || pawn);
+            if (use_known && !pawn && cs_test(known->has, from)) {
+                quiet = cs_empty();
+                caps = cs_and(known->caps[from], enemy);
+            } else {
+                piece_targets_of(tb, pt, from, occ, reachable, enemy, &quiet, &caps, !noisy || pawn);
+            }
             for (int k = 0; k < 2; k++)
                 if (cs_test(ep_takers[k], from))
                     quiet = cs_andnot(quiet, tb->bit[ep_cells[k]]);
@@ -511,37 +527,38 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
 
 static int movegen_legal(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, false, NULL, CELL_NONE, false);
+    return gen_legal(pos, list, false, NULL, CELL_NONE, false, NULL);
 }
 
 static int movegen_count(struct position *pos)
 {
-    return gen_legal(pos, NULL, false, NULL, CELL_NONE, false);
+    return gen_legal(pos, NULL, false, NULL, CELL_NONE, false, NULL);
 }
 
 /* Whether the side to move has a legal move (three players: mate or stalemate). */
 static bool movegen_any(struct position *pos)
 {
-    return gen_legal(pos, NULL, false, NULL, CELL_NONE, true) > 0;
+    return gen_legal(pos, NULL, false, NULL, CELL_NONE, true, NULL) > 0;
 }
 
 /* Not in check only. */
 static int movegen_noisy(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, true, NULL, CELL_NONE, false);
+    return gen_legal(pos, list, true, NULL, CELL_NONE, false, NULL);
 }
 
 /* The search's lists: legal but for the moves flagged MOVE_UNTESTED, whose test movegen_is_safe does
  * when the search tries them (most moves of a node never are: cut-offs, pruning). */
 static int movegen_pseudo(struct position *pos, move_t *list, struct exotic_paths *late)
 {
-    return gen_legal(pos, list, false, late, CELL_NONE, false);
+    return gen_legal(pos, list, false, late, CELL_NONE, false, NULL);
 }
 
-/* Not in check only. */
-static int movegen_pseudo_noisy(struct position *pos, move_t *list, struct exotic_paths *late)
+/* Not in check only. known: NULL, or what the evaluation found (valid if of this position). */
+static int movegen_pseudo_noisy(struct position *pos, move_t *list, struct exotic_paths *late,
+                                const struct known_caps *known)
 {
-    return gen_legal(pos, list, true, late, CELL_NONE, false);
+    return gen_legal(pos, list, true, late, CELL_NONE, false, known);
 }
 
 /* Whether a move movegen_pseudo flagged MOVE_UNTESTED is legal, given what it kept in late. A fission
@@ -572,7 +589,7 @@ static int movegen_pseudo_alone(struct position *pos, move_t *list)
 static int movegen_pseudo_noisy_alone(struct position *pos, move_t *list)
 {
     struct exotic_paths paths;
-    return movegen_pseudo_noisy(pos, list, &paths);
+    return movegen_pseudo_noisy(pos, list, &paths, NULL);
 }
 
 /* The member of the search's list (movegen_pseudo, or with noisy movegen_pseudo_noisy) that is m but
@@ -584,7 +601,7 @@ static move_t movegen_pseudo_member(struct position *pos, move_t m, bool noisy, 
     if (from >= pos->tb->ncells || !pos->board[from] || piece_colour(pos->board[from]) != pos->side)
         return MOVE_NONE;
     move_t list[MAX_MOVES];
-    int n = gen_legal(pos, list, noisy, late, from, false);
+    int n = gen_legal(pos, list, noisy, late, from, false, NULL);
     for (int i = 0; i < n; i++)
         if ((list[i] & ~MOVE_UNTESTED) == (m & ~MOVE_UNTESTED))
             return list[i];
