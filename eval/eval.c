@@ -474,8 +474,12 @@ EVAL_INLINE void eval_threats(const struct position *pos, const struct eval_data
             cellset cheaper = cs_empty(), mine = pos_pieces(pos, pl, t);
             for (int k = 0; k < v->nplayers - 1; k++)
                 cheaper = cs_or(cheaper, below[enemy[k]][g]);
-            add(s, pl, W_THREAT + t, cs_popcount(cs_and(mine, cheaper)));
-            add(s, pl, W_HANGING + t, cs_popcount(cs_and(mine, undefended)));
+            /* Most types have no piece threatened or hanging: nothing to count or add. */
+            cellset threatened = cs_and(mine, cheaper), hanging = cs_and(mine, undefended);
+            if (!cs_is_empty(threatened))
+                add(s, pl, W_THREAT + t, cs_popcount(threatened));
+            if (!cs_is_empty(hanging))
+                add(s, pl, W_HANGING + t, cs_popcount(hanging));
         }
     }
 }
