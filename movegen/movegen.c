@@ -352,14 +352,6 @@ static inline __attribute__((always_inline)) int opponents_gather(const struct p
     return nopp;
 }
 
-/* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only, with
- * the side to move not in check. With `late` (the search's lists), a move that needs the test against
- * curved, hopping and path attackers is not tested but flagged MOVE_UNTESTED, and *late keeps what
- * movegen_is_safe needs to test it when tried; in check by such a piece, or by two, every move is still
- * tested here (rare, and each kind of attacker counts). With `only` a cell, the moves of other pieces
- * may be left out (movegen_pseudo_member). With `any`, it may stop at the first piece with a legal move
- * (whether the player has one: a count above 0). Inlined into each caller below, so that each form (counting,
- * noisy, late, one piece) is compiled apart: perft's is not slowed by the others. */
 /* The captures (onto any piece) of the side to move's pieces that the evaluation found (has: their
  * cells) in the position of that key and occupancy: the noisy list of the same node takes them instead
  * of finding them again. */
@@ -369,6 +361,15 @@ struct known_caps {
     cellset caps[MAX_CELLS];
 };
 
+/* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only, with
+ * the side to move not in check. With `late` (the search's lists), a move that needs the test against
+ * curved, hopping and path attackers is not tested but flagged MOVE_UNTESTED, and *late keeps what
+ * movegen_is_safe needs to test it when tried; in check by such a piece, or by two, every move is still
+ * tested here (rare, and each kind of attacker counts). With `only` a cell, the moves of other pieces
+ * may be left out (movegen_pseudo_member). With `any`, it may stop at the first piece with a legal move
+ * (whether the player has one: a count above 0). With `known` (noisy only), the pieces' captures found
+ * by the evaluation are taken when they are of this position. Inlined into each caller below, so that
+ * each form (counting, noisy, late, one piece) is compiled apart: perft's is not slowed by the others. */
 static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, bool noisy,
                                                            struct exotic_paths *late, int only, bool any,
                                                            const struct known_caps *known)
