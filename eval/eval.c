@@ -55,13 +55,15 @@ static void eval_pawn_distance(const struct tables *tb, int pl, int t, int *dist
 static cellset eval_front(const struct tables *tb, int pl, int t, int cell)
 {
     const struct piece_tables *pt = &tb->pt[pl][t];
-    cellset seen = cs_empty(), todo = cs_or(pt->leap[MODE_MOVE][cell], pt->leap[MODE_BOTH][cell]);
-    while (!cs_is_empty(todo)) {
-        int c = cs_pop_lsb(&todo);
-        if (cs_test(seen, c))
-            continue;
-        cs_set(&seen, c);
-        todo = cs_or(todo, cs_andnot(cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]), seen));
+    cellset seen = cs_empty(), front = cs_or(pt->leap[MODE_MOVE][cell], pt->leap[MODE_BOTH][cell]);
+    /* One step further from every newly reached cell at a time. */
+    while (!cs_is_empty(front)) {
+        seen = cs_or(seen, front);
+        cellset next = cs_empty();
+        int c;
+        CS_FOR_EACH(c, front)
+            next = cs_or(next, cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]));
+        front = cs_andnot(next, seen);
     }
     return seen;
 }

@@ -127,18 +127,6 @@ static inline int cs_msb(cellset a)
     return 63 - __builtin_clzll(a[0]);
 }
 
-static inline int cs_pop_lsb(cellset *a)
-{
-    for (int i = 0; i < CELLSET_WORDS; i++) {
-        uint64_t w = (*a)[i];
-        if (w) {
-            (*a)[i] = w & (w - 1);
-            return 64 * i + __builtin_ctzll(w);
-        }
-    }
-    return -1;
-}
-
 /* A set being walked, as plain words: clearing a bit inside a vector register takes an extract and an
  * insert per cell, where plain words stay in general registers. */
 struct cs_iter {
