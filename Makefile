@@ -2,6 +2,9 @@
 MODE ?= release
 BUILD ?= build/$(MODE)
 CC ?= cc
+# No built-in rules: make would otherwise try to link the directory eval/weights from eval/weights.c
+# whenever that file is newer.
+MAKEFLAGS += --no-builtin-rules
 PKGS := libxxhash check
 
 # -Wno-psabi: cell sets are vectors (movegen/cellset.h), passed among functions built with the same flags.
@@ -30,7 +33,7 @@ CFLAGS := $(WARN) $(OPT) $(shell pkg-config --cflags libxxhash libmicrohttpd jan
 LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) \
           $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null || echo -lmicrohttpd -ljansson) -lpthread -lm
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
-LDFLAGS := $(OPT)
+LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 
 # Width-independent modules; engine/instance.c is compiled once per cell-set width and includes the
 # width-dependent files itself.
@@ -46,8 +49,16 @@ TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 .PHONY: all deps deps-test deps-fuzz apt-install demo play gui test test-builds test-run test-gui tsan fuzz fuzz-build \
         fuzz-smoke perft-deep perft-speed openings books clean
 
+# ./sennight is built profile-guided where the compiler is GCC (build/pgo/sennight.final below).
+PGO ?= 1
+IS_GCC := $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo yes)
 all: deps
+ifeq ($(PGO)$(IS_GCC),1yes)
+	@$(MAKE) -s --no-print-directory -j2 build/pgo/sennight.final
+	@cp build/pgo/sennight.final sennight
+else
 	@$(MAKE) --no-print-directory MODE=release sennight
+endif
 
 # What the build needs (deps) and what the tests need besides (deps-test), installed with apt-get
 # when missing; the browser tests' npm packages come from gui/tests/package-lock.json.
@@ -99,6 +110,29 @@ VERSION_STAMP := $(BUILD)/version.stamp
 $(shell mkdir -p $(BUILD) && [ -f $(VERSION_STAMP) ] && [ "$$(cat $(VERSION_STAMP))" = "$(VERSION)" ] || echo "$(VERSION)" > $(VERSION_STAMP))
 $(BUILD)/util/version.o: $(VERSION_STAMP)
 $(BUILD)/util/version.o: CFLAGS += $(if $(VERSION),-DSENNIGHT_VERSION='"$(VERSION)"')
+
+# ./sennight is built profile-guided (PGO=0 builds it without): an instrumented build searches the
+# bench at depth 5, then GCC builds again, inlining and laying out code by what that run did (about
+# 7 % more nodes/s, engine.md). GCC ties a static function's profile to its object's path, so both
+# builds use build/pgo, one after the other; any change to the sources or the version redoes both.
+# The instrumented build inlines differently and then sees uninitialised reads that are not there.
+PGO_DATA := $(abspath build/pgo/profile)
+PGO_INPUTS := Makefile $(shell find util rules engine eval movegen protocol bench match books datagen tune gui cli \
+                               -type f ! -path 'gui/tests/*' 2>/dev/null)
+build/pgo/sennight.final: $(PGO_INPUTS) $(VERSION_STAMP)
+	@rm -rf build/pgo
+	@echo "  PGO   instrumented build"
+	@$(MAKE) --no-print-directory MODE=release BUILD=build/pgo EXTRA_LDFLAGS=-fprofile-generate \
+	    EXTRA_CFLAGS="-fprofile-generate -fprofile-update=atomic -fprofile-dir=$(PGO_DATA) -Wno-maybe-uninitialized" \
+	    build/pgo/sennight >/dev/null
+	@echo "  PGO   training run: sennight bench 5"
+	@build/pgo/sennight bench 5 >/dev/null
+	@find build/pgo -name '*.o' -delete
+	@rm build/pgo/sennight
+	@echo "  PGO   optimised build"
+	@$(MAKE) --no-print-directory MODE=release BUILD=build/pgo \
+	    EXTRA_CFLAGS="-fprofile-use -fprofile-partial-training -fprofile-dir=$(PGO_DATA)" build/pgo/sennight >/dev/null
+	@mv build/pgo/sennight $@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
