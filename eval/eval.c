@@ -606,7 +606,7 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     phase = phase > 256 ? 256 : phase;
     int early = eval_blend(pos, &s, view, phase);
     *early_out = early;
-    if (!tr && eval_is_lazy(early, settings->lazy_margin, alpha, beta))
+    if (!tr && eval_is_lazy(early, ev->p.lazy_margin, alpha, beta))
         return early;
     int units[MAX_PLAYERS] = { 0 };
     at.threats = ev->threats || tr;
@@ -654,16 +654,17 @@ static int evaluate_as(const struct position *pos, const struct eval_weights *se
     int early;
     if (settings->material_only)
         return evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early, NULL);
+    const int margin = eval_tables(pos->tb)->p.lazy_margin;
     struct eval_cache_slot *slot = eval_cache_slot(cache, position_key(pos), view);
     if (slot->early != EVAL_CACHE_NONE) {
-        if (eval_is_lazy(slot->early, settings->lazy_margin, alpha, beta))
+        if (eval_is_lazy(slot->early, margin, alpha, beta))
             return slot->early;
         if (slot->full != EVAL_CACHE_NONE)
             return slot->full;
     }
     int score = evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early, known);
     slot->early = early;
-    if (!eval_is_lazy(early, settings->lazy_margin, alpha, beta))
+    if (!eval_is_lazy(early, margin, alpha, beta))
         slot->full = score;
     return score;
 }

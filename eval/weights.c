@@ -38,7 +38,6 @@ const struct weight_family weight_families[] = {
 };
 
 const struct eval_weights eval_weights_default = {
-    .lazy_margin = 400,
     .stalemate_scale = 2000,
 };
 
@@ -185,7 +184,12 @@ static bool parse_text(const struct variant *v, const char *text, const char *so
             continue;
         int ids[MAX_TYPES + 1], mg, eg, nids = 0;
         bool absent = false;
-        if (ntok != 3)
+        if (!strcmp(tok[0], "lazy-margin")) {
+            if (ntok != 2 || !parse_int(tok[1], &mg) || mg < 0)
+                snprintf(why, sizeof why, "expected \"lazy-margin <centipawns>\", from 0 to %d", WEIGHT_LIMIT);
+            else
+                next.lazy_margin = mg;
+        } else if (ntok != 3)
             snprintf(why, sizeof why, "expected \"<weight> <mg> <eg>\"");
         else if (!parse_int(tok[1], &mg) || !parse_int(tok[2], &eg))
             snprintf(why, sizeof why, "weights are integers from %d to %d", -WEIGHT_LIMIT, WEIGHT_LIMIT);
@@ -274,6 +278,7 @@ bool weights_load_file(const struct variant *v, const char *path, struct eval_pa
 void weights_write(const struct variant *v, const struct eval_params *p, struct text *out)
 {
     text_printf(out, "# Sennight evaluation weights for %s: <weight> <middlegame> <endgame> (docs/eval.md)\n", v->name);
+    text_printf(out, "%-24s %6d\n", "lazy-margin", p->lazy_margin);
     for (int id = 0; id < NUM_WEIGHTS; id++) {
         char name[NAME_LEN + 32];
         if (!weights_applies(v, id))

@@ -66,6 +66,9 @@ extern const struct weight_family weight_families[];
 /* A variant's weights, and where they came from (for `eval`). */
 struct eval_params {
     struct phased w[NUM_WEIGHTS];
+    /* Centipawns: mobility, royal safety and threats are skipped when material, piece-cell tables and
+     * pawns put the score this far outside the search's window (the line "lazy-margin <cp>"). */
+    int lazy_margin;
     char source[256];
 };
 
@@ -96,7 +99,6 @@ void weights_write(const struct variant *v, const struct eval_params *p, struct 
  * taken when it starts; the weights themselves belong to the variant's tables (eval.h), which are
  * rebuilt only between searches. */
 struct eval_weights {
-    int lazy_margin;             /* skip mobility, royal safety and threats this far outside the window */
     int stalemate_scale;         /* centipawns of a whole point: a 3/4 stalemate is worth scale / 2 */
     int material_only;           /* 1: material alone, for weak baselines in matches (option Evaluation) */
 };

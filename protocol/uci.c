@@ -821,7 +821,7 @@ static void cmd_eval(struct uci *u, char **tok, int n)
         return;
     }
     u->game.ops->evaluate(u->game.pos, &u->weights, &tr);
-    say("weights %s", p->source);
+    say("weights %s, lazy margin %d cp", p->source, p->lazy_margin);
     if (tr.material_only) {
         say("Final evaluation: %d cp (side to move %c), Evaluation is material only", tr.total,
             v->colour_letter[u->game.ops->position_side(u->game.pos)]);

@@ -24,6 +24,8 @@ static void registry_setup(void)
 
 static bool same_weights(const struct variant *v, const struct eval_params *a, const struct eval_params *b)
 {
+    if (a->lazy_margin != b->lazy_margin)
+        return false;
     for (int id = 0; id < NUM_WEIGHTS; id++)
         if (weights_applies(v, id) && memcmp(&a->w[id], &b->w[id], sizeof a->w[id]))
             return false;
@@ -86,6 +88,7 @@ START_TEST(test_weights_bad_fields)
         "tempo.1 1 2\n",        "value.zebra 1 2\n", "value.king 1 2\n",  "passed.knight 1 2\n", "mobility.pawn 1 2\n",
         "bogus 1 2\n",          "tempo 1e3 2\n",     "tempo 99999 0\n",   "tempo - 1\n",     "tempo 1 2x\n",
         "tempo 1 2",            "shield 1 2\ntempo 3\n", ".tempo 1 2\n",   "advance.-1 1 2\n", "advance.24 0 0\n",
+        "lazy-margin\n",        "lazy-margin -1\n",  "lazy-margin 1 2\n", "lazy-margin x\n", "lazy-margin 10001\n",
     };
     char err[512];
     const struct variant *v = test_variant("glinski");
@@ -107,6 +110,10 @@ START_TEST(test_weights_bad_fields)
     }
     ck_assert_int_eq(p.w[W_MOBILITY + knight].mg, 7);
     ck_assert_int_eq(p.w[W_MOBILITY + rook].eg, 4);
+    /* The lazy margin: the family default's, then a file's. */
+    ck_assert_int_eq(p.lazy_margin, 400);
+    ck_assert_msg(weights_parse(v, "lazy-margin 150\n", "f", &p, err, sizeof err), "%s", err);
+    ck_assert_int_eq(p.lazy_margin, 150);
 }
 END_TEST
 
@@ -491,7 +498,7 @@ START_TEST(test_eval_weights_option)
     char mishling[] = "/tmp/sennight-weights-mishling-XXXXXX";
     int fg = mkstemp(good), fb = mkstemp(bad), fm = mkstemp(mishling);
     ck_assert(fg >= 0 && fb >= 0 && fm >= 0);
-    ck_assert(write(fg, "tempo 40 40\n", 12) == 12);
+    ck_assert(write(fg, "tempo 40 40\nlazy-margin 150\n", 28) == 28);
     ck_assert(write(fb, "tempo 40 40\ntempo 3\n", 20) == 20);
     close(fg);
     close(fb);
@@ -500,7 +507,7 @@ START_TEST(test_eval_weights_option)
     snprintf(line, sizeof line, "setoption name EvalWeights value %s", good);
     ck_assert(pipe_send(&p, line, 1000) && pipe_send(&p, "eval", 1000));
     const char *got = read_until(&p, "weights ");
-    ck_assert_msg(got && strstr(got, good), "%s", got ? got : "no weights line");
+    ck_assert_msg(got && strstr(got, good) && strstr(got, "lazy margin 150 cp"), "%s", got ? got : "no weights line");
     got = read_until(&p, "tempo");
     ck_assert_msg(got && strstr(got, "40     40"), "%s", got ? got : "no tempo line");
     snprintf(line, sizeof line, "setoption name EvalWeights value %s", bad);
@@ -536,6 +543,43 @@ START_TEST(test_eval_weights_option)
     unlink(good);
     unlink(bad);
     unlink(mishling);
+}
+END_TEST
+
+/* The nodes of a depth-5 search of Glinski's start with a weights file that sets only the lazy margin. */
+static long nodes_with_lazy_margin(int margin)
+{
+    char path[] = "/tmp/sennight-lazy-XXXXXX", line[256];
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    int n = snprintf(line, sizeof line, "lazy-margin %d\n", margin);
+    ck_assert(write(fd, line, (size_t)n) == n);
+    close(fd);
+    struct proc p;
+    pipe_start(&p, NULL);
+    snprintf(line, sizeof line, "setoption name EvalWeights value %s", path);
+    ck_assert(pipe_send(&p, line, 1000) && pipe_send(&p, "position startpos", 1000) &&
+              pipe_send(&p, "go depth 5", 1000));
+    long nodes = -1;
+    for (const char *l; (l = pipe_read_line(&p, (int)(test_timeout(30) * 1000))) && strncmp(l, "bestmove", 8);) {
+        const char *at = strstr(l, " nodes ");
+        if (!strncmp(l, "info depth", 10) && at)
+            nodes = atol(at + 7);
+    }
+    ck_assert(pipe_send(&p, "quit", 1000));
+    pipe_wait(&p, (int)(test_timeout(5) * 1000));
+    proc_end(&p, 0, NULL, 0);
+    unlink(path);
+    return nodes;
+}
+
+/* The lazy margin reaches the search: skipping the positional terms everywhere outside the window
+ * (margin 0) searches another tree than never skipping them. */
+START_TEST(test_lazy_margin_search)
+{
+    long never = nodes_with_lazy_margin(10000), always = nodes_with_lazy_margin(0);
+    ck_assert(never > 0 && always > 0);
+    ck_assert_msg(never != always, "%ld nodes either way", never);
 }
 END_TEST
 
@@ -687,6 +731,7 @@ Suite *suite_tune(void)
     tcase_add_test(tc, test_leader_counts);
     tcase_add_test(tc, test_leader_counts_four_players);
     tcase_add_test(tc, test_eval_weights_option);
+    tcase_add_test(tc, test_lazy_margin_search);
     tcase_add_test(tc, test_command_line);
     suite_add_tcase(s, tc);
     return s;
