@@ -467,6 +467,9 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + 200 <= alpha
             && !(m & MOVE_EP))
             continue;
+        /* The child's bucket loads while the exchange is judged. */
+        if (w->armies < 3)
+            tt_prefetch(w->sh->tt, position_key_after(pos, m));
         if (!in_check && !capture_is_good(w, m))
             continue;
         if (!tried_is_legal(pos, &late, tried))

@@ -123,6 +123,22 @@ static uint64_t position_key(const struct position *pos)
     return pos->st[pos->ply].key;
 }
 
+/* The key after m as most moves change it: the piece leaves its cell, takes what stands on the target
+ * and lands there, the en-passant cell closes and the next player moves. Castling, promotion, fusion,
+ * fission, en passant, lost castling rights and a double step give another key: this only lets the
+ * search fetch the child's table bucket early. */
+static inline uint64_t position_key_after(const struct position *pos, move_t m)
+{
+    const struct variant *v = pos->v;
+    const struct state *st = &pos->st[pos->ply];
+    int from = move_from(m), to = move_to(m), piece = pos->board[from], victim = pos->board[to];
+    uint64_t key = st->key ^ v->key_side[pos->side] ^ v->key_side[pos_next_player(pos, pos->side)]
+                   ^ piece_key(pos, piece, from) ^ piece_key(pos, piece, to);
+    if (st->ep != CELL_NONE)
+        key ^= v->key_ep[st->ep];
+    return victim ? key ^ piece_key(pos, victim, to) : key;
+}
+
 static int position_side(const struct position *pos)
 {
     return pos->side;
