@@ -1,7 +1,7 @@
 #!/bin/sh
 # How often a lazy exit would be wrong, per variant and distance from the window: the data behind each
 # weights file's lazy-margin (docs/eval.md, "Lazy margins"). Builds a copy of the committed tree whose
-# evaluate_as never exits lazily and counts, for every full evaluation whose early score lies d
+# search never exits lazily and counts, for every full evaluation whose early score lies d
 # centipawns outside (alpha, beta), whether the full score lies on the other side of the bound; then
 # runs the bench (optionally at another depth: bench/lazy_stats.sh 6) and prints one line per variant:
 # wrong exits / evaluations in 25-cp bins from 100 to 400, and the smallest margin (a multiple of 25,
@@ -21,7 +21,10 @@ def swap(old, new):
     if s.count(old) != 1:
         sys.exit("lazy_stats.sh: evaluate_as changed; update the patch in bench/lazy_stats.sh")
     s = s.replace(old, new)
+# Both lazy tests go: evaluate_as's (a cached early score) and evaluate_lazy's own.
 swap("    const int margin = eval_tables(pos->tb)->p.lazy_margin;\n", "    const int margin = 1 << 20;\n")
+swap("    if (!tr && eval_is_lazy(early, ev->p.lazy_margin, alpha, beta))\n",
+     "    if (!tr && eval_is_lazy(early, 1 << 20, alpha, beta))\n")
 swap("    slot->early = early;\n", """    lazy_stats_count(pos->v, early, score, alpha, beta);
     slot->early = early;
 """)
