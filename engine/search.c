@@ -385,9 +385,12 @@ static inline bool make(struct worker *w, int ply, move_t m)
     w->stack[ply].move = m;
     w->stack[ply].moved = w->pos->board[move_from(m)];
     position_make(w->pos, m);
-    /* The child probes the table first: its bucket loads while the check test runs. */
-    if (w->armies < 3)
+    /* The child probes the table first and then evaluates: its bucket and its evaluation's slot load
+     * while the check test runs. */
+    if (w->armies < 3) {
         tt_prefetch(w->sh->tt, position_key(w->pos));
+        eval_cache_prefetch(&w->eval_cache, position_key(w->pos), w->pos->side);
+    }
     bool check = position_in_check_after_move(w->pos);
     w->stack[ply + 1].in_check = check;
     w->nodes++;

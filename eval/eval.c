@@ -214,10 +214,13 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
         const struct piece_def *pd = &v->piece[t];
         const bool piece = !pd->pawn && !pd->royal;
         ev->mobile[t] = p->w[W_MOBILITY + t].mg || p->w[W_MOBILITY + t].eg;
+        if (pd->pawn)
+            ev->pawn_slot[t] = (int8_t)__builtin_popcount(ev->pawn_types);
         ev->pawn_types |= (uint32_t)pd->pawn << t;
         ev->bound_types |= (uint32_t)(piece && eval_colour_bound(tb, t)) << t;
         ev->piece_types |= (uint32_t)piece << t;
     }
+    ev->cache_pawns = __builtin_popcount(ev->pawn_types) <= PAWN_CACHE_TYPES;
     for (int id = 0; id < NUM_WEIGHTS; id++)
         ev->packed[id] = eval_pack(p->w[id].mg, p->w[id].eg);
     for (int id = W_THREAT; id < W_PASSED; id++)
@@ -293,30 +296,28 @@ static void eval_trace_psq(const struct position *pos, const struct eval_data *e
     }
 }
 
-/* pawns: every army's pawns. Each term is counted over the pawns first and weighed once. Returns the
- * cells these pawns could capture on (their cover, occupied or not). */
+/* pawns: every army's pawns. Each term that depends on the pawns alone is counted over the pawns
+ * first and weighed once (blocked pawns: eval_blocked). Returns the cells these pawns could capture on
+ * (their cover, occupied or not). */
 EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, cellset pawns,
                                struct eval_sum *s)
 {
-    cellset own = pos_pieces(pos, pl, t), empty = cs_andnot(pos->tb->all, pos->occ), cover = cs_empty();
+    cellset own = pos_pieces(pos, pl, t), cover = cs_empty();
     cellset enemy_pawns = cs_andnot(pawns, pos->by_colour[pl]);
     const struct piece_tables *pt = &pos->tb->pt[pl][t];
     /* Most pawns have no leap that both moves and captures: its empty table is not read. */
     const bool both = pt->gen & GEN_LEAP_BOTH;
     /* near is symmetric: the pawns with an own pawn near are those near some own pawn. */
     cellset neighbours = cs_empty();
-    int c, passed = 0, doubled = 0, blocked = 0;
+    int c, passed = 0, doubled = 0;
     CS_FOR_EACH(c, own) {
         if (!cs_intersects(ev->passed[pl][t][c], enemy_pawns))
             passed += ev->advance[pl][t][c];
         doubled += cs_intersects(ev->front[pl][t][c], own);
         neighbours = cs_or(neighbours, ev->near[c]);
-        cellset steps = pt->leap[MODE_MOVE][c], takes = pt->leap[MODE_CAPTURE][c];
-        if (both) {
-            steps = cs_or(steps, pt->leap[MODE_BOTH][c]);
+        cellset takes = pt->leap[MODE_CAPTURE][c];
+        if (both)
             takes = cs_or(takes, pt->leap[MODE_BOTH][c]);
-        }
-        blocked += !cs_intersects(steps, empty);
         cover = cs_or(cover, takes);
     }
     add(s, pl, W_PASSED + t, passed);
@@ -324,8 +325,40 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
     add(s, pl, W_ISOLATED + t, cs_popcount(cs_andnot(own, neighbours)));
     /* Protected: an own pawn could capture onto the pawn's cell. */
     add(s, pl, W_PROTECTED + t, cs_popcount(cs_and(cover, own)));
-    add(s, pl, W_BLOCKED + t, blocked);
     return cover;
+}
+
+/* Pawns that cannot step forward: every cell they move to is taken. */
+EVAL_INLINE void eval_blocked(const struct position *pos, int pl, int t, struct eval_sum *s)
+{
+    const struct piece_tables *pt = &pos->tb->pt[pl][t];
+    const bool both = pt->gen & GEN_LEAP_BOTH;
+    cellset empty = cs_andnot(pos->tb->all, pos->occ);
+    int c, blocked = 0;
+    CS_FOR_EACH(c, pos_pieces(pos, pl, t)) {
+        cellset steps = pt->leap[MODE_MOVE][c];
+        if (both)
+            steps = cs_or(steps, pt->leap[MODE_BOTH][c]);
+        blocked += !cs_intersects(steps, empty);
+    }
+    add(s, pl, W_BLOCKED + t, blocked);
+}
+
+/* The pawn structure's key for the pawn cache: every army's pawns of every pawn type. */
+static inline uint64_t eval_pawn_key(const struct position *pos, const struct eval_data *ev)
+{
+    uint64_t h = 0x27D4EB2F165667C5ull;
+    for (uint32_t types = ev->pawn_types; types; types &= types - 1)
+        for (int pl = 0; pl < pos->v->nplayers; pl++) {
+            cellset own = pos_pieces(pos, pl, __builtin_ctz(types));
+            /* xxHash64's round: a multiply, a rotation, a multiply per word. */
+            for (int i = 0; i < CELLSET_WORDS; i++) {
+                h += own[i] * 0xC2B2AE3D27D4EB4Full;
+                h = (h << 31 | h >> 33) * 0x9E3779B185EBCA87ull;
+            }
+        }
+    h ^= h >> 29;
+    return h | 1;
 }
 
 /* What every army's pieces attack, found once per evaluation and shared by mobility, royal safety
@@ -554,9 +587,11 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
 
 /* The evaluation from player view's side (the three-player search scores every node for its root
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
- * alone when it is far outside (alpha, beta). The early score is kept in *early. */
-EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, int view,
-                              struct eval_trace *tr, int alpha, int beta, int *early_out, struct known_caps *known)
+ * alone when it is far outside (alpha, beta). The early score is kept in *early. cache (or NULL) keeps
+ * the terms of pawn structures met before. */
+EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, struct eval_cache *cache,
+                              int view, struct eval_trace *tr, int alpha, int beta, int *early_out,
+                              struct known_caps *known)
 {
     const struct eval_data *ev = eval_tables(pos->tb);
     const struct variant *v = pos->v;
@@ -585,8 +620,19 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     for (uint32_t types = ev->pawn_types; types; types &= types - 1)
         pawns = cs_or(pawns, pos->by_type[__builtin_ctz(types)]);
     struct eval_attacks at;
+    /* The terms of the pawns alone come from the pawn cache when it has this structure (never with a
+     * trace, which counts every weight). */
+    struct pawn_cache_slot *cached = NULL;
+    uint64_t pawn_key = 0;
+    if (cache && !tr && ev->cache_pawns) {
+        pawn_key = eval_pawn_key(pos, ev);
+        cached = &cache->pawns[pawn_key & (PAWN_CACHE_SLOTS - 1)];
+    }
+    const bool hit = cached && cached->key == pawn_key;
+    struct eval_sum ps = { .w = ev->packed, .tr = tr };
     for (int pl = 0; pl < v->nplayers; pl++) {
         s.sum[pl] = eval_pack(pos->material[pl] + pos->pst[pl][0], pos->material[pl] + pos->pst[pl][1]);
+        ps.sum[pl] = hit ? cached->sum[pl] : 0;
         at.pawn_cover[pl] = cs_empty();
         at.present[pl] = 0;
         for (uint32_t types = ev->pawn_types; types; types &= types - 1) {
@@ -594,10 +640,18 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
             if (cs_is_empty(pos_pieces(pos, pl, t)))
                 continue;
             at.present[pl] |= 1u << t;
-            at.pawn_takes[pl][t] = eval_pawns(pos, ev, pl, t, pawns, &s);
+            at.pawn_takes[pl][t] = hit ? cached->takes[pl][ev->pawn_slot[t]] : eval_pawns(pos, ev, pl, t, pawns, &ps);
+            if (cached && !hit)
+                cached->takes[pl][ev->pawn_slot[t]] = at.pawn_takes[pl][t];
             at.pawn_cover[pl] = cs_or(at.pawn_cover[pl], at.pawn_takes[pl][t]);
+            eval_blocked(pos, pl, t, &s);
         }
+        if (cached && !hit)
+            cached->sum[pl] = ps.sum[pl];
+        s.sum[pl] += ps.sum[pl];
     }
+    if (cached)
+        cached->key = pawn_key;
     if (view == pos->side)
         add(&s, view, W_TEMPO, 1);
     if (ev->balance || tr)
@@ -642,7 +696,7 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
 static int evaluate_full(const struct position *pos, const struct eval_weights *settings, struct eval_trace *tr)
 {
     int early;
-    return evaluate_lazy(pos, settings, pos->side, tr, -SCORE_INF, SCORE_INF, &early, NULL);
+    return evaluate_lazy(pos, settings, NULL, pos->side, tr, -SCORE_INF, SCORE_INF, &early, NULL);
 }
 
 /* The search's evaluation, through the thread's cache: the same position comes back in every
@@ -653,7 +707,7 @@ static int evaluate_as(const struct position *pos, const struct eval_weights *se
 {
     int early;
     if (settings->material_only)
-        return evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early, NULL);
+        return evaluate_lazy(pos, settings, NULL, view, NULL, alpha, beta, &early, NULL);
     const int margin = eval_tables(pos->tb)->p.lazy_margin;
     struct eval_cache_slot *slot = eval_cache_slot(cache, position_key(pos), view);
     if (slot->early != EVAL_CACHE_NONE) {
@@ -662,7 +716,7 @@ static int evaluate_as(const struct position *pos, const struct eval_weights *se
         if (slot->full != EVAL_CACHE_NONE)
             return slot->full;
     }
-    int score = evaluate_lazy(pos, settings, view, NULL, alpha, beta, &early, known);
+    int score = evaluate_lazy(pos, settings, cache, view, NULL, alpha, beta, &early, known);
     slot->early = early;
     if (!eval_is_lazy(early, margin, alpha, beta))
         slot->full = score;

@@ -83,9 +83,11 @@ static inline cellset curved_targets(const struct tables *tb, unsigned dirs, con
                 out = cs_or(out, cr[s].prefix[n - 1]);
                 continue;
             }
+            /* The first piece's index is the number of clear prefixes (those past the limit, or past
+             * the path's end, hold a piece too): counted without a branch to mispredict. */
             int k = 1;
-            while (!cs_test(occ, cr[s].cell[k]))
-                k++;
+            for (int j = 1; j < CURVED_MAX_STEPS - 1; j++)
+                k += !cs_intersects(cr[s].prefix[j], occ);
             out = cs_or(out, cr[s].prefix[k]);
         }
     }
@@ -103,10 +105,14 @@ static inline cellset path_targets(const struct tables *tb, const unsigned dirs[
             out = cs_or(out, r->free_to);
             if (cs_intersects(r->common, occ))
                 continue;
-            for (const struct path_move *pm = &tb->paths[r->first + r->nfree], *end = &tb->paths[r->first + r->n]; pm < end;
-                 pm++)
-                if (!cs_intersects(pm->passed, occ))
-                    out = cs_or(out, tb->bit[pm->to]);
+            for (const struct path_move *pm = &tb->paths[r->first + r->nfree], *end = &tb->paths[r->first + r->n]; pm < end;) {
+                if (cs_intersects(pm->passed, occ)) {
+                    pm += pm->skip;
+                    continue;
+                }
+                out = cs_or(out, tb->bit[pm->to]);
+                pm++;
+            }
         }
     return out;
 }

@@ -300,7 +300,22 @@ static void tables_curved(struct tables *tb)
                     cr->prefix[k] = path;
                     tb->curved_link[c * tb->ncells + cells[k]] |= 1u << (2 * d + s);
                 }
+                /* The whole path stands in for the prefixes past its end (curved_targets counts them). */
+                for (int k = cr->len; k < CURVED_MAX_STEPS; k++)
+                    cr->prefix[k] = path;
             }
+}
+
+/* A blocked move blocks every move after it that passes all the cells it passes: moves come path by
+ * path, longer after shorter, so path_targets jumps over the rest of a blocked path at once. */
+static void tables_path_skips(struct path_move *first, const struct path_move *end)
+{
+    for (struct path_move *pm = first; pm < end; pm++) {
+        const struct path_move *next = pm + 1;
+        while (next < end && cs_is_empty(cs_andnot(pm->passed, next->passed)))
+            next++;
+        pm->skip = (uint16_t)(next - pm);
+    }
 }
 
 /* The path moves of every kind and first direction some piece of the variant uses, forward by cell
@@ -343,7 +358,7 @@ static bool tables_paths(struct tables *tb)
                             continue;
                         struct path_move *pm = &tb->paths[n++];
                         *pm = (struct path_move){ cs_empty(), moves[i].to, (unsigned char)c, (unsigned char)k,
-                                                  (unsigned char)d };
+                                                  (unsigned char)d, 1 };
                         for (int j = 0; j < moves[i].npassed; j++)
                             cs_set(&pm->passed, moves[i].passed[j]);
                         if (pass) {
@@ -354,6 +369,7 @@ static bool tables_paths(struct tables *tb)
                         }
                         tb->path_back_at[pm->to * g->ncells + c]++;
                     }
+                tables_path_skips(&tb->paths[r->first + r->nfree], &tb->paths[n]);
             }
     /* Counts become the ends of each (target, start) pair's moves, then filling from the last move back
      * leaves each the start of its own. */

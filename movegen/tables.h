@@ -93,6 +93,7 @@ struct curved_ray {
 struct path_move {
     cellset passed;
     unsigned char to, from, kind, dir;
+    uint16_t skip;    /* forward: moves to jump when this one is blocked (those after it passing all it passes) */
 };
 
 /* Where a cell's moves of one path kind and first direction lie in struct tables' paths. */
