@@ -380,44 +380,67 @@ static inline bool eval_leaper(const struct piece_tables *pt)
     return !(pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LEAP_CAPTURE | GEN_LEAP_BOTH));
 }
 
-/* The cells a type's pieces capture or defend on, walked piece by piece. */
-static cellset eval_type_attacks(const struct position *pos, const struct piece_tables *pt, cellset pcs)
+/* A piece's targets, captures onto every piece (own ones: defended). Pieces whose targets depend on
+ * the board take them from the thread's memo (cache, or NULL) while the cells they depend on hold what
+ * they held: most moves change none of them. */
+EVAL_INLINE void eval_targets(const struct position *pos, struct eval_cache *cache, const struct piece_tables *pt,
+                              int from, cellset *quiet, cellset *caps)
 {
     const struct tables *tb = pos->tb;
-    cellset occ = pos->occ, empty = cs_andnot(tb->all, occ), att = cs_empty(), quiet, caps;
+    const cellset occ = pos->occ, empty = cs_andnot(tb->all, occ);
+    if (!cache || !(pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LEAP_CAPTURE | GEN_LEAP_BOTH))) {
+        piece_targets(tb, pt, from, occ, empty, occ, quiet, caps);
+        return;
+    }
+    struct target_memo *m = &cache->targets[from];
+    const cellset seen = cs_and(occ, pt->depends[from]);
+    if (m->piece == pos->board[from] && cs_is_empty(cs_xor(m->occ, seen))) {
+        *quiet = m->quiet;
+        *caps = m->caps;
+        return;
+    }
+    piece_targets(tb, pt, from, occ, empty, occ, quiet, caps);
+    *m = (struct target_memo){ seen, *quiet, *caps, pos->board[from] };
+}
+
+/* The cells a type's pieces capture or defend on, walked piece by piece. */
+EVAL_INLINE cellset eval_type_attacks(const struct position *pos, struct eval_cache *cache,
+                                      const struct piece_tables *pt, cellset pcs)
+{
+    cellset att = cs_empty(), quiet, caps;
     int from;
     CS_FOR_EACH(from, pcs) {
-        piece_targets(tb, pt, from, occ, empty, occ, &quiet, &caps);
+        eval_targets(pos, cache, pt, from, &quiet, &caps);
         att = cs_or(att, caps);
     }
     return att;
 }
 
 /* With threats, the attacks of every army's pawns and royal (eval_pieces adds the other types'). */
-EVAL_INLINE void eval_attacks_init(const struct position *pos, const struct eval_data *ev, struct eval_attacks *at)
+EVAL_INLINE void eval_attacks_init(const struct position *pos, const struct eval_data *ev, struct eval_cache *cache,
+                                   struct eval_attacks *at)
 {
     const struct variant *v = pos->v;
     for (int pl = 0; pl < v->nplayers; pl++) {
         const int royal = pos->royal[pl];
-        at->by_type[pl][royal] = eval_type_attacks(pos, &pos->tb->pt[pl][royal], pos_pieces(pos, pl, royal));
+        at->by_type[pl][royal] = eval_type_attacks(pos, cache, &pos->tb->pt[pl][royal], pos_pieces(pos, pl, royal));
         for (uint32_t types = ev->pawn_types & at->present[pl]; types; types &= types - 1) {
             int t = __builtin_ctz(types);
             const struct piece_tables *pt = &pos->tb->pt[pl][t];
             at->by_type[pl][t] = eval_leaper(pt) ? cs_and(at->pawn_takes[pl][t], pos->occ)
-                                                 : eval_type_attacks(pos, pt, pos_pieces(pos, pl, t));
+                                                 : eval_type_attacks(pos, cache, pt, pos_pieces(pos, pl, t));
         }
     }
 }
 
 /* Safe mobility of every piece (cells not attacked by an enemy pawn), the attacks they bring to the
  * enemy royals' neighbourhoods, and with threats each type's attacks. */
-EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s,
-                             int *attack_units, struct eval_attacks *at, struct known_caps *known)
+EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data *ev, struct eval_cache *cache, int pl,
+                             struct eval_sum *s, int *attack_units, struct eval_attacks *at, struct known_caps *known)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
-    cellset own = pos->by_colour[pl], occ = pos->occ;
-    cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
+    cellset own = pos->by_colour[pl], enemy = cs_andnot(pos->occ, own);
     cellset zone[MAX_PLAYERS], zones = cs_empty(), unsafe = cs_empty();
     for (int e = 0; e < v->nplayers; e++) {
         int k = pos_royal_cell(pos, e);
@@ -444,7 +467,7 @@ EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data 
                 continue;
             /* Captures onto every piece: own ones are defended, for threats. */
             cellset quiet, caps;
-            piece_targets(tb, pt, from, occ, empty, occ, &quiet, &caps);
+            eval_targets(pos, cache, pt, from, &quiet, &caps);
             att = cs_or(att, caps);
             if (known) {
                 known->caps[from] = caps;
@@ -665,14 +688,14 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     int units[MAX_PLAYERS] = { 0 };
     at.threats = ev->threats || tr;
     if (at.threats)
-        eval_attacks_init(pos, ev, &at);
+        eval_attacks_init(pos, ev, cache, &at);
     if (known) {
         known->key = position_key(pos);
         known->occ = pos->occ;
         known->has = cs_empty();
     }
     for (int pl = 0; pl < v->nplayers; pl++)
-        eval_pieces(pos, ev, pl, &s, units, &at, pl == pos->side ? known : NULL);
+        eval_pieces(pos, ev, cache, pl, &s, units, &at, pl == pos->side ? known : NULL);
     for (int pl = 0; pl < v->nplayers; pl++) {
         eval_royal(pos, ev, pl, units[pl], pawns, &s);
         if (ev->triad || tr)

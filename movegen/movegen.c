@@ -58,8 +58,8 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
     piece_targets_of(tb, pt, from, occ, empty, enemy, quiet, caps, true);
 }
 
-/* Every piece's reach on the empty board (tables.h), from the targets themselves: declared in tables.c,
- * which comes before them. */
+/* Every piece's reach on the empty board (tables.h), from the targets themselves, and the cells its
+ * targets depend on: declared in tables.c, which comes before them. */
 static void tables_reach(struct tables *tb)
 {
     for (int pl = 0; pl < tb->v->nplayers; pl++)
@@ -71,6 +71,15 @@ static void tables_reach(struct tables *tb)
                 pt->reach[c] = cs_or(quiet, caps);
                 for (unsigned dirs = pt->hop; dirs; dirs &= dirs - 1)
                     pt->reach[c] = cs_or(pt->reach[c], tb->ray[c][__builtin_ctz(dirs)]);
+                /* A joined path passes cells no move of it ends on. */
+                pt->depends[c] = pt->reach[c];
+                for (int m = 1; m < 4; m++)
+                    for (int k = 0; k < PATH_KINDS; k++)
+                        for (unsigned dirs = pt->path[m][k]; dirs; dirs &= dirs - 1) {
+                            const struct path_range *r = &tb->path_at[c][k][__builtin_ctz(dirs)];
+                            for (uint32_t i = r->first; i < r->first + r->n; i++)
+                                pt->depends[c] = cs_or(pt->depends[c], tb->paths[i].passed);
+                        }
             }
         }
 }

@@ -43,6 +43,8 @@ struct piece_tables {
     cellset promo_zone;             /* pawns: cells with no further non-capturing step */
     cellset reach[MAX_CELLS];       /* every target on the empty board (hoppers: their lines), which no
                                        board adds to */
+    cellset depends[MAX_CELLS];     /* the cells whose occupancy decides the targets: the reach and
+                                       the cells the paths pass */
     struct double_step dbl[MAX_CELLS];
 };
 
