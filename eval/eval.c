@@ -296,11 +296,24 @@ static void eval_trace_psq(const struct position *pos, const struct eval_data *e
     }
 }
 
+/* What every army's pieces attack, found once per evaluation and shared by mobility, royal safety
+ * and threats: the cells its pawns cover (occupied or not: all its pawns', and per pawn type, found
+ * with the pawn terms), and per type the cells its pieces capture or defend on (pieces of either
+ * colour; only while threats weigh something). Both are filled only for the types in `present`, by_type
+ * for the royal too. */
+struct eval_attacks {
+    cellset pawn_cover[MAX_PLAYERS];
+    cellset pawn_takes[MAX_PLAYERS][MAX_TYPES];
+    cellset by_type[MAX_PLAYERS][MAX_TYPES];
+    uint32_t present[MAX_PLAYERS];    /* the types an army has on the board, royal ones left out */
+    bool threats;
+};
+
 /* pawns: every army's pawns. Each term that depends on the pawns alone is counted over the pawns
  * first and weighed once (blocked pawns: eval_blocked). Returns the cells these pawns could capture on
- * (their cover, occupied or not). */
+ * (their cover, occupied or not), and adds those they step to to *steps. */
 EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, cellset pawns,
-                               struct eval_sum *s)
+                               struct eval_sum *s, cellset *steps)
 {
     cellset own = pos_pieces(pos, pl, t), cover = cs_empty();
     cellset enemy_pawns = cs_andnot(pawns, pos->by_colour[pl]);
@@ -316,8 +329,11 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
         doubled += cs_intersects(ev->front[pl][t][c], own);
         neighbours = cs_or(neighbours, ev->near[c]);
         cellset takes = pt->leap[MODE_CAPTURE][c];
-        if (both)
+        *steps = cs_or(*steps, pt->leap[MODE_MOVE][c]);
+        if (both) {
             takes = cs_or(takes, pt->leap[MODE_BOTH][c]);
+            *steps = cs_or(*steps, pt->leap[MODE_BOTH][c]);
+        }
         cover = cs_or(cover, takes);
     }
     add(s, pl, W_PASSED + t, passed);
@@ -361,18 +377,57 @@ static inline uint64_t eval_pawn_key(const struct position *pos, const struct ev
     return h | 1;
 }
 
-/* What every army's pieces attack, found once per evaluation and shared by mobility, royal safety
- * and threats: the cells its pawns cover (occupied or not: all its pawns', and per pawn type, found
- * with the pawn terms), and per type the cells its pieces capture or defend on (pieces of either
- * colour; only while threats weigh something). Both are filled only for the types in `present`, by_type
- * for the royal too. */
-struct eval_attacks {
-    cellset pawn_cover[MAX_PLAYERS];
-    cellset pawn_takes[MAX_PLAYERS][MAX_TYPES];
-    cellset by_type[MAX_PLAYERS][MAX_TYPES];
-    uint32_t present[MAX_PLAYERS];    /* the types an army has on the board, royal ones left out */
-    bool threats;
-};
+/* Every army's pawn terms and pawn cover, and the pawn types it has (at->present). The terms of the
+ * pawns alone come from the pawn cache when it has this structure (never with a trace, which counts
+ * every weight), and the blocked pawns too while the cells the pawns step to hold the same. */
+EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_data *ev, struct eval_cache *cache,
+                                 cellset pawns, struct eval_sum *s, struct eval_attacks *at)
+{
+    const int nplayers = pos->v->nplayers;
+    struct pawn_cache_slot *cached = NULL;
+    uint64_t key = 0;
+    if (cache && !s->tr && ev->cache_pawns) {
+        key = eval_pawn_key(pos, ev);
+        cached = &cache->pawns[key & (PAWN_CACHE_SLOTS - 1)];
+    }
+    const bool hit = cached && cached->key == key;
+    struct eval_sum ps = { .w = s->w, .tr = s->tr }, bs = ps;
+    cellset steps = hit ? cached->steps : cs_empty();
+    for (int pl = 0; pl < nplayers; pl++) {
+        ps.sum[pl] = hit ? cached->sum[pl] : 0;
+        at->pawn_cover[pl] = cs_empty();
+        at->present[pl] = 0;
+        for (uint32_t types = ev->pawn_types; types; types &= types - 1) {
+            const int t = __builtin_ctz(types);
+            if (cs_is_empty(pos_pieces(pos, pl, t)))
+                continue;
+            at->present[pl] |= 1u << t;
+            cellset *slot = cached ? &cached->takes[pl][ev->pawn_slot[t]] : NULL;
+            at->pawn_takes[pl][t] = hit ? *slot : eval_pawns(pos, ev, pl, t, pawns, &ps, &steps);
+            if (slot)
+                *slot = at->pawn_takes[pl][t];
+            at->pawn_cover[pl] = cs_or(at->pawn_cover[pl], at->pawn_takes[pl][t]);
+        }
+    }
+    const cellset step_occ = cs_and(pos->occ, steps);
+    const bool same_blocks = hit && cs_is_empty(cs_xor(cached->step_occ, step_occ));
+    for (int pl = 0; pl < nplayers; pl++) {
+        bs.sum[pl] = same_blocks ? cached->blocked[pl] : 0;
+        for (uint32_t types = same_blocks ? 0 : at->present[pl]; types; types &= types - 1)
+            eval_blocked(pos, pl, __builtin_ctz(types), &bs);
+        s->sum[pl] += ps.sum[pl] + bs.sum[pl];
+        if (cached) {
+            cached->sum[pl] = ps.sum[pl];
+            cached->blocked[pl] = bs.sum[pl];
+        }
+    }
+    if (cached) {
+        cached->key = key;
+        cached->steps = steps;
+        cached->step_occ = step_occ;
+    }
+}
+
 
 /* A pawn that only leaps covers its capture cells whatever stands there. */
 static inline bool eval_leaper(const struct piece_tables *pt)
@@ -643,38 +698,9 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     for (uint32_t types = ev->pawn_types; types; types &= types - 1)
         pawns = cs_or(pawns, pos->by_type[__builtin_ctz(types)]);
     struct eval_attacks at;
-    /* The terms of the pawns alone come from the pawn cache when it has this structure (never with a
-     * trace, which counts every weight). */
-    struct pawn_cache_slot *cached = NULL;
-    uint64_t pawn_key = 0;
-    if (cache && !tr && ev->cache_pawns) {
-        pawn_key = eval_pawn_key(pos, ev);
-        cached = &cache->pawns[pawn_key & (PAWN_CACHE_SLOTS - 1)];
-    }
-    const bool hit = cached && cached->key == pawn_key;
-    struct eval_sum ps = { .w = ev->packed, .tr = tr };
-    for (int pl = 0; pl < v->nplayers; pl++) {
+    for (int pl = 0; pl < v->nplayers; pl++)
         s.sum[pl] = eval_pack(pos->material[pl] + pos->pst[pl][0], pos->material[pl] + pos->pst[pl][1]);
-        ps.sum[pl] = hit ? cached->sum[pl] : 0;
-        at.pawn_cover[pl] = cs_empty();
-        at.present[pl] = 0;
-        for (uint32_t types = ev->pawn_types; types; types &= types - 1) {
-            const int t = __builtin_ctz(types);
-            if (cs_is_empty(pos_pieces(pos, pl, t)))
-                continue;
-            at.present[pl] |= 1u << t;
-            at.pawn_takes[pl][t] = hit ? cached->takes[pl][ev->pawn_slot[t]] : eval_pawns(pos, ev, pl, t, pawns, &ps);
-            if (cached && !hit)
-                cached->takes[pl][ev->pawn_slot[t]] = at.pawn_takes[pl][t];
-            at.pawn_cover[pl] = cs_or(at.pawn_cover[pl], at.pawn_takes[pl][t]);
-            eval_blocked(pos, pl, t, &s);
-        }
-        if (cached && !hit)
-            cached->sum[pl] = ps.sum[pl];
-        s.sum[pl] += ps.sum[pl];
-    }
-    if (cached)
-        cached->key = pawn_key;
+    eval_pawn_terms(pos, ev, cache, pawns, &s, &at);
     if (view == pos->side)
         add(&s, view, W_TEMPO, 1);
     if (ev->balance || tr)

@@ -18,10 +18,13 @@ struct eval_cache_slot {
 };
 
 /* The pawn terms that depend on the pawns alone (eval_pawn_key): each army's packed sum and each
- * pawn type's capture cells, by the type's place among the variant's pawn types. Key 0: empty. */
+ * pawn type's capture cells, by the type's place among the variant's pawn types; and the blocked
+ * pawns' packed sums with the occupancy of the cells the pawns step to, which decides them. Key 0:
+ * empty. */
 struct pawn_cache_slot {
     uint64_t key;
-    int64_t sum[MAX_PLAYERS];
+    int64_t sum[MAX_PLAYERS], blocked[MAX_PLAYERS];
+    cellset steps, step_occ;
     cellset takes[MAX_PLAYERS][PAWN_CACHE_TYPES];
 };
 
