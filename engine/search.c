@@ -45,7 +45,7 @@ struct worker {
     move_t counter[4 * (MAX_TYPES + 1)][MAX_CELLS];
     struct stack stack[MAX_PLY + 4];
     struct eval_cache eval_cache;
-    struct known_caps known;   /* the quiescence search's, from its evaluation to its list */
+    struct target_memo memo[MAX_CELLS];  /* the pieces' targets, for the evaluation and the lists */
     int pvlen[MAX_PLY + 1];
     move_t pv[MAX_PLY + 1][MAX_PLY + 1];
 };
@@ -337,7 +337,7 @@ struct picker {
 
 static void picker_fill(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
 {
-    mp->n = mp->noisy ? movegen_pseudo_noisy(w->pos, mp->list, late, &w->known) : movegen_pseudo(w->pos, mp->list, late);
+    mp->n = mp->noisy ? movegen_pseudo_noisy(w->pos, mp->list, late, w->memo) : movegen_pseudo(w->pos, mp->list, late, w->memo);
     score_moves(w, ply, mp->list, mp->scores, mp->n, mp->tt_move, mp->use_see, mp->use_see);
     /* The table's move (in the list, scored above all) was picked first. */
     if (mp->tt)
@@ -425,7 +425,7 @@ static bool node_ends(struct worker *w, int ply, int view, int *score)
     if (ply < MAX_PLY)
         return false;
     if (!w->stack[ply].in_check)
-        *score = eval_position_as(w->pos, &w->sh->weights, &w->eval_cache, view, -SCORE_INF, SCORE_INF, NULL);
+        *score = eval_position_as(w->pos, &w->sh->weights, &w->eval_cache, w->memo, view, -SCORE_INF, SCORE_INF);
     return true;
 }
 
@@ -450,7 +450,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     const int old_alpha = alpha;
     int best = -SCORE_INF, stand = SCORE_NONE;
     if (!in_check) {
-        stand = eval_position(pos, &w->sh->weights, &w->eval_cache, alpha, beta, &w->known);
+        stand = eval_position(pos, &w->sh->weights, &w->eval_cache, w->memo, alpha, beta);
         if (stand >= beta) {
             tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER);
             return stand;
@@ -560,7 +560,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     }
 
     struct stack *ss = &w->stack[ply];
-    int eval = in_check ? SCORE_NONE : eval_position(pos, &sh->weights, &w->eval_cache, -SCORE_INF, SCORE_INF, NULL);
+    int eval = in_check ? SCORE_NONE : eval_position(pos, &sh->weights, &w->eval_cache, w->memo, -SCORE_INF, SCORE_INF);
     ss->eval = eval;
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
@@ -806,6 +806,8 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     w->next_progress_ms = sh->start_ms + PROGRESS_EVERY_MS;
     memset(w->stack, 0, sizeof w->stack);
     eval_cache_clear(&w->eval_cache);
+    for (int c = 0; c < MAX_CELLS; c++)
+        w->memo[c].piece = 0;
     w->stack[0].in_check = position_in_check(pos);
     w->armies = armies_left(pos);
     w->root_player = pos->side;

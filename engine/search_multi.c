@@ -74,7 +74,7 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
     const bool max_node = pos->side == w->root_player, in_check = w->stack[ply].in_check;
     int best = max_node ? -SCORE_INF : SCORE_INF;
     if (!in_check) {
-        best = eval_position_as(pos, &w->sh->weights, &w->eval_cache, w->root_player, alpha, beta, &w->known);
+        best = eval_position_as(pos, &w->sh->weights, &w->eval_cache, w->memo, w->root_player, alpha, beta);
         if (max_node ? best >= beta : best <= alpha)
             return best;
         if (max_node && best > alpha)
@@ -85,7 +85,7 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
     move_t list[MAX_MOVES];
     int scores[MAX_MOVES];
     struct exotic_paths late;
-    int n = in_check ? movegen_pseudo(pos, list, &late) : movegen_pseudo_noisy(pos, list, &late, &w->known);
+    int n = in_check ? movegen_pseudo(pos, list, &late, w->memo) : movegen_pseudo_noisy(pos, list, &late, w->memo);
     score_moves(w, ply, list, scores, n, MOVE_NONE, false, false);
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(w, list, scores, n, i) & ~MOVE_UNTESTED;
@@ -153,7 +153,7 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
             }
         }
     }
-    int n = movegen_pseudo(w->pos, list, &late);
+    int n = movegen_pseudo(w->pos, list, &late, w->memo);
     if (!n)
         return MOVE_NONE;
     score_moves(w, ply, list, scores, n, tt_move, false, false);
@@ -218,7 +218,7 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         scores[0] = 0;
         n = list[0] != MOVE_NONE;
     } else {
-        n = movegen_pseudo(pos, list, &late);
+        n = movegen_pseudo(pos, list, &late, w->memo);
         score_moves(w, ply, list, scores, n, tt_move, true, false);
     }
     int best = max_node ? -SCORE_INF : SCORE_INF;

@@ -435,63 +435,40 @@ static inline bool eval_leaper(const struct piece_tables *pt)
     return !(pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LEAP_CAPTURE | GEN_LEAP_BOTH));
 }
 
-/* A piece's targets, captures onto every piece (own ones: defended). Pieces whose targets depend on
- * the board take them from the thread's memo (cache, or NULL) while the cells they depend on hold what
- * they held: most moves change none of them. */
-EVAL_INLINE void eval_targets(const struct position *pos, struct eval_cache *cache, const struct piece_tables *pt,
-                              int from, cellset *quiet, cellset *caps)
-{
-    const struct tables *tb = pos->tb;
-    const cellset occ = pos->occ, empty = cs_andnot(tb->all, occ);
-    if (!cache || !(pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LEAP_CAPTURE | GEN_LEAP_BOTH))) {
-        piece_targets(tb, pt, from, occ, empty, occ, quiet, caps);
-        return;
-    }
-    struct target_memo *m = &cache->targets[from];
-    const cellset seen = cs_and(occ, pt->depends[from]);
-    if (m->piece == pos->board[from] && cs_is_empty(cs_xor(m->occ, seen))) {
-        *quiet = m->quiet;
-        *caps = m->caps;
-        return;
-    }
-    piece_targets(tb, pt, from, occ, empty, occ, quiet, caps);
-    *m = (struct target_memo){ seen, *quiet, *caps, pos->board[from] };
-}
-
 /* The cells a type's pieces capture or defend on, walked piece by piece. */
-EVAL_INLINE cellset eval_type_attacks(const struct position *pos, struct eval_cache *cache,
+EVAL_INLINE cellset eval_type_attacks(const struct position *pos, struct target_memo *memo,
                                       const struct piece_tables *pt, cellset pcs)
 {
     cellset att = cs_empty(), quiet, caps;
     int from;
     CS_FOR_EACH(from, pcs) {
-        eval_targets(pos, cache, pt, from, &quiet, &caps);
+        memo_targets(pos, memo, pt, from, &quiet, &caps);
         att = cs_or(att, caps);
     }
     return att;
 }
 
 /* With threats, the attacks of every army's pawns and royal (eval_pieces adds the other types'). */
-EVAL_INLINE void eval_attacks_init(const struct position *pos, const struct eval_data *ev, struct eval_cache *cache,
+EVAL_INLINE void eval_attacks_init(const struct position *pos, const struct eval_data *ev, struct target_memo *memo,
                                    struct eval_attacks *at)
 {
     const struct variant *v = pos->v;
     for (int pl = 0; pl < v->nplayers; pl++) {
         const int royal = pos->royal[pl];
-        at->by_type[pl][royal] = eval_type_attacks(pos, cache, &pos->tb->pt[pl][royal], pos_pieces(pos, pl, royal));
+        at->by_type[pl][royal] = eval_type_attacks(pos, memo, &pos->tb->pt[pl][royal], pos_pieces(pos, pl, royal));
         for (uint32_t types = ev->pawn_types & at->present[pl]; types; types &= types - 1) {
             int t = __builtin_ctz(types);
             const struct piece_tables *pt = &pos->tb->pt[pl][t];
             at->by_type[pl][t] = eval_leaper(pt) ? cs_and(at->pawn_takes[pl][t], pos->occ)
-                                                 : eval_type_attacks(pos, cache, pt, pos_pieces(pos, pl, t));
+                                                 : eval_type_attacks(pos, memo, pt, pos_pieces(pos, pl, t));
         }
     }
 }
 
 /* Safe mobility of every piece (cells not attacked by an enemy pawn), the attacks they bring to the
  * enemy royals' neighbourhoods, and with threats each type's attacks. */
-EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data *ev, struct eval_cache *cache, int pl,
-                             struct eval_sum *s, int *attack_units, struct eval_attacks *at, struct known_caps *known)
+EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data *ev, struct target_memo *memo, int pl,
+                             struct eval_sum *s, int *attack_units, struct eval_attacks *at)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -522,12 +499,8 @@ EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data 
                 continue;
             /* Captures onto every piece: own ones are defended, for threats. */
             cellset quiet, caps;
-            eval_targets(pos, cache, pt, from, &quiet, &caps);
+            memo_targets(pos, memo, pt, from, &quiet, &caps);
             att = cs_or(att, caps);
-            if (known) {
-                known->caps[from] = caps;
-                known->has = cs_or(known->has, tb->bit[from]);
-            }
             cellset reach = cs_or(quiet, cs_and(caps, enemy));
             if (mobile)
                 count += cs_popcount(cs_andnot(reach, unsafe));
@@ -666,10 +639,10 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
 /* The evaluation from player view's side (the three-player search scores every node for its root
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
  * alone when it is far outside (alpha, beta). The early score is kept in *early. cache (or NULL) keeps
- * the terms of pawn structures met before. */
+ * the terms of pawn structures met before, memo (or NULL) the pieces' targets (memo_targets). */
 EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, struct eval_cache *cache,
-                              int view, struct eval_trace *tr, int alpha, int beta, int *early_out,
-                              struct known_caps *known)
+                              struct target_memo *memo, int view, struct eval_trace *tr, int alpha, int beta,
+                              int *early_out)
 {
     const struct eval_data *ev = eval_tables(pos->tb);
     const struct variant *v = pos->v;
@@ -714,14 +687,9 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     int units[MAX_PLAYERS] = { 0 };
     at.threats = ev->threats || tr;
     if (at.threats)
-        eval_attacks_init(pos, ev, cache, &at);
-    if (known) {
-        known->key = position_key(pos);
-        known->occ = pos->occ;
-        known->has = cs_empty();
-    }
+        eval_attacks_init(pos, ev, memo, &at);
     for (int pl = 0; pl < v->nplayers; pl++)
-        eval_pieces(pos, ev, cache, pl, &s, units, &at, pl == pos->side ? known : NULL);
+        eval_pieces(pos, ev, memo, pl, &s, units, &at);
     for (int pl = 0; pl < v->nplayers; pl++) {
         eval_royal(pos, ev, pl, units[pl], pawns, &s);
         if (ev->triad || tr)
@@ -745,18 +713,18 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
 static int evaluate_full(const struct position *pos, const struct eval_weights *settings, struct eval_trace *tr)
 {
     int early;
-    return evaluate_lazy(pos, settings, NULL, pos->side, tr, -SCORE_INF, SCORE_INF, &early, NULL);
+    return evaluate_lazy(pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF, &early);
 }
 
 /* The search's evaluation, through the thread's cache: the same position comes back in every
  * iteration and through transpositions. A lazy exit needs only the early score; otherwise the full
- * one, computed once it is needed. known (or NULL) gets the mover's captures when they are found. */
+ * one, computed once it is needed. memo: the thread's target memo. */
 static int evaluate_as(const struct position *pos, const struct eval_weights *settings, struct eval_cache *cache,
-                       int view, int alpha, int beta, struct known_caps *known)
+                       struct target_memo *memo, int view, int alpha, int beta)
 {
     int early;
     if (settings->material_only)
-        return evaluate_lazy(pos, settings, NULL, view, NULL, alpha, beta, &early, NULL);
+        return evaluate_lazy(pos, settings, NULL, NULL, view, NULL, alpha, beta, &early);
     const int margin = eval_tables(pos->tb)->p.lazy_margin;
     struct eval_cache_slot *slot = eval_cache_slot(cache, position_key(pos), view);
     if (slot->early != EVAL_CACHE_NONE) {
@@ -765,7 +733,7 @@ static int evaluate_as(const struct position *pos, const struct eval_weights *se
         if (slot->full != EVAL_CACHE_NONE)
             return slot->full;
     }
-    int score = evaluate_lazy(pos, settings, cache, view, NULL, alpha, beta, &early, known);
+    int score = evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta, &early);
     slot->early = early;
     if (!eval_is_lazy(early, margin, alpha, beta))
         slot->full = score;

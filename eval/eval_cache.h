@@ -28,18 +28,9 @@ struct pawn_cache_slot {
     cellset takes[MAX_PLAYERS][PAWN_CACHE_TYPES];
 };
 
-/* The targets a line, curved, hopping or path piece had on a cell (piece_targets with captures onto
- * every piece), and the occupancy of the cells they depend on (piece_tables.depends) then: while
- * those hold the same, so do the targets. Piece 0: none. */
-struct target_memo {
-    cellset occ, quiet, caps;
-    int piece;
-};
-
 struct eval_cache {
     struct eval_cache_slot slot[EVAL_CACHE_SLOTS];
     struct pawn_cache_slot pawns[PAWN_CACHE_SLOTS];
-    struct target_memo targets[MAX_CELLS];
 };
 
 /* The key of a position seen by player view: three-player searches score a position for the root
@@ -72,8 +63,6 @@ static inline void eval_cache_clear(struct eval_cache *c)
         c->slot[i] = (struct eval_cache_slot){ .key = 0, .early = EVAL_CACHE_NONE, .full = EVAL_CACHE_NONE };
     for (int i = 0; i < PAWN_CACHE_SLOTS; i++)
         c->pawns[i].key = 0;
-    for (int i = 0; i < MAX_CELLS; i++)
-        c->targets[i].piece = 0;
 }
 
 #endif

@@ -13,17 +13,17 @@ static int nnue_evaluate_as(const struct position *pos, int view)
     return score > bound ? bound : score < -bound ? -bound : score;
 }
 
-/* known: as evaluate_as's. */
+/* memo: as evaluate_as's. */
 static int eval_position_as(const struct position *pos, const struct eval_weights *w, struct eval_cache *cache,
-                            int view, int alpha, int beta, struct known_caps *known)
+                            struct target_memo *memo, int view, int alpha, int beta)
 {
-    return pos->tb->nnue ? nnue_evaluate_as(pos, view) : evaluate_as(pos, w, cache, view, alpha, beta, known);
+    return pos->tb->nnue ? nnue_evaluate_as(pos, view) : evaluate_as(pos, w, cache, memo, view, alpha, beta);
 }
 
 static int eval_position(const struct position *pos, const struct eval_weights *w, struct eval_cache *cache,
-                         int alpha, int beta, struct known_caps *known)
+                         struct target_memo *memo, int alpha, int beta)
 {
-    return eval_position_as(pos, w, cache, pos->side, alpha, beta, known);
+    return eval_position_as(pos, w, cache, memo, pos->side, alpha, beta);
 }
 
 /* The net's score for the side to move, SCORE_NONE without a net (the eval command). */

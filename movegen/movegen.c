@@ -361,14 +361,38 @@ static inline __attribute__((always_inline)) int opponents_gather(const struct p
     return nopp;
 }
 
-/* The captures (onto any piece) of the side to move's pieces that the evaluation found (has: their
- * cells) in the position of that key and occupancy: the noisy list of the same node takes them instead
- * of finding them again. */
-struct known_caps {
-    uint64_t key;
-    cellset occ, has;
-    cellset caps[MAX_CELLS];
+/* The targets a line, curved, hopping or path piece had on a cell (quiet moves, and captures onto
+ * every piece) and the occupancy then of the cells they depend on (piece_tables.depends): while the
+ * same piece stands there and those cells hold the same, so do the targets. A search thread keeps one
+ * per cell for its evaluations and its lists. Piece 0: none. */
+struct target_memo {
+    cellset occ, quiet, caps;
+    int piece;
 };
+
+/* A piece's targets, captures onto every piece, from the memo (or NULL) when they are still those it
+ * keeps: most moves change none of the cells a piece's targets depend on. Leapers' cost two loads
+ * and are not kept. */
+static inline __attribute__((always_inline)) void memo_targets(const struct position *pos, struct target_memo *memo,
+                                                               const struct piece_tables *pt, int from,
+                                                               cellset *quiet, cellset *caps)
+{
+    const struct tables *tb = pos->tb;
+    const cellset occ = pos->occ, empty = cs_andnot(tb->all, occ);
+    if (!memo || !(pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LEAP_CAPTURE | GEN_LEAP_BOTH))) {
+        piece_targets(tb, pt, from, occ, empty, occ, quiet, caps);
+        return;
+    }
+    struct target_memo *m = &memo[from];
+    const cellset seen = cs_and(occ, pt->depends[from]);
+    if (m->piece == pos->board[from] && cs_is_empty(cs_xor(m->occ, seen))) {
+        *quiet = m->quiet;
+        *caps = m->caps;
+        return;
+    }
+    piece_targets(tb, pt, from, occ, empty, occ, quiet, caps);
+    *m = (struct target_memo){ seen, *quiet, *caps, pos->board[from] };
+}
 
 /* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only, with
  * the side to move not in check. With `late` (the search's lists), a move that needs the test against
@@ -376,12 +400,12 @@ struct known_caps {
  * movegen_is_safe needs to test it when tried; in check by such a piece, or by two, every move is still
  * tested here (rare, and each kind of attacker counts). With `only` a cell, the moves of other pieces
  * may be left out (movegen_pseudo_member). With `any`, it may stop at the first piece with a legal move
- * (whether the player has one: a count above 0). With `known` (noisy only), the pieces' captures found
- * by the evaluation are taken when they are of this position. Inlined into each caller below, so that
+ * (whether the player has one: a count above 0). With `memo`, the pieces' targets come from the
+ * thread's target memo (memo_targets). Inlined into each caller below, so that
  * each form (counting, noisy, late, one piece) is compiled apart: perft's is not slowed by the others. */
 static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, bool noisy,
                                                            struct exotic_paths *late, int only, bool any,
-                                                           const struct known_caps *known)
+                                                           struct target_memo *memo)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -453,7 +477,6 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         int t = piece_type(pos->board[st->ep_victim]);
         ep_takers[k] = cs_and(tb->pt[us][t].leap_from[ep_cells[k]], pos_pieces(pos, us, t));
     }
-    const bool use_known = noisy && known && known->key == position_key(pos) && cs_is_empty(cs_xor(known->occ, occ));
     for (uint32_t types = tb->movers[us]; types; types &= types - 1) {
         const int t = __builtin_ctz(types);
         cellset froms = pos_pieces(pos, us, t);
@@ -476,9 +499,11 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
             /* A piece that could not reach what is wanted even on the empty board has no noisy move. */
             if (noisy && !cs_intersects(pt->reach[from], wanted))
                 continue;
-            if (use_known && !pawn && cs_test(known->has, from)) {
-                quiet = cs_empty();
-                caps = cs_and(known->caps[from], enemy);
+            /* The memo's quiet moves are onto empty cells: fusion reaches partners too. */
+            if (memo && !pawn && (noisy || cs_is_empty(partners))) {
+                memo_targets(pos, memo, pt, from, &quiet, &caps);
+                quiet = noisy ? cs_empty() : quiet;
+                caps = cs_and(caps, enemy);
             } else {
                 piece_targets_of(tb, pt, from, occ, reachable, enemy, &quiet, &caps, !noisy || pawn);
             }
@@ -559,16 +584,16 @@ static int movegen_noisy(struct position *pos, move_t *list)
 
 /* The search's lists: legal but for the moves flagged MOVE_UNTESTED, whose test movegen_is_safe does
  * when the search tries them (most moves of a node never are: cut-offs, pruning). */
-static int movegen_pseudo(struct position *pos, move_t *list, struct exotic_paths *late)
+static int movegen_pseudo(struct position *pos, move_t *list, struct exotic_paths *late, struct target_memo *memo)
 {
-    return gen_legal(pos, list, false, late, CELL_NONE, false, NULL);
+    return gen_legal(pos, list, false, late, CELL_NONE, false, memo);
 }
 
-/* Not in check only. known: NULL, or what the evaluation found (valid if of this position). */
+/* Not in check only. memo: NULL, or the thread's target memo. */
 static int movegen_pseudo_noisy(struct position *pos, move_t *list, struct exotic_paths *late,
-                                const struct known_caps *known)
+                                struct target_memo *memo)
 {
-    return gen_legal(pos, list, true, late, CELL_NONE, false, known);
+    return gen_legal(pos, list, true, late, CELL_NONE, false, memo);
 }
 
 /* Whether a move movegen_pseudo flagged MOVE_UNTESTED is legal, given what it kept in late. A fission
@@ -593,7 +618,7 @@ static bool movegen_is_safe_alone(const struct position *pos, move_t m)
 static int movegen_pseudo_alone(struct position *pos, move_t *list)
 {
     struct exotic_paths paths;
-    return movegen_pseudo(pos, list, &paths);
+    return movegen_pseudo(pos, list, &paths, NULL);
 }
 
 static int movegen_pseudo_noisy_alone(struct position *pos, move_t *list)
