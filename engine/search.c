@@ -44,7 +44,7 @@ struct worker {
     int16_t history[MAX_PLAYERS][MAX_CELLS][MAX_CELLS];
     move_t counter[4 * (MAX_TYPES + 1)][MAX_CELLS];
     struct stack stack[MAX_PLY + 4];
-    struct eval_cache eval_cache;
+    struct pawn_cache pawn_cache;
     struct target_memo memo[MAX_CELLS];  /* the pieces' targets, for the evaluation and the lists */
     int pvlen[MAX_PLY + 1];
     move_t pv[MAX_PLY + 1][MAX_PLY + 1];
@@ -385,12 +385,9 @@ static inline bool make(struct worker *w, int ply, move_t m)
     w->stack[ply].move = m;
     w->stack[ply].moved = w->pos->board[move_from(m)];
     position_make(w->pos, m);
-    /* The child probes the table first and then evaluates: its bucket and its evaluation's slot load
-     * while the check test runs. */
-    if (w->armies < 3) {
+    /* The child probes the table first: its bucket loads while the check test runs. */
+    if (w->armies < 3)
         tt_prefetch(w->sh->tt, position_key(w->pos));
-        eval_cache_prefetch(&w->eval_cache, position_key(w->pos), w->pos->side);
-    }
     bool check = position_in_check_after_move(w->pos);
     w->stack[ply + 1].in_check = check;
     w->nodes++;
@@ -425,7 +422,7 @@ static bool node_ends(struct worker *w, int ply, int view, int *score)
     if (ply < MAX_PLY)
         return false;
     if (!w->stack[ply].in_check)
-        *score = eval_position_as(w->pos, &w->sh->weights, &w->eval_cache, w->memo, view, -SCORE_INF, SCORE_INF);
+        *score = eval_position_as(w->pos, &w->sh->weights, &w->pawn_cache, w->memo, view, -SCORE_INF, SCORE_INF);
     return true;
 }
 
@@ -450,7 +447,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     const int old_alpha = alpha;
     int best = -SCORE_INF, stand = SCORE_NONE;
     if (!in_check) {
-        stand = eval_position(pos, &w->sh->weights, &w->eval_cache, w->memo, alpha, beta);
+        stand = eval_position(pos, &w->sh->weights, &w->pawn_cache, w->memo, alpha, beta);
         if (stand >= beta) {
             tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER);
             return stand;
@@ -560,7 +557,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     }
 
     struct stack *ss = &w->stack[ply];
-    int eval = in_check ? SCORE_NONE : eval_position(pos, &sh->weights, &w->eval_cache, w->memo, -SCORE_INF, SCORE_INF);
+    int eval = in_check ? SCORE_NONE : eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
     ss->eval = eval;
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
@@ -805,7 +802,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     w->root_depth = w->root_index = w->played = 0;
     w->next_progress_ms = sh->start_ms + PROGRESS_EVERY_MS;
     memset(w->stack, 0, sizeof w->stack);
-    eval_cache_clear(&w->eval_cache);
+    pawn_cache_clear(&w->pawn_cache);
     for (int c = 0; c < MAX_CELLS; c++)
         w->memo[c].piece = 0;
     w->stack[0].in_check = position_in_check(pos);

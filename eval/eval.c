@@ -5,7 +5,7 @@
 
 #include "../engine/score.h"
 #include "eval.h"
-#include "eval_cache.h"
+#include "pawn_cache.h"
 #include "values.h"
 
 /* A middlegame and an endgame sum in one integer, so that one multiplication and one addition add a
@@ -380,7 +380,7 @@ static inline uint64_t eval_pawn_key(const struct position *pos, const struct ev
 /* Every army's pawn terms and pawn cover, and the pawn types it has (at->present). The terms of the
  * pawns alone come from the pawn cache when it has this structure (never with a trace, which counts
  * every weight), and the blocked pawns too while the cells the pawns step to hold the same. */
-EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_data *ev, struct eval_cache *cache,
+EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_data *ev, struct pawn_cache *cache,
                                  cellset pawns, struct eval_sum *s, struct eval_attacks *at)
 {
     const int nplayers = pos->v->nplayers;
@@ -388,7 +388,7 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
     uint64_t key = 0;
     if (cache && !s->tr && ev->cache_pawns) {
         key = eval_pawn_key(pos, ev);
-        cached = &cache->pawns[key & (PAWN_CACHE_SLOTS - 1)];
+        cached = &cache->slot[key & (PAWN_CACHE_SLOTS - 1)];
     }
     const bool hit = cached && cached->key == key;
     struct eval_sum ps = { .w = s->w, .tr = s->tr }, bs = ps;
@@ -640,7 +640,7 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
  * alone when it is far outside (alpha, beta). The early score is kept in *early. cache (or NULL) keeps
  * the terms of pawn structures met before, memo (or NULL) the pieces' targets (memo_targets). */
-EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, struct eval_cache *cache,
+EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, struct pawn_cache *cache,
                               struct target_memo *memo, int view, struct eval_trace *tr, int alpha, int beta,
                               int *early_out)
 {
@@ -716,26 +716,11 @@ static int evaluate_full(const struct position *pos, const struct eval_weights *
     return evaluate_lazy(pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF, &early);
 }
 
-/* The search's evaluation, through the thread's cache: the same position comes back in every
- * iteration and through transpositions. A lazy exit needs only the early score; otherwise the full
- * one, computed once it is needed. memo: the thread's target memo. */
-static int evaluate_as(const struct position *pos, const struct eval_weights *settings, struct eval_cache *cache,
+/* The search's evaluation, lazy in its window; cache and memo: the thread's pawn cache and target
+ * memo. */
+static int evaluate_as(const struct position *pos, const struct eval_weights *settings, struct pawn_cache *cache,
                        struct target_memo *memo, int view, int alpha, int beta)
 {
     int early;
-    if (settings->material_only)
-        return evaluate_lazy(pos, settings, NULL, NULL, view, NULL, alpha, beta, &early);
-    const int margin = eval_tables(pos->tb)->p.lazy_margin;
-    struct eval_cache_slot *slot = eval_cache_slot(cache, position_key(pos), view);
-    if (slot->early != EVAL_CACHE_NONE) {
-        if (eval_is_lazy(slot->early, margin, alpha, beta))
-            return slot->early;
-        if (slot->full != EVAL_CACHE_NONE)
-            return slot->full;
-    }
-    int score = evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta, &early);
-    slot->early = early;
-    if (!eval_is_lazy(early, margin, alpha, beta))
-        slot->full = score;
-    return score;
+    return evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta, &early);
 }

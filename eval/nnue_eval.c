@@ -14,13 +14,13 @@ static int nnue_evaluate_as(const struct position *pos, int view)
 }
 
 /* memo: as evaluate_as's. */
-static int eval_position_as(const struct position *pos, const struct eval_weights *w, struct eval_cache *cache,
+static int eval_position_as(const struct position *pos, const struct eval_weights *w, struct pawn_cache *cache,
                             struct target_memo *memo, int view, int alpha, int beta)
 {
     return pos->tb->nnue ? nnue_evaluate_as(pos, view) : evaluate_as(pos, w, cache, memo, view, alpha, beta);
 }
 
-static int eval_position(const struct position *pos, const struct eval_weights *w, struct eval_cache *cache,
+static int eval_position(const struct position *pos, const struct eval_weights *w, struct pawn_cache *cache,
                          struct target_memo *memo, int alpha, int beta)
 {
     return eval_position_as(pos, w, cache, memo, pos->side, alpha, beta);
