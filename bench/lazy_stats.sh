@@ -20,18 +20,24 @@ s = open(p).read()
 def swap(old, new):
     global s
     if s.count(old) != 1:
-        sys.exit("lazy_stats.sh: evaluate_as changed; update the patch in bench/lazy_stats.sh")
+        sys.exit("lazy_stats.sh: the evaluation changed; update the patch in bench/lazy_stats.sh")
     s = s.replace(old, new)
 # The lazy test goes, and the search's evaluation counts each full score against its early one.
 swap("    if (!tr && eval_is_lazy(early, ev->p.lazy_margin, alpha, beta))\n",
      "    if (!tr && eval_is_lazy(early, 1 << 20, alpha, beta))\n")
-swap("    return evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta, &early);\n",
-     """    int score = evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta, &early);
-    lazy_stats_count(pos->v, early, score, alpha, beta);
+swap("    int early = eval_blend(pos, &s, view, phase);\n",
+     "    int early = eval_blend(pos, &s, view, phase);\n    lazy_stats_early = early;\n")
+swap("    return evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta);\n",
+     """    lazy_stats_early = INT_MIN;
+    int score = evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta);
+    if (lazy_stats_early != INT_MIN)
+        lazy_stats_count(pos->v, lazy_stats_early, score, alpha, beta);
     return score;
 """)
-swap("static int evaluate_as(", """#include <stdio.h>
+swap("EVAL_INLINE int evaluate_lazy(", """#include <limits.h>
+#include <stdio.h>
 enum { STATS_VARIANTS = 64, STATS_BINS = 12 };
+static int lazy_stats_early;    /* the early score of the evaluation just made, INT_MIN for none */
 static const struct variant *stats_variant[STATS_VARIANTS];
 static long stats_seen[STATS_VARIANTS][STATS_BINS], stats_wrong[STATS_VARIANTS][STATS_BINS];
 static void lazy_stats_count(const struct variant *v, int early, int score, int alpha, int beta)
@@ -58,7 +64,7 @@ __attribute__((destructor)) static void lazy_stats_print(void)
         fprintf(stderr, "\\n");
     }
 }
-static int evaluate_as(""")
+EVAL_INLINE int evaluate_lazy(""")
 open(p, "w").write(s)
 PY
 make -C "$tmp" --no-print-directory MODE=release PGO=0 build/release/sennight >/dev/null

@@ -803,8 +803,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     w->next_progress_ms = sh->start_ms + PROGRESS_EVERY_MS;
     memset(w->stack, 0, sizeof w->stack);
     pawn_cache_clear(&w->pawn_cache);
-    for (int c = 0; c < MAX_CELLS; c++)
-        w->memo[c].piece = 0;
+    memo_clear(w->memo);
     w->stack[0].in_check = position_in_check(pos);
     w->armies = armies_left(pos);
     w->root_player = pos->side;

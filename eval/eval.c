@@ -309,16 +309,22 @@ struct eval_attacks {
     bool threats;
 };
 
+/* The cells a pawn on c steps to, and (mode MODE_CAPTURE) those it captures on; both: whether the pawn
+ * has leaps that move and capture (most have none: their empty table is not read). */
+static inline cellset eval_pawn_leaps(const struct piece_tables *pt, int mode, int c, bool both)
+{
+    return both ? cs_or(pt->leap[mode][c], pt->leap[MODE_BOTH][c]) : pt->leap[mode][c];
+}
+
 /* pawns: every army's pawns. Each term that depends on the pawns alone is counted over the pawns
  * first and weighed once (blocked pawns: eval_blocked). Returns the cells these pawns could capture on
  * (their cover, occupied or not), and adds those they step to to *steps. */
 EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_data *ev, int pl, int t, cellset pawns,
                                struct eval_sum *s, cellset *steps)
 {
-    cellset own = pos_pieces(pos, pl, t), cover = cs_empty();
+    cellset own = pos_pieces(pos, pl, t), cover = cs_empty(), step = cs_empty();
     cellset enemy_pawns = cs_andnot(pawns, pos->by_colour[pl]);
     const struct piece_tables *pt = &pos->tb->pt[pl][t];
-    /* Most pawns have no leap that both moves and captures: its empty table is not read. */
     const bool both = pt->gen & GEN_LEAP_BOTH;
     /* near is symmetric: the pawns with an own pawn near are those near some own pawn. */
     cellset neighbours = cs_empty();
@@ -328,14 +334,10 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
             passed += ev->advance[pl][t][c];
         doubled += cs_intersects(ev->front[pl][t][c], own);
         neighbours = cs_or(neighbours, ev->near[c]);
-        cellset takes = pt->leap[MODE_CAPTURE][c];
-        *steps = cs_or(*steps, pt->leap[MODE_MOVE][c]);
-        if (both) {
-            takes = cs_or(takes, pt->leap[MODE_BOTH][c]);
-            *steps = cs_or(*steps, pt->leap[MODE_BOTH][c]);
-        }
-        cover = cs_or(cover, takes);
+        step = cs_or(step, eval_pawn_leaps(pt, MODE_MOVE, c, both));
+        cover = cs_or(cover, eval_pawn_leaps(pt, MODE_CAPTURE, c, both));
     }
+    *steps = cs_or(*steps, step);
     add(s, pl, W_PASSED + t, passed);
     add(s, pl, W_DOUBLED + t, doubled);
     add(s, pl, W_ISOLATED + t, cs_popcount(cs_andnot(own, neighbours)));
@@ -351,12 +353,8 @@ EVAL_INLINE void eval_blocked(const struct position *pos, int pl, int t, struct 
     const bool both = pt->gen & GEN_LEAP_BOTH;
     cellset empty = cs_andnot(pos->tb->all, pos->occ);
     int c, blocked = 0;
-    CS_FOR_EACH(c, pos_pieces(pos, pl, t)) {
-        cellset steps = pt->leap[MODE_MOVE][c];
-        if (both)
-            steps = cs_or(steps, pt->leap[MODE_BOTH][c]);
-        blocked += !cs_intersects(steps, empty);
-    }
+    CS_FOR_EACH(c, pos_pieces(pos, pl, t))
+        blocked += !cs_intersects(eval_pawn_leaps(pt, MODE_MOVE, c, both), empty);
     add(s, pl, W_BLOCKED + t, blocked);
 }
 
@@ -403,9 +401,13 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
                 continue;
             at->present[pl] |= 1u << t;
             cellset *slot = cached ? &cached->takes[pl][ev->pawn_slot[t]] : NULL;
-            at->pawn_takes[pl][t] = hit ? *slot : eval_pawns(pos, ev, pl, t, pawns, &ps, &steps);
-            if (slot)
-                *slot = at->pawn_takes[pl][t];
+            if (hit) {
+                at->pawn_takes[pl][t] = *slot;
+            } else {
+                at->pawn_takes[pl][t] = eval_pawns(pos, ev, pl, t, pawns, &ps, &steps);
+                if (slot)
+                    *slot = at->pawn_takes[pl][t];
+            }
             at->pawn_cover[pl] = cs_or(at->pawn_cover[pl], at->pawn_takes[pl][t]);
         }
     }
@@ -416,16 +418,17 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
         for (uint32_t types = same_blocks ? 0 : at->present[pl]; types; types &= types - 1)
             eval_blocked(pos, pl, __builtin_ctz(types), &bs);
         s->sum[pl] += ps.sum[pl] + bs.sum[pl];
-        if (cached) {
+        if (cached && !hit)
             cached->sum[pl] = ps.sum[pl];
+        if (cached && !same_blocks)
             cached->blocked[pl] = bs.sum[pl];
-        }
     }
-    if (cached) {
+    if (cached && !hit) {
         cached->key = key;
         cached->steps = steps;
-        cached->step_occ = step_occ;
     }
+    if (cached && !same_blocks)
+        cached->step_occ = step_occ;
 }
 
 
@@ -638,11 +641,10 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
 
 /* The evaluation from player view's side (the three-player search scores every node for its root
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
- * alone when it is far outside (alpha, beta). The early score is kept in *early. cache (or NULL) keeps
+ * alone when it is far outside (alpha, beta). cache (or NULL) keeps
  * the terms of pawn structures met before, memo (or NULL) the pieces' targets (memo_targets). */
 EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, struct pawn_cache *cache,
-                              struct target_memo *memo, int view, struct eval_trace *tr, int alpha, int beta,
-                              int *early_out)
+                              struct target_memo *memo, int view, struct eval_trace *tr, int alpha, int beta)
 {
     const struct eval_data *ev = eval_tables(pos->tb);
     const struct variant *v = pos->v;
@@ -655,7 +657,6 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
                 opponents++;
             }
         int total = pos->material[view] - (opponents ? others / opponents : 0);
-        *early_out = total;
         if (tr) {
             memset(tr, 0, sizeof *tr);
             tr->material_only = true;
@@ -681,7 +682,6 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     int phase = pos->phase_material * 256 / ev->start_phase;
     phase = phase > 256 ? 256 : phase;
     int early = eval_blend(pos, &s, view, phase);
-    *early_out = early;
     if (!tr && eval_is_lazy(early, ev->p.lazy_margin, alpha, beta))
         return early;
     int units[MAX_PLAYERS] = { 0 };
@@ -712,8 +712,7 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
  * count. */
 static int evaluate_full(const struct position *pos, const struct eval_weights *settings, struct eval_trace *tr)
 {
-    int early;
-    return evaluate_lazy(pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF, &early);
+    return evaluate_lazy(pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF);
 }
 
 /* The search's evaluation, lazy in its window; cache and memo: the thread's pawn cache and target
@@ -721,6 +720,5 @@ static int evaluate_full(const struct position *pos, const struct eval_weights *
 static int evaluate_as(const struct position *pos, const struct eval_weights *settings, struct pawn_cache *cache,
                        struct target_memo *memo, int view, int alpha, int beta)
 {
-    int early;
-    return evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta, &early);
+    return evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta);
 }

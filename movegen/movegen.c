@@ -370,6 +370,13 @@ struct target_memo {
     int piece;
 };
 
+/* Forgets every piece's targets: a search may start on other tables. */
+static void memo_clear(struct target_memo *memo)
+{
+    for (int c = 0; c < MAX_CELLS; c++)
+        memo[c].piece = 0;
+}
+
 /* A piece's targets, captures onto every piece, from the memo (or NULL) when they are still those it
  * keeps: most moves change none of the cells a piece's targets depend on. Leapers' cost two loads
  * and are not kept. */
