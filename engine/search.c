@@ -1,5 +1,6 @@
 /* Iterative deepening principal-variation alpha-beta with quiescence, one worker per thread sharing
  * the transposition table (Lazy SMP). Included by engine/instance.c, once per cell-set width. */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,10 +408,22 @@ static bool is_draw(const struct position *pos)
     return pos->st[pos->ply].halfmove >= 100 || position_repetitions(pos) > 0;
 }
 
+/* What the search relies on at every node, checked by test builds: a legal move led here, and the
+ * in-check flag is right (with it wrong, the captures-only generator gives moves that leave the royal
+ * attacked). Passes and armies leaving are no moves. */
+static inline bool node_is_sound(const struct worker *w, int ply)
+{
+    const struct position *pos = w->pos;
+    const struct state *st = &pos->st[pos->ply];
+    return (st->move == MOVE_NONE || !player_in_check(pos, st->side_before))
+           && w->stack[ply].in_check == position_in_check(pos);
+}
+
 /* The start of every node: limits, draws and the ply cap. True, with the score from player view's
  * side, if the node ends. */
 static bool node_ends(struct worker *w, int ply, int view, int *score)
 {
+    assert(node_is_sound(w, ply));
     w->pvlen[ply] = 0;
     if (w->id == 0)
         search_check_limits(w);

@@ -35,7 +35,9 @@ static int multi_visit(struct worker *w, int alpha, int beta, int depth, int ply
 {
     struct position *pos = w->pos;
     enum turn_end end;
-    int removed = turn_resolve(pos, &end, false, w->stack[ply].in_check), score;
+    /* Whether the player the move left to move is in check: a re-search of this child reads it again. */
+    const bool moved_in_check = w->stack[ply].in_check;
+    int removed = turn_resolve(pos, &end, false, moved_in_check), score;
     if (removed)
         w->stack[ply].in_check = position_in_check(pos);
     if (pos_royal_cell(pos, w->root_player) == CELL_NONE)
@@ -52,6 +54,7 @@ static int multi_visit(struct worker *w, int alpha, int beta, int depth, int ply
     else
         score = multi_search(w, alpha, beta, depth, ply, kind);
     position_unresolve(pos, removed);
+    w->stack[ply].in_check = moved_in_check;
     return score;
 }
 

@@ -1158,6 +1158,24 @@ START_TEST(test_multi_player_capture)
 }
 END_TEST
 
+/* A mated army leaves inside the tree, and the search then tries the move again (a re-search): Black's
+ * c9p8 checks White's General o9, Red's g1f2 checks it too and White has no move. The search used to
+ * keep the in-check flag of the army after White for that second visit, and White then made a capture
+ * that left its General attacked (test builds assert that every move the search makes is legal). */
+#define MATED_IN_TREE "2bPbRbR1bUbK/6bUbUbU/3bP3bPbD1/rR2rPrPbD1bPbP2/rRrS3bPbP3bR1/rU2rP1bP1bSbP1bP1bP/" \
+                      "rUrDrP2rP2wP5/1rKrPrSrP5bP1rU2/2rP4bR1bP4/rR2rP1wP5wPwS/4rP5wR1/rRrP6wP1wR/" \
+                      "rP1rSwSbS1wP2wU/5wR2wK/2wP5 b a4,a5 - 1 33"
+
+START_TEST(test_mated_in_tree)
+{
+    struct game g;
+    test_game(&g, "nd-mccooey-3p", MATED_IN_TREE, false);
+    struct pool_result r = pool_search3(&g, 4, MOVE_NONE, SEARCH3_BRS);
+    ck_assert_uint_ne(r.best, MOVE_NONE);
+    game_free(&g);
+}
+END_TEST
+
 /* Mates are counted in the mover's own moves: with three armies taking turns, three plies each. */
 START_TEST(test_mate_moves)
 {
@@ -1215,6 +1233,7 @@ Suite *suite_search(void)
     tcase_set_timeout(tc, test_timeout(20));
     tcase_add_loop_test(tc, test_three_player_discovery, 0, 2);
     tcase_add_loop_test(tc, test_multi_player_capture, 0, 2 * (int)(sizeof multi_captures / sizeof *multi_captures));
+    tcase_add_test(tc, test_mated_in_tree);
     tcase_add_test(tc, test_mate_moves);
     suite_add_tcase(s, tc);
     return s;
