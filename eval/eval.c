@@ -358,23 +358,6 @@ EVAL_INLINE void eval_blocked(const struct position *pos, int pl, int t, struct 
     add(s, pl, W_BLOCKED + t, blocked);
 }
 
-/* The pawn structure's key for the pawn cache: every army's pawns of every pawn type. */
-static inline uint64_t eval_pawn_key(const struct position *pos, const struct eval_data *ev)
-{
-    uint64_t h = 0x27D4EB2F165667C5ull;
-    for (uint32_t types = ev->pawn_types; types; types &= types - 1)
-        for (int pl = 0; pl < pos->v->nplayers; pl++) {
-            cellset own = pos_pieces(pos, pl, __builtin_ctz(types));
-            /* xxHash64's round: a multiply, a rotation, a multiply per word. */
-            for (int i = 0; i < CELLSET_WORDS; i++) {
-                h += own[i] * 0xC2B2AE3D27D4EB4Full;
-                h = (h << 31 | h >> 33) * 0x9E3779B185EBCA87ull;
-            }
-        }
-    h ^= h >> 29;
-    return h | 1;
-}
-
 /* Every army's pawn terms and pawn cover, and the pawn types it has (at->present). The terms of the
  * pawns alone come from the pawn cache when it has this structure (never with a trace, which counts
  * every weight), and the blocked pawns too while the cells the pawns step to hold the same. */
@@ -385,7 +368,7 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
     struct pawn_cache_slot *cached = NULL;
     uint64_t key = 0;
     if (cache && !s->tr && ev->cache_pawns) {
-        key = eval_pawn_key(pos, ev);
+        key = pos->pawn_key | 1;  /* 0 marks an empty slot */
         cached = &cache->slot[key & (PAWN_CACHE_SLOTS - 1)];
     }
     const bool hit = cached && cached->key == key;

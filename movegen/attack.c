@@ -539,23 +539,74 @@ static bool position_in_check(const struct position *pos)
     return player_in_check(pos, pos->side);
 }
 
-/* position_in_check for a search that makes moves only from legal positions: with two players the side
- * to move was not in check before the last move, so a leaper, slider or rider now checks only if it is
- * the moved piece or its line passes the cell the move left. Castling, en passant and fission change
- * more cells, a null move none: those are tested whole, as are curved, hopping and path pieces. */
+/* The moves since the owner's last one: the cells they left or reached (near) and those they reached
+ * (landed, each at most once per move), for a search that makes legal moves only. The owner's royal was
+ * safe after its move, and since then only the pieces those moves brought and the lines through those
+ * cells can have come to attack it. */
+struct moves_since {
+    cellset near;
+    int nlanded;
+    int landed[MAX_PLAYERS];
+};
+
+/* False when the moves say nothing: castling, en passant, fission, passes and armies leaving change
+ * more cells, and a history may start after the owner's move. */
+static bool moves_since(const struct position *pos, int owner, struct moves_since *ms)
+{
+    const struct tables *tb = pos->tb;
+    ms->near = cs_empty();
+    ms->nlanded = 0;
+    for (int k = pos->ply; k > 0 && ms->nlanded < MAX_PLAYERS; k--) {
+        const struct state *st = &pos->st[k];
+        move_t m = st->move;
+        /* Whatever kind of move the owner's was; an army leaving is no move. */
+        if (m != MOVE_NONE && st->side_before == owner)
+            return true;
+        if (m == MOVE_NONE || (m & (MOVE_CASTLE | MOVE_EP)) || move_fission(m) >= 0)
+            return false;
+        ms->near = cs_or(ms->near, cs_or(tb->bit[move_from(m)], tb->bit[move_to(m)]));
+        ms->landed[ms->nlanded++] = move_to(m);
+    }
+    return false;
+}
+
+/* Whether the player attacks the royal on `cell` with a piece the moves brought or along a line
+ * through the cells they changed (moves_since), or with a curved, hopping or path piece (those are
+ * tested whole). */
+static inline bool attacked_since(const struct position *pos, int cell, int player, const struct moves_since *ms)
+{
+    const struct tables *tb = pos->tb;
+    const struct attack_groups *ag = &tb->attack[player];
+    for (int i = 0; i < ms->nlanded; i++) {
+        int piece = pos->board[ms->landed[i]];
+        if (piece && piece_colour(piece) == player
+            && cs_test(tb->pt[player][piece_type(piece)].leap_from[cell], ms->landed[i]))
+            return true;
+    }
+    return lines_attack(pos, ag->slide, ag->nslide, false, player, cell, pos->occ, ms->near)
+           || lines_attack(pos, ag->ride, ag->nride, true, player, cell, pos->occ, ms->near)
+           || exotic_attack(pos, cell, pos->occ, player);
+}
+
+/* position_in_check after a legal move. With two players the last move alone counts, from the start
+ * of a history too: a position is refused when the side that just moved is in check. */
 static bool position_in_check_after_move(const struct position *pos)
 {
-    move_t m = pos->st[pos->ply].move;
-    if (pos->v->nplayers != 2 || m == MOVE_NONE || (m & (MOVE_CASTLE | MOVE_EP)) || move_fission(m) >= 0)
+    const int us = pos->side, royal = pos_royal_cell(pos, us);
+    const move_t m = pos->st[pos->ply].move;
+    struct moves_since ms;
+    if (pos->v->nplayers == 2) {
+        if (m == MOVE_NONE || (m & (MOVE_CASTLE | MOVE_EP)) || move_fission(m) >= 0)
+            return position_in_check(pos);
+        ms = (struct moves_since){ cs_or(pos->tb->bit[move_from(m)], pos->tb->bit[move_to(m)]), 1, { move_to(m) } };
+        return attacked_since(pos, royal, 1 - us, &ms);
+    }
+    if (!moves_since(pos, us, &ms))
         return position_in_check(pos);
-    const struct tables *tb = pos->tb;
-    const struct attack_groups *ag = &tb->attack[1 - pos->side];
-    int them = 1 - pos->side, king = pos_royal_cell(pos, pos->side), to = move_to(m);
-    cellset near = cs_or(tb->bit[move_from(m)], tb->bit[to]);
-    return cs_test(tb->pt[them][piece_type(pos->board[to])].leap_from[king], to)
-           || lines_attack(pos, ag->slide, ag->nslide, false, them, king, pos->occ, near)
-           || lines_attack(pos, ag->ride, ag->nride, true, them, king, pos->occ, near)
-           || exotic_attack(pos, king, pos->occ, them);
+    for (int p = 0; p < pos->v->nplayers; p++)
+        if (p != us && pos_royal_cell(pos, p) != CELL_NONE && attacked_since(pos, royal, p, &ms))
+            return true;
+    return false;
 }
 
 static bool position_attacked_by(const struct position *pos, int cell, int player)

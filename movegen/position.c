@@ -20,12 +20,14 @@ static inline void pos_score_psq(struct position *pos, int cell, int piece, int 
         pos->phase_material += value;
 }
 
-/* The psq scores and the piece's features in the net's accumulators. */
+/* The psq scores, the pawn key and the piece's features in the net's accumulators. */
 static inline void pos_score(struct position *pos, int cell, int piece, int sign)
 {
     if (pos->tb->nnue)
         nnue_acc_piece(pos, cell, piece, sign);
     pos_score_psq(pos, cell, piece, sign);
+    if (pos->tb->pawn_types >> piece_type(piece) & 1)
+        pos->pawn_key ^= pos->v->key_piece[piece_colour(piece)][piece_type(piece)][cell];
 }
 
 /* Recounts the psq sums from the board, after the tables' scores changed (eval_load); the net's

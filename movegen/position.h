@@ -47,6 +47,7 @@ struct position {
     struct removed_army removed[MAX_ELIMINATIONS];
     /* Sums over the pieces on the board of the tables' psq scores (tables.h), kept by put/remove. */
     int material[MAX_PLAYERS], pst[MAX_PLAYERS][2], phase_material;
+    uint64_t pawn_key;  /* the keys of the pawns on the board (tables' pawn_types), for the pawn cache */
     /* With a net (tables.h), each perspective's accumulator, kept by put/remove (eval/nnue_acc.h). */
     struct nnue_acc acc[MAX_PLAYERS];
     struct state st[MAX_STATES];

@@ -425,6 +425,8 @@ static struct tables *tables_new(const struct variant *v, size_t size)
         return NULL;
     tb->v = v;
     tb->ncells = v->geo.ncells;
+    for (int t = 0; t < v->ntypes; t++)
+        tb->pawn_types |= (uint32_t)v->piece[t].pawn << t;
     tb->between = calloc((size_t)tb->ncells * (size_t)tb->ncells, sizeof *tb->between);
     tb->curved = calloc((size_t)tb->ncells, sizeof *tb->curved);
     tb->curved_link = calloc((size_t)tb->ncells * (size_t)tb->ncells, sizeof *tb->curved_link);

@@ -119,6 +119,7 @@ struct tables {
     const int *psq_value;
     const int16_t (*psq_cell)[MAX_TYPES][MAX_CELLS][2];
     uint32_t phase_types;
+    uint32_t pawn_types;                    /* the variant's pawn types, whose cells make the pawn key */
     /* The learned evaluation's net (eval/nnue.h), NULL for none: positions keep its accumulators. */
     const struct nnue_net *nnue;
     int ncells;

@@ -18,13 +18,18 @@ static int armies_left(const struct position *pos)
     return __builtin_popcount(position_armies(pos));
 }
 
-/* The armies whose royal the player attacks (bit p for army p). */
-static unsigned royals_attacked_by(const struct position *pos, int player)
+/* The armies whose royal the player attacks (bit p for army p). Exact: tested whole; in the search,
+ * from the moves since each army's last (moves_since). */
+static unsigned royals_attacked_by(const struct position *pos, int player, bool exact)
 {
     unsigned hit = 0;
+    struct moves_since ms;
     for (int p = 0; p < pos->v->nplayers; p++) {
         int royal = pos_royal_cell(pos, p);
-        if (p != player && royal != CELL_NONE && attacked_by(pos, royal, pos->occ, player))
+        if (p == player || royal == CELL_NONE)
+            continue;
+        bool since = !exact && moves_since(pos, p, &ms);
+        if (since ? attacked_since(pos, royal, player, &ms) : attacked_by(pos, royal, pos->occ, player))
             hit |= 1u << p;
     }
     return hit;
@@ -43,7 +48,7 @@ static int turn_resolve(struct position *pos, enum turn_end *end, bool exact, in
     if (pos->v->nplayers < 3)
         return 0;
     for (;;) {
-        for (unsigned hit; (hit = royals_attacked_by(pos, pos->side));)
+        for (unsigned hit; (hit = royals_attacked_by(pos, pos->side, exact));)
             for (; hit; hit &= hit - 1, removed++)
                 position_remove_army(pos, __builtin_ctz(hit));
         if (armies_left(pos) == 1) {
