@@ -74,6 +74,7 @@ const struct engine_ops INSTANCE_NAME = {
     .position_resolve = position_resolve,
     .position_unresolve = position_unresolve,
     .position_armies = position_armies,
+    .position_royals_attacked = position_royals_attacked,
     .worker_new = worker_new,
     .worker_free = worker_free,
     .worker_clear = worker_clear,

@@ -64,6 +64,9 @@ struct engine_ops {
     int (*position_resolve)(struct position *pos, enum turn_end *end);
     void (*position_unresolve)(struct position *pos, int removed);
     unsigned (*position_armies)(const struct position *pos);   /* bit p: army p is on the board */
+    /* The armies whose royal the side to move attacks (bit p), after a legal move; exact: tested
+     * whole, else as the search finds them. */
+    unsigned (*position_royals_attacked)(const struct position *pos, bool exact);
     struct worker *(*worker_new)(const struct tables *tb);
     void (*worker_free)(struct worker *w);
     void (*worker_clear)(struct worker *w);

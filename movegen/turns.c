@@ -35,6 +35,13 @@ static unsigned royals_attacked_by(const struct position *pos, int player, bool 
     return hit;
 }
 
+/* The armies whose royal the side to move attacks, as the search finds them (exact false) or tested
+ * whole (engine_ops: the tests compare the two). */
+static unsigned position_royals_attacked(const struct position *pos, bool exact)
+{
+    return royals_attacked_by(pos, pos->side, exact);
+}
+
 /* Resolves the turn; returns how many armies were taken off (position_unresolve puts them back)
  * and in *end whether the player now to move plays. Armies attacked at once leave together, and
  * again after each removal, which can uncover another royal. Not exact (the search): a player not in

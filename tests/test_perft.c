@@ -204,9 +204,9 @@ START_TEST(test_pseudo_moves)
 END_TEST
 
 /* The check tests against every attacker gathered (position_attackers): position_attacked_by, stopping
- * at the first attacker, on every cell for every player, and the search's test after each legal move
- * (position_in_check_after_move), along random games in every variant and each width that holds its
- * board. */
+ * at the first attacker, on every cell for every player, and the search's tests after each legal move
+ * (position_in_check_after_move; with three and four players, the royals the side to move attacks),
+ * along random games in every variant and each width that holds its board. */
 struct attack_counts {
     long seen[2], checks;
 };
@@ -230,6 +230,10 @@ static void visit_attacks(struct game *g, const move_t *list, int n, void *ctx)
                       "%s %d-bit, move %d: in check %d, the test after the move says %d", v->name, g->ops->bits, j,
                       check, !check);
         counts->checks += check;
+        unsigned royals = g->ops->position_royals_attacked(g->pos, true);
+        ck_assert_msg(g->ops->position_royals_attacked(g->pos, false) == royals,
+                      "%s %d-bit, move %d: the side to move attacks the royals %x, the search's test says otherwise",
+                      v->name, g->ops->bits, j, royals);
         g->ops->position_unmake(g->pos, list[j]);
     }
 }
@@ -239,6 +243,46 @@ START_TEST(test_attacked_by)
     struct attack_counts counts = { { 0, 0 }, 0 };
     test_walk_games(57, 40, visit_attacks, &counts);
     ck_assert(counts.seen[0] > 100000 && counts.seen[1] > 100000 && counts.checks > 1000);
+}
+END_TEST
+
+/* The royals the side to move attacks after a move, as the search finds them (from the moves since
+ * each royal's army last moved) and tested whole: long random games of the three- and four-player
+ * variants, where discovered attacks and armies leaving (which the search's test must not trust)
+ * occur; every legal move of every position met is tried. */
+START_TEST(test_royals_attacked)
+{
+    uint64_t seed = 77;
+    long hits = 0, tried = 0;
+    test_variant("glinski");
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        if (v->nplayers < 3)
+            continue;
+        for (int round = 0; round < 4; round++) {
+            struct game g;
+            test_game(&g, v->name, NULL, true);
+            for (int ply = 0; ply < 240; ply++) {
+                move_t list[MAX_MOVES];
+                int n = game_legal_moves(&g, list);
+                if (!n || game_status(&g).outcome != GAME_ONGOING)
+                    break;
+                for (int j = 0; j < n; j++) {
+                    g.ops->position_make(g.pos, list[j]);
+                    unsigned royals = g.ops->position_royals_attacked(g.pos, true);
+                    ck_assert_msg(g.ops->position_royals_attacked(g.pos, false) == royals,
+                                  "%s, ply %d, move %d: the side to move attacks the royals %x, the search's test "
+                                  "finds others", v->name, ply, j, royals);
+                    hits += royals != 0;
+                    tried++;
+                    g.ops->position_unmake(g.pos, list[j]);
+                }
+                game_play(&g, list[random_next(&seed) % (uint64_t)n], NULL);
+            }
+            game_free(&g);
+        }
+    }
+    ck_assert_msg(hits > 40 && tried > 100000, "%ld of %ld moves attack a royal", hits, tried);
 }
 END_TEST
 
@@ -326,6 +370,7 @@ Suite *suite_perft(void)
     TCase *attacks = tcase_create("attacks");
     tcase_set_timeout(attacks, test_timeout(60));
     tcase_add_test(attacks, test_attacked_by);
+    tcase_add_test(attacks, test_royals_attacked);
     suite_add_tcase(s, attacks);
     return s;
 }
