@@ -594,7 +594,7 @@ static bool position_in_check_after_move(const struct position *pos)
 {
     const int us = pos->side, royal = pos_royal_cell(pos, us);
     const move_t m = pos->st[pos->ply].move;
-    struct moves_since ms;
+    struct moves_since ms = { 0 };
     if (pos->v->nplayers == 2) {
         if (m == MOVE_NONE || (m & (MOVE_CASTLE | MOVE_EP)) || move_fission(m) >= 0)
             return position_in_check(pos);

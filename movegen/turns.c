@@ -23,7 +23,7 @@ static int armies_left(const struct position *pos)
 static unsigned royals_attacked_by(const struct position *pos, int player, bool exact)
 {
     unsigned hit = 0;
-    struct moves_since ms;
+    struct moves_since ms = { 0 };
     for (int p = 0; p < pos->v->nplayers; p++) {
         int royal = pos_royal_cell(pos, p);
         if (p == player || royal == CELL_NONE)
