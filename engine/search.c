@@ -13,7 +13,6 @@ struct stack {
     move_t move;           /* the move that led to the next ply */
     int moved;             /* piece code that made it */
     bool in_check;         /* the side to move at this ply is in check */
-    int eval;
     move_t killers[2];
 };
 
@@ -570,8 +569,9 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     }
 
     struct stack *ss = &w->stack[ply];
-    int eval = in_check ? SCORE_NONE : eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
-    ss->eval = eval;
+    /* Only the shortcuts below read the evaluation, and none at a PV node. */
+    int eval = in_check || pv_node ? SCORE_NONE
+                                   : eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
      * stalemate: a side left with pawns and its royal may have no move at all. */
