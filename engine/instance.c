@@ -57,6 +57,7 @@ const struct engine_ops INSTANCE_NAME = {
     .position_side = position_side,
     .position_in_check = position_in_check,
     .position_in_check_after_move = position_in_check_after_move,
+    .position_move_checks = position_move_checks,
     .position_attacked_by = position_attacked_by,
     .position_attackers = position_attackers,
     .position_make = position_make,

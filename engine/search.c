@@ -379,6 +379,19 @@ static void picker_fill_under(struct worker *w, int ply, struct picker *mp, stru
     position_make(w->pos, m);
 }
 
+/* Whether a move would give check, for a move the search may prune: without making it where that
+ * can be told (position_move_checks). Not a node. */
+static bool move_gives_check(struct position *pos, move_t m)
+{
+    int checks = position_move_checks(pos, m);
+    if (checks < 0) {
+        position_make(pos, m);
+        checks = position_in_check_after_move(pos);
+        position_unmake(pos, m);
+    }
+    return checks;
+}
+
 /* Makes a move and finds whether it gives check, once for the parent and the child. */
 static inline bool make(struct worker *w, int ply, move_t m)
 {
@@ -612,12 +625,8 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         bool quiet = is_quiet(pos, m);
         if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
             /* Late move pruning and futility pruning of quiet moves at shallow depth. */
-            if (searched >= 4 + depth * depth || futile) {
-                bool checks = make(w, ply, m);
-                position_unmake(pos, m);
-                if (!checks)
-                    continue;
-            }
+            if ((searched >= 4 + depth * depth || futile) && !move_gives_check(pos, m))
+                continue;
         }
         /* The moves pruned above come after one that was searched: a node with no legal move gets here. */
         if (!tried_is_legal(pos, &late, tried))

@@ -609,6 +609,39 @@ static bool position_in_check_after_move(const struct position *pos)
     return false;
 }
 
+/* Whether a quiet move of the side to move onto an empty cell would check, found without making it:
+ * 1 or 0, or -1 where only making it tells (three or four players, castling, a promotion, fission,
+ * fusion, or a curved, hopping or path piece moving). As after the move (position_in_check_after_move):
+ * the moved piece from its new cell, the lines through the cell it leaves, and the curved, hopping and
+ * path pieces, whose paths may pass either cell. */
+static int position_move_checks(const struct position *pos, move_t m)
+{
+    const struct tables *tb = pos->tb;
+    const int from = move_from(m), to = move_to(m), us = pos->side;
+    if (pos->v->nplayers != 2 || (m & (MOVE_CASTLE | MOVE_EP)) || move_fission(m) >= 0 || move_promo(m) >= 0
+        || pos->board[to])
+        return -1;
+    const int t = piece_type(pos->board[from]), king = pos_royal_cell(pos, 1 - us);
+    const struct piece_tables *pt = &tb->pt[us][t];
+    if (pt->gen & (GEN_CURVED_MOVE | GEN_CURVED_CAPTURE | GEN_CURVED_BOTH | GEN_HOP | GEN_PATH))
+        return -1;
+    const struct attack_groups *ag = &tb->attack[us];
+    const cellset occ = cs_or(cs_xor(pos->occ, tb->bit[from]), tb->bit[to]);
+    if (cs_test(pt->leap_from[king], to))
+        return 1;
+    for (int i = 0; i < ag->nslide; i++)
+        if ((ag->slide[i].types >> t & 1)
+            && !cs_is_empty(line_hits(tb, tb->ray, tb->straight_up, &ag->slide[i], tb->bit[to], king, occ)))
+            return 1;
+    for (int i = 0; i < ag->nride; i++)
+        if ((ag->ride[i].types >> t & 1)
+            && !cs_is_empty(line_hits(tb, tb->ride, tb->root7_up, &ag->ride[i], tb->bit[to], king, occ)))
+            return 1;
+    return lines_attack(pos, ag->slide, ag->nslide, false, us, king, occ, tb->bit[from])
+           || lines_attack(pos, ag->ride, ag->nride, true, us, king, occ, tb->bit[from])
+           || exotic_attack(pos, king, occ, us);
+}
+
 static bool position_attacked_by(const struct position *pos, int cell, int player)
 {
     return attacked_by(pos, cell, pos->occ, player);

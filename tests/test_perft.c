@@ -205,10 +205,11 @@ END_TEST
 
 /* The check tests against every attacker gathered (position_attackers): position_attacked_by, stopping
  * at the first attacker, on every cell for every player, and the search's tests after each legal move
- * (position_in_check_after_move; with three and four players, the royals the side to move attacks),
- * along random games in every variant and each width that holds its board. */
+ * (position_in_check_after_move; with three and four players, the royals the side to move attacks)
+ * and before it (position_move_checks), along random games in every variant and each width that
+ * holds its board. */
 struct attack_counts {
-    long seen[2], checks;
+    long seen[2], checks, told[2], told_checks;
 };
 
 static void visit_attacks(struct game *g, const move_t *list, int n, void *ctx)
@@ -229,6 +230,13 @@ static void visit_attacks(struct game *g, const move_t *list, int n, void *ctx)
         ck_assert_msg(g->ops->position_in_check_after_move(g->pos) == check,
                       "%s %d-bit, move %d: in check %d, the test after the move says %d", v->name, g->ops->bits, j,
                       check, !check);
+        g->ops->position_unmake(g->pos, list[j]);
+        int before = g->ops->position_move_checks(g->pos, list[j]);
+        ck_assert_msg(before < 0 || before == check, "%s %d-bit, move %d: in check %d after it, the test before says %d",
+                      v->name, g->ops->bits, j, check, before);
+        counts->told[before >= 0]++;
+        counts->told_checks += before == 1;
+        g->ops->position_make(g->pos, list[j]);
         counts->checks += check;
         unsigned royals = g->ops->position_royals_attacked(g->pos, true);
         ck_assert_msg(g->ops->position_royals_attacked(g->pos, false) == royals,
@@ -240,9 +248,12 @@ static void visit_attacks(struct game *g, const move_t *list, int n, void *ctx)
 
 START_TEST(test_attacked_by)
 {
-    struct attack_counts counts = { { 0, 0 }, 0 };
+    struct attack_counts counts = { { 0, 0 }, 0, { 0, 0 }, 0 };
     test_walk_games(57, 40, visit_attacks, &counts);
     ck_assert(counts.seen[0] > 100000 && counts.seen[1] > 100000 && counts.checks > 1000);
+    ck_assert_msg(counts.told[1] > 50000 && counts.told[0] > 10000 && counts.told_checks > 500,
+                  "checks told before the move %ld (%ld of them checks), not %ld", counts.told[1], counts.told_checks,
+                  counts.told[0]);
 }
 END_TEST
 
