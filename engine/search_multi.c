@@ -138,7 +138,7 @@ static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind
      * When the first move found is not legal, the next pick depends on the whole list's order, so that
      * list decides. */
     if (staged) {
-        int n = movegen_pseudo_noisy(w->pos, list, &late, NULL);
+        int n = movegen_pseudo_noisy(w->pos, list, &late, w->memo);
         if (n) {
             score_moves(w, ply, list, scores, n, tt_move, false, false);
             move_t m = pick_move(w, list, scores, n, 0);
