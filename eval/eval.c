@@ -215,12 +215,11 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
         const bool piece = !pd->pawn && !pd->royal;
         ev->mobile[t] = p->w[W_MOBILITY + t].mg || p->w[W_MOBILITY + t].eg;
         if (pd->pawn)
-            ev->pawn_slot[t] = (int8_t)__builtin_popcount(ev->pawn_types);
-        ev->pawn_types |= (uint32_t)pd->pawn << t;
+            ev->pawn_slot[t] = (int8_t)__builtin_popcount(tb->pawn_types & ((1u << t) - 1));
         ev->bound_types |= (uint32_t)(piece && eval_colour_bound(tb, t)) << t;
         ev->piece_types |= (uint32_t)piece << t;
     }
-    ev->cache_pawns = __builtin_popcount(ev->pawn_types) <= PAWN_CACHE_TYPES;
+    ev->cache_pawns = __builtin_popcount(tb->pawn_types) <= PAWN_CACHE_TYPES;
     for (int id = 0; id < NUM_WEIGHTS; id++)
         ev->packed[id] = eval_pack(p->w[id].mg, p->w[id].eg);
     for (int id = W_THREAT; id < W_PASSED; id++)
@@ -378,7 +377,7 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
         ps.sum[pl] = hit ? cached->sum[pl] : 0;
         at->pawn_cover[pl] = cs_empty();
         at->present[pl] = 0;
-        for (uint32_t types = ev->pawn_types; types; types &= types - 1) {
+        for (uint32_t types = pos->tb->pawn_types; types; types &= types - 1) {
             const int t = __builtin_ctz(types);
             if (cs_is_empty(pos_pieces(pos, pl, t)))
                 continue;
@@ -435,14 +434,13 @@ EVAL_INLINE cellset eval_type_attacks(const struct position *pos, struct target_
 }
 
 /* With threats, the attacks of every army's pawns and royal (eval_pieces adds the other types'). */
-EVAL_INLINE void eval_attacks_init(const struct position *pos, const struct eval_data *ev, struct target_memo *memo,
-                                   struct eval_attacks *at)
+EVAL_INLINE void eval_attacks_init(const struct position *pos, struct target_memo *memo, struct eval_attacks *at)
 {
     const struct variant *v = pos->v;
     for (int pl = 0; pl < v->nplayers; pl++) {
         const int royal = pos->royal[pl];
         at->by_type[pl][royal] = eval_type_attacks(pos, memo, &pos->tb->pt[pl][royal], pos_pieces(pos, pl, royal));
-        for (uint32_t types = ev->pawn_types & at->present[pl]; types; types &= types - 1) {
+        for (uint32_t types = pos->tb->pawn_types & at->present[pl]; types; types &= types - 1) {
             int t = __builtin_ctz(types);
             const struct piece_tables *pt = &pos->tb->pt[pl][t];
             at->by_type[pl][t] = eval_leaper(pt) ? cs_and(at->pawn_takes[pl][t], pos->occ)
@@ -652,7 +650,7 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
         eval_trace_psq(pos, ev, tr);
     }
     cellset pawns = cs_empty();
-    for (uint32_t types = ev->pawn_types; types; types &= types - 1)
+    for (uint32_t types = pos->tb->pawn_types; types; types &= types - 1)
         pawns = cs_or(pawns, pos->by_type[__builtin_ctz(types)]);
     struct eval_attacks at;
     for (int pl = 0; pl < v->nplayers; pl++)
@@ -670,7 +668,7 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     int units[MAX_PLAYERS] = { 0 };
     at.threats = ev->threats || tr;
     if (at.threats)
-        eval_attacks_init(pos, ev, memo, &at);
+        eval_attacks_init(pos, memo, &at);
     for (int pl = 0; pl < v->nplayers; pl++)
         eval_pieces(pos, ev, memo, pl, &s, units, &at);
     for (int pl = 0; pl < v->nplayers; pl++) {

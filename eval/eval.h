@@ -15,7 +15,7 @@ struct eval_data {
     int64_t packed[NUM_WEIGHTS];                   /* each weight as eval_pack(mg, eg): one addition adds both */
     bool mobile[MAX_TYPES];                        /* a type's mobility weighs something */
     bool threats, triad, balance;                  /* some threat, triad, leader weight is not 0 */
-    uint32_t pawn_types, bound_types;              /* the pawn types; the types that never leave their cell colour */
+    uint32_t bound_types;                          /* the types that never leave their cell colour (pawns: tables.pawn_types) */
     uint32_t piece_types;                          /* neither pawn nor royal: the types with mobility */
     int8_t pawn_slot[MAX_TYPES];                   /* a pawn type's place among the pawn types */
     bool cache_pawns;                              /* few enough pawn types for the pawn cache */

@@ -594,13 +594,13 @@ static bool position_in_check_after_move(const struct position *pos)
 {
     const int us = pos->side, royal = pos_royal_cell(pos, us);
     const move_t m = pos->st[pos->ply].move;
-    struct moves_since ms = { 0 };
     if (pos->v->nplayers == 2) {
         if (m == MOVE_NONE || (m & (MOVE_CASTLE | MOVE_EP)) || move_fission(m) >= 0)
             return position_in_check(pos);
-        ms = (struct moves_since){ cs_or(pos->tb->bit[move_from(m)], pos->tb->bit[move_to(m)]), 1, { move_to(m) } };
-        return attacked_since(pos, royal, 1 - us, &ms);
+        const struct moves_since last = { cs_or(pos->tb->bit[move_from(m)], pos->tb->bit[move_to(m)]), 1, { move_to(m) } };
+        return attacked_since(pos, royal, 1 - us, &last);
     }
+    struct moves_since ms = { 0 };
     if (!moves_since(pos, us, &ms))
         return position_in_check(pos);
     for (int p = 0; p < pos->v->nplayers; p++)
