@@ -376,12 +376,9 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
     for (int pl = 0; pl < nplayers; pl++) {
         ps.sum[pl] = hit ? cached->sum[pl] : 0;
         at->pawn_cover[pl] = cs_empty();
-        at->present[pl] = 0;
-        for (uint32_t types = pos->tb->pawn_types; types; types &= types - 1) {
+        at->present[pl] = pos->tb->pawn_types & pos->types[pl];
+        for (uint32_t types = at->present[pl]; types; types &= types - 1) {
             const int t = __builtin_ctz(types);
-            if (cs_is_empty(pos_pieces(pos, pl, t)))
-                continue;
-            at->present[pl] |= 1u << t;
             cellset *slot = cached ? &cached->takes[pl][ev->pawn_slot[t]] : NULL;
             if (hit) {
                 at->pawn_takes[pl][t] = *slot;
@@ -465,13 +462,11 @@ EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data 
         if (e != pl)
             unsafe = cs_or(unsafe, at->pawn_cover[e]);
     }
-    for (uint32_t types = ev->piece_types; types; types &= types - 1) {
+    /* An absent type adds nothing: the passes after this one read the present types only. */
+    at->present[pl] |= ev->piece_types & pos->types[pl];
+    for (uint32_t types = ev->piece_types & pos->types[pl]; types; types &= types - 1) {
         const int t = __builtin_ctz(types);
         const cellset pieces = pos_pieces(pos, pl, t);
-        /* An absent type adds nothing: the passes after this one read the present types only. */
-        if (cs_is_empty(pieces))
-            continue;
-        at->present[pl] |= 1u << t;
         const bool mobile = ev->mobile[t] || s->tr;
         const struct piece_tables *pt = &tb->pt[pl][t];
         cellset att = cs_empty();
@@ -557,11 +552,9 @@ EVAL_INLINE void eval_threats(const struct position *pos, const struct eval_data
 /* Colour-bound types: how many of the three cell colours the player's pieces of each cover. */
 EVAL_INLINE void eval_triad(const struct position *pos, const struct eval_data *ev, int pl, struct eval_sum *s)
 {
-    for (uint32_t types = ev->bound_types; types; types &= types - 1) {
+    for (uint32_t types = ev->bound_types & pos->types[pl]; types; types &= types - 1) {
         const int t = __builtin_ctz(types);
         cellset mine = pos_pieces(pos, pl, t);
-        if (cs_is_empty(mine))
-            continue;
         int covered = 0;
         for (int k = 0; k < 3; k++)
             covered += cs_intersects(mine, ev->colour[k]);

@@ -153,7 +153,7 @@ struct attackers {
 static inline cellset pieces_of_types(const struct position *pos, int player, uint32_t types)
 {
     cellset out = cs_empty();
-    for (; types; types &= types - 1)
+    for (types &= pos->types[player]; types; types &= types - 1)
         out = cs_or(out, pos->by_type[__builtin_ctz(types)]);
     return cs_and(out, pos->by_colour[player]);
 }
@@ -163,11 +163,11 @@ static inline int gather_groups(const struct position *pos, int player, const st
                                 const struct line_group **kept, cellset *pcs)
 {
     int k = 0;
-    for (int i = 0; i < n; i++) {
-        pcs[k] = pieces_of_types(pos, player, groups[i].types);
-        if (!cs_is_empty(pcs[k]))
+    for (int i = 0; i < n; i++)
+        if (groups[i].types & pos->types[player]) {
+            pcs[k] = pieces_of_types(pos, player, groups[i].types);
             kept[k++] = &groups[i];
-    }
+        }
     return k;
 }
 
@@ -179,31 +179,26 @@ static inline void attackers_init(struct attackers *a, const struct position *po
     a->nleap = 0;
     for (int i = 0; i < ag->nleap; i++) {
         int t = ag->leap_type[i];
-        cellset pcs = pos_pieces(pos, player, t);
-        if (cs_is_empty(pcs))
+        if (!(pos->types[player] >> t & 1))
             continue;
         a->leap_from[a->nleap] = tb->pt[player][t].leap_from;
-        a->leap_pcs[a->nleap++] = pcs;
+        a->leap_pcs[a->nleap++] = pos_pieces(pos, player, t);
     }
     a->nslide = gather_groups(pos, player, ag->slide, ag->nslide, a->slide, a->slide_pcs);
     a->nride = gather_groups(pos, player, ag->ride, ag->nride, a->ride, a->ride_pcs);
     a->nhop = gather_groups(pos, player, ag->hop, ag->nhop, a->hop, a->hop_pcs);
     a->ncurved = 0;
-    for (int i = 0; i < ag->ncurved; i++) {
-        cellset pcs = pieces_of_types(pos, player, ag->curved[i].types);
-        if (!cs_is_empty(pcs)) {
+    for (int i = 0; i < ag->ncurved; i++)
+        if (ag->curved[i].types & pos->types[player]) {
             a->curved[a->ncurved] = &ag->curved[i];
-            a->curved_pcs[a->ncurved++] = pcs;
+            a->curved_pcs[a->ncurved++] = pieces_of_types(pos, player, ag->curved[i].types);
         }
-    }
     a->npath = 0;
-    for (int i = 0; i < ag->npath; i++) {
-        cellset pcs = pieces_of_types(pos, player, ag->path[i].types);
-        if (!cs_is_empty(pcs)) {
+    for (int i = 0; i < ag->npath; i++)
+        if (ag->path[i].types & pos->types[player]) {
             a->path[a->npath] = &ag->path[i];
-            a->path_pcs[a->npath++] = pcs;
+            a->path_pcs[a->npath++] = pieces_of_types(pos, player, ag->path[i].types);
         }
-    }
 }
 
 /* The curved paths back from a cell (bit 2 * direction + sense) a group's pieces could take. */

@@ -484,7 +484,7 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         int t = piece_type(pos->board[st->ep_victim]);
         ep_takers[k] = cs_and(tb->pt[us][t].leap_from[ep_cells[k]], pos_pieces(pos, us, t));
     }
-    for (uint32_t types = tb->movers[us]; types; types &= types - 1) {
+    for (uint32_t types = tb->movers[us] & pos->types[us]; types; types &= types - 1) {
         const int t = __builtin_ctz(types);
         cellset froms = pos_pieces(pos, us, t);
         if (only != CELL_NONE)

@@ -50,6 +50,7 @@ static inline void pos_put(struct position *pos, int cell, int piece)
     pos->by_type[piece_type(piece)] = cs_or(pos->by_type[piece_type(piece)], b);
     pos->by_colour[piece_colour(piece)] = cs_or(pos->by_colour[piece_colour(piece)], b);
     pos->occ = cs_or(pos->occ, b);
+    pos->types[piece_colour(piece)] |= 1u << piece_type(piece);
 }
 
 static inline void pos_remove(struct position *pos, int cell)
@@ -61,6 +62,8 @@ static inline void pos_remove(struct position *pos, int cell)
     pos->by_type[piece_type(piece)] = cs_xor(pos->by_type[piece_type(piece)], b);
     pos->by_colour[piece_colour(piece)] = cs_xor(pos->by_colour[piece_colour(piece)], b);
     pos->occ = cs_xor(pos->occ, b);
+    if (cs_is_empty(pos_pieces(pos, piece_colour(piece), piece_type(piece))))
+        pos->types[piece_colour(piece)] &= ~(1u << piece_type(piece));
 }
 
 static inline uint64_t piece_key(const struct position *pos, int piece, int cell)

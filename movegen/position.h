@@ -38,6 +38,7 @@ struct position {
     cellset by_type[MAX_TYPES];
     cellset by_colour[MAX_PLAYERS];
     cellset occ;
+    uint32_t types[MAX_PLAYERS];  /* the types each army has on the board: loops over types skip the others */
     unsigned char board[MAX_CELLS];
     int side;
     int fullmove;
