@@ -46,6 +46,7 @@ struct worker {
     struct stack stack[MAX_PLY + 4];
     struct pawn_cache pawn_cache;
     struct target_memo memo[MAX_CELLS];  /* the pieces' targets, for the evaluation and the lists */
+    move_t scratch[MAX_MOVES];           /* the whole list, of which the picker keeps the quiet moves */
     int pvlen[MAX_PLY + 1];
     move_t pv[MAX_PLY + 1][MAX_PLY + 1];
 };
@@ -321,62 +322,98 @@ static inline bool tried_is_legal(const struct position *pos, const struct exoti
     return !(m & MOVE_UNTESTED) || movegen_is_safe(pos, late, m & ~MOVE_UNTESTED);
 }
 
-/* Staged move picking (docs/engine.md): where the list would be scored alike after the table's move
- * was searched, that move is tried before any list is generated, since it often refutes alone. The
- * list comes when a second move is asked for, arranged as picking the table's move from it would have
- * left it, so that the moves come in the same order either way. */
+/* Staged move picking (docs/engine.md): the table's move before any list, since it often refutes
+ * alone; then, in the main search out of check, the captures and promotions that do not lose material
+ * (SEE), the best first; then the quiet moves, generated only when reached and scored by the history
+ * as it stands then, with the losing captures after them. Elsewhere one list follows the table's move:
+ * the captures-only list of the quiescence search, the evasions in check. */
+enum { PICK_TT, PICK_FIRST, PICK_CAPTURES, PICK_REST };
 struct picker {
     move_t tt_move;   /* the table's move */
-    move_t tt;        /* the table's move as the list holds it (MOVE_UNTESTED kept), while no list */
+    move_t tt;        /* the table's move as the lists hold it (MOVE_UNTESTED kept), or MOVE_NONE */
     bool noisy;       /* the quiescence search's list: captures and promotions, not in check */
+    bool split;       /* captures and promotions first, the quiet moves when reached */
     bool use_see;     /* score_moves' use_see */
-    int n, i;         /* the list's length (negative: not generated yet), the next move's index */
+    int stage;        /* PICK_*: what picker_next does next */
+    int n, i;         /* the moves listed so far, the next move's index */
     move_t list[MAX_MOVES];
     int scores[MAX_MOVES];
 };
 
+/* The first list (from index 0): the captures-only list, or the whole list. The table's move, tried
+ * already, is taken out as picking it first would have (scored above all, it is picked at 0). */
 static void picker_fill(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
 {
-    mp->n = mp->noisy ? movegen_pseudo_noisy(w->pos, mp->list, late, w->memo) : movegen_pseudo(w->pos, mp->list, late, w->memo);
+    mp->n = mp->noisy || mp->split ? movegen_pseudo_noisy(w->pos, mp->list, late, w->memo)
+                                   : movegen_pseudo(w->pos, mp->list, late, w->memo);
     score_moves(w, ply, mp->list, mp->scores, mp->n, mp->tt_move, mp->use_see, mp->use_see);
-    /* The table's move (in the list, scored above all) was picked first. */
-    if (mp->tt)
+    if (mp->tt && mp->n) {
         pick_move(w, mp->list, mp->scores, mp->n, 0);
+        mp->i = mp->scores[0] == ORDER_TT;
+    }
 }
 
-/* defer: the table's move may come first without a list (its subtree changes no history, counter
- * move or killer, which score the list, unless picker_fill_under is called before it is searched). */
-static void picker_init(struct worker *w, int ply, struct picker *mp, move_t tt_move, bool noisy, bool use_see,
-                        bool defer, struct exotic_paths *late)
+/* After the captures and promotions that do not lose: the quiet moves, kept from the whole list
+ * (generated into the worker's scratch list), go after the losing captures left in [i, n), and the
+ * picking of the rest orders them all (the losing captures last). */
+static void picker_add_quiets(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
+{
+    const int all = movegen_pseudo(w->pos, w->scratch, late, w->memo), first = mp->n;
+    int noisy = 0;
+    for (int k = 0; k < all && mp->n < MAX_MOVES; k++) {
+        move_t m = w->scratch[k];
+        if (!is_quiet(w->pos, m & ~MOVE_UNTESTED))
+            noisy++;
+        else if ((m & ~MOVE_UNTESTED) != (mp->tt & ~MOVE_UNTESTED))
+            mp->list[mp->n++] = m;
+    }
+    /* Every other move was in the captures-only list (the tests compare the two generators). */
+    assert(noisy == first);
+    (void)noisy;
+    score_moves(w, ply, mp->list + first, mp->scores + first, mp->n - first, MOVE_NONE, false, false);
+}
+
+/* noisy: the quiescence search's captures-only list; split (the main search out of check): captures
+ * first, the quiet moves when reached; neither: the whole list (evasions). */
+static void picker_init(struct worker *w, struct picker *mp, move_t tt_move, bool noisy, bool split, bool use_see,
+                        struct exotic_paths *late)
 {
     mp->tt_move = tt_move;
-    mp->tt = defer && tt_move ? movegen_pseudo_member(w->pos, tt_move, noisy, late) : MOVE_NONE;
+    mp->tt = tt_move ? movegen_pseudo_member(w->pos, tt_move, noisy, late) : MOVE_NONE;
     mp->noisy = noisy;
+    mp->split = split;
     mp->use_see = use_see;
+    mp->stage = mp->tt ? PICK_TT : PICK_FIRST;
     mp->n = -1;
     mp->i = 0;
-    if (!mp->tt)
-        picker_fill(w, ply, mp, late);
 }
 
-/* The list's moves in the order of score_moves and pick_move, MOVE_UNTESTED kept; MOVE_NONE at the end. */
+/* The next move to try, MOVE_UNTESTED kept; MOVE_NONE at the end. */
 static move_t picker_next(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
 {
-    if (mp->n < 0 && mp->i == 0) {
-        mp->i = 1;
+    switch (mp->stage) {
+    case PICK_TT:
+        mp->stage = PICK_FIRST;
         return mp->tt;
-    }
-    if (mp->n < 0)
+    case PICK_FIRST:
         picker_fill(w, ply, mp, late);
-    return mp->i < mp->n ? pick_move(w, mp->list, mp->scores, mp->n, mp->i++) : MOVE_NONE;
-}
-
-/* The list scored now, before the subtree of the table's move m (made) may change what scores it. */
-static void picker_fill_under(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late, move_t m)
-{
-    position_unmake(w->pos, m);
-    picker_fill(w, ply, mp, late);
-    position_make(w->pos, m);
+        mp->stage = mp->split ? PICK_CAPTURES : PICK_REST;
+        return picker_next(w, ply, mp, late);
+    case PICK_CAPTURES:
+        if (mp->i < mp->n) {
+            move_t m = pick_move(w, mp->list, mp->scores, mp->n, mp->i);
+            /* Good captures and promotions score above 0, losing ones below every quiet move. */
+            if (mp->scores[mp->i] >= 0) {
+                mp->i++;
+                return m;
+            }
+        }
+        picker_add_quiets(w, ply, mp, late);
+        mp->stage = PICK_REST;
+        return picker_next(w, ply, mp, late);
+    default:
+        return mp->i < mp->n ? pick_move(w, mp->list, mp->scores, mp->n, mp->i++) : MOVE_NONE;
+    }
 }
 
 /* Whether a move would give check, for a move the search may prune: without making it where that
@@ -485,7 +522,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     int legal = 0;
     struct exotic_paths late;
     struct picker mp;
-    picker_init(w, ply, &mp, tt_move, !in_check, false, true, &late);
+    picker_init(w, &mp, tt_move, !in_check, false, false, &late);
     while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
         move_t m = tried & ~MOVE_UNTESTED;
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
@@ -614,8 +651,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     int nquiets = 0;
     struct exotic_paths late;
     struct picker mp;
-    /* At depth 1 the table's move leads to the quiescence search, unless it checks (picker_fill_under). */
-    picker_init(w, ply, &mp, tt_move, false, true, depth == 1, &late);
+    picker_init(w, &mp, tt_move, false, !in_check, true, &late);
     int best = -SCORE_INF, searched = 0, legal = 0;
     move_t best_move = MOVE_NONE;
     const int old_alpha = alpha;
@@ -637,8 +673,6 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         /* Check extension, at most doubling the iteration's depth along a line. */
         int ext = gives_check && ply < w->root_depth ? 1 : 0;
         int new_depth = depth - 1 + ext, score;
-        if (new_depth > 0 && mp.n < 0)
-            picker_fill_under(w, ply, &mp, &late, m);
         if (searched == 0) {
             score = -search(w, -beta, -alpha, new_depth, ply + 1, true);
         } else {
