@@ -68,6 +68,7 @@ const struct engine_ops INSTANCE_NAME = {
     .movegen_noisy = movegen_noisy,
     .movegen_pseudo = movegen_pseudo_alone,
     .movegen_pseudo_noisy = movegen_pseudo_noisy_alone,
+    .movegen_pseudo_quiet = movegen_pseudo_quiet_alone,
     .movegen_is_safe = movegen_is_safe_alone,
     .movegen_is_pseudo = movegen_is_pseudo,
     .piece_reach = piece_reach,

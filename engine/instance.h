@@ -54,6 +54,8 @@ struct engine_ops {
      * legal only if movegen_is_safe says so. */
     int (*movegen_pseudo)(struct position *pos, move_t *list);
     int (*movegen_pseudo_noisy)(struct position *pos, move_t *list);
+    /* movegen_pseudo's list less movegen_pseudo_noisy's moves, in the same order. */
+    int (*movegen_pseudo_quiet)(struct position *pos, move_t *list);
     bool (*movegen_is_safe)(const struct position *pos, move_t m);
     /* Whether m, MOVE_UNTESTED included, is a move of movegen_pseudo's list (noisy: of
      * movegen_pseudo_noisy's, not in check), found without the list. */

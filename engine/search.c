@@ -46,7 +46,6 @@ struct worker {
     struct stack stack[MAX_PLY + 4];
     struct pawn_cache pawn_cache;
     struct target_memo memo[MAX_CELLS];  /* the pieces' targets, for the evaluation and the lists */
-    move_t scratch[MAX_MOVES];           /* the whole list, of which the picker keeps the quiet moves */
     int pvlen[MAX_PLY + 1];
     move_t pv[MAX_PLY + 1][MAX_PLY + 1];
 };
@@ -353,23 +352,19 @@ static void picker_fill(struct worker *w, int ply, struct picker *mp, struct exo
     }
 }
 
-/* After the captures and promotions that do not lose: the quiet moves, kept from the whole list
- * (generated into the worker's scratch list), go after the losing captures left in [i, n), and the
- * picking of the rest orders them all (the losing captures last). */
+/* After the captures and promotions that do not lose: the quiet moves (the whole list's others) go
+ * after the losing captures left in [i, n), less the table's move, and the picking of the rest orders
+ * them all (the losing captures last). */
 static void picker_add_quiets(struct worker *w, int ply, struct picker *mp, struct exotic_paths *late)
 {
-    const int all = movegen_pseudo(w->pos, w->scratch, late, w->memo), first = mp->n;
-    int noisy = 0;
-    for (int k = 0; k < all && mp->n < MAX_MOVES; k++) {
-        move_t m = w->scratch[k];
-        if (!is_quiet(w->pos, m & ~MOVE_UNTESTED))
-            noisy++;
-        else if ((m & ~MOVE_UNTESTED) != (mp->tt & ~MOVE_UNTESTED))
-            mp->list[mp->n++] = m;
-    }
-    /* Every other move was in the captures-only list (the tests compare the two generators). */
-    assert(noisy == first);
-    (void)noisy;
+    const int first = mp->n;
+    mp->n += movegen_pseudo_quiet(w->pos, mp->list + first, late, w->memo);
+    for (int k = first; k < mp->n; k++)
+        if ((mp->list[k] & ~MOVE_UNTESTED) == (mp->tt & ~MOVE_UNTESTED)) {
+            memmove(mp->list + k, mp->list + k + 1, (size_t)(mp->n - k - 1) * sizeof *mp->list);
+            mp->n--;
+            break;
+        }
     score_moves(w, ply, mp->list + first, mp->scores + first, mp->n - first, MOVE_NONE, false, false);
 }
 

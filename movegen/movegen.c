@@ -401,8 +401,11 @@ static inline __attribute__((always_inline)) void memo_targets(const struct posi
     *m = (struct target_memo){ seen, *quiet, *caps, pos->board[from] };
 }
 
-/* Legal moves into list, or (list NULL) only their number; noisy: captures and promotions only, with
- * the side to move not in check. With `late` (the search's lists), a move that needs the test against
+/* Which moves gen_legal lists: all, the captures and promotions (LIST_NOISY, with the side to move not
+ * in check), or the others (LIST_QUIET): each in the order the whole list has them. */
+enum list_kind { LIST_ALL, LIST_NOISY, LIST_QUIET };
+
+/* Legal moves of a kind into list, or (list NULL) only their number. With `late` (the search's lists), a move that needs the test against
  * curved, hopping and path attackers is not tested but flagged MOVE_UNTESTED, and *late keeps what
  * movegen_is_safe needs to test it when tried; in check by such a piece, or by two, every move is still
  * tested here (rare, and each kind of attacker counts). With `only` a cell, the moves of other pieces
@@ -410,10 +413,11 @@ static inline __attribute__((always_inline)) void memo_targets(const struct posi
  * (whether the player has one: a count above 0). With `memo`, the pieces' targets come from the
  * thread's target memo (memo_targets). Inlined into each caller below, so that
  * each form (counting, noisy, late, one piece) is compiled apart: perft's is not slowed by the others. */
-static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, bool noisy,
+static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, enum list_kind kind,
                                                            struct exotic_paths *late, int only, bool any,
                                                            struct target_memo *memo)
 {
+    const bool noisy = kind == LIST_NOISY, quiet_only = kind == LIST_QUIET;
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
     const struct state *st = &pos->st[pos->ply];
@@ -439,7 +443,8 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
     const bool royal = only == CELL_NONE || only == king;
     quiet = caps = cs_empty();
     if (royal)
-        piece_targets_of(tb, &tb->pt[us][pos->royal[us]], king, occ, empty, enemy, &quiet, &caps, !noisy);
+        piece_targets_of(tb, &tb->pt[us][pos->royal[us]], king, occ, empty, quiet_only ? cs_empty() : enemy, &quiet,
+                         &caps, !noisy);
     int to;
     CS_FOR_EACH(to, cs_or(quiet, caps)) {
         bool safe = true;
@@ -528,6 +533,9 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
             if (noisy)
                 targets = cs_and(targets, wanted);
+            /* A pawn's move into its promotion zone promotes: noisy. */
+            if (quiet_only)
+                targets = cs_andnot(targets, wanted);
             cellset vacated = cs_xor(occ, tb->bit[from]), untested = cs_empty();
             if (exotic) {
                 untested = test_all || cs_test(zone, from) ? targets : cs_and(targets, zone);
@@ -562,45 +570,52 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
             }
         }
     }
-    for (int k = 0; k < 2 && ep_cells[k] != CELL_NONE; k++)
+    for (int k = 0; k < 2 && ep_cells[k] != CELL_NONE && !quiet_only; k++)
         n = gen_en_passant(pos, list, n, us, king, ep_cells[k]);
     return n;
 }
 
 static int movegen_legal(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, false, NULL, CELL_NONE, false, NULL);
+    return gen_legal(pos, list, LIST_ALL, NULL, CELL_NONE, false, NULL);
 }
 
 static int movegen_count(struct position *pos)
 {
-    return gen_legal(pos, NULL, false, NULL, CELL_NONE, false, NULL);
+    return gen_legal(pos, NULL, LIST_ALL, NULL, CELL_NONE, false, NULL);
 }
 
 /* Whether the side to move has a legal move (three players: mate or stalemate). */
 static bool movegen_any(struct position *pos)
 {
-    return gen_legal(pos, NULL, false, NULL, CELL_NONE, true, NULL) > 0;
+    return gen_legal(pos, NULL, LIST_ALL, NULL, CELL_NONE, true, NULL) > 0;
 }
 
 /* Not in check only. */
 static int movegen_noisy(struct position *pos, move_t *list)
 {
-    return gen_legal(pos, list, true, NULL, CELL_NONE, false, NULL);
+    return gen_legal(pos, list, LIST_NOISY, NULL, CELL_NONE, false, NULL);
 }
 
 /* The search's lists: legal but for the moves flagged MOVE_UNTESTED, whose test movegen_is_safe does
  * when the search tries them (most moves of a node never are: cut-offs, pruning). */
 static int movegen_pseudo(struct position *pos, move_t *list, struct exotic_paths *late, struct target_memo *memo)
 {
-    return gen_legal(pos, list, false, late, CELL_NONE, false, memo);
+    return gen_legal(pos, list, LIST_ALL, late, CELL_NONE, false, memo);
+}
+
+/* The search's list less its captures and promotions (movegen_pseudo_noisy's), in its order. */
+static int movegen_pseudo_quiet(struct position *pos, move_t *list, struct exotic_paths *late,
+                                struct target_memo *memo)
+{
+    return gen_legal(pos, list, LIST_QUIET, late, CELL_NONE, false, memo);
 }
 
 /* Not in check only. memo: NULL, or the thread's target memo. */
 static int movegen_pseudo_noisy(struct position *pos, move_t *list, struct exotic_paths *late,
                                 struct target_memo *memo)
 {
-    return gen_legal(pos, list, true, late, CELL_NONE, false, memo);
+    return gen_legal(pos, list, LIST_NOISY, late, CELL_NONE, false, memo);
 }
 
 /* Whether a move movegen_pseudo flagged MOVE_UNTESTED is legal, given what it kept in late. A fission
@@ -634,6 +649,12 @@ static int movegen_pseudo_noisy_alone(struct position *pos, move_t *list)
     return movegen_pseudo_noisy(pos, list, &paths, NULL);
 }
 
+static int movegen_pseudo_quiet_alone(struct position *pos, move_t *list)
+{
+    struct exotic_paths paths;
+    return movegen_pseudo_quiet(pos, list, &paths, NULL);
+}
+
 /* The member of the search's list (movegen_pseudo, or with noisy movegen_pseudo_noisy) that is m but
  * perhaps for MOVE_UNTESTED, or MOVE_NONE: for a move from the table, a killer or a counter move, found
  * among the moves of its piece alone, without the whole list. */
@@ -643,7 +664,7 @@ static move_t movegen_pseudo_member(struct position *pos, move_t m, bool noisy, 
     if (from >= pos->tb->ncells || !pos->board[from] || piece_colour(pos->board[from]) != pos->side)
         return MOVE_NONE;
     move_t list[MAX_MOVES];
-    int n = gen_legal(pos, list, noisy, late, from, false, NULL);
+    int n = gen_legal(pos, list, noisy ? LIST_NOISY : LIST_ALL, late, from, false, NULL);
     for (int i = 0; i < n; i++)
         if ((list[i] & ~MOVE_UNTESTED) == (m & ~MOVE_UNTESTED))
             return list[i];

@@ -110,6 +110,28 @@ static int tested_moves(const struct game *g, move_t *list, int n, int seen[2])
     return k;
 }
 
+/* part (n moves) is the captures and promotions (noisy) or the other moves of the whole search list,
+ * flags and order kept. */
+static void check_list_part(const struct game *g, const move_t *part, int n, bool noisy, const char *what)
+{
+    move_t all[MAX_MOVES];
+    struct setup s;
+    int nall = g->ops->movegen_pseudo(g->pos, all), k = 0;
+    g->ops->position_get(g->pos, &s);
+    for (int i = 0; i < nall; i++) {
+        move_t m = all[i];
+        int victim = s.piece[move_to(m)];
+        bool loud = (m & MOVE_EP) || move_promo(m) >= 0
+                    || (victim && piece_colour(victim) != s.side && !(m & MOVE_CASTLE));
+        if (loud != noisy)
+            continue;
+        ck_assert_msg(k < n && part[k] == m, "%s (%d-bit): %s %d of the whole list", g->v->name, g->ops->bits, what,
+                      k);
+        k++;
+    }
+    ck_assert_int_eq(k, n);
+}
+
 void test_search_lists(const struct game *g, int seen[2])
 {
     move_t legal[MAX_MOVES], got[MAX_MOVES];
@@ -129,23 +151,16 @@ void test_search_lists(const struct game *g, int seen[2])
                      pass ? " (noisy)" : "", want);
     }
     /* Out of check the captures-only list is the whole list's captures and promotions, flags and order
-     * kept: the three-player search takes a node's first ordered move from it (search_multi.c). */
+     * kept: the three-player search takes a node's first ordered move from it (search_multi.c). The
+     * quiet list is the whole list's other moves, so kept: the main search's picker generates it after
+     * the captures-only list (search.c). */
+    move_t part[MAX_MOVES];
     if (noisy) {
-        move_t all[MAX_MOVES], loud[MAX_MOVES];
-        int n = g->ops->movegen_pseudo(g->pos, all), nloud = g->ops->movegen_pseudo_noisy(g->pos, loud), k = 0;
-        struct setup s;
-        g->ops->position_get(g->pos, &s);
-        for (int i = 0; i < n; i++) {
-            move_t m = all[i];
-            int victim = s.piece[move_to(m)];
-            if (!(m & MOVE_EP) && move_promo(m) < 0 && !(victim && piece_colour(victim) != s.side))
-                continue;
-            ck_assert_msg(k < nloud && loud[k] == m, "%s (%d-bit): capture or promotion %d of the whole list",
-                          g->v->name, g->ops->bits, k);
-            k++;
-        }
-        ck_assert_int_eq(k, nloud);
+        int n = g->ops->movegen_pseudo_noisy(g->pos, part);
+        check_list_part(g, part, n, true, "capture or promotion");
     }
+    int n = g->ops->movegen_pseudo_quiet(g->pos, part);
+    check_list_part(g, part, n, false, "quiet move");
 }
 
 void test_walk_games(uint64_t seed, int plies, void (*visit)(struct game *g, const move_t *list, int n, void *ctx),
