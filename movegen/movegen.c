@@ -405,14 +405,15 @@ static inline __attribute__((always_inline)) void memo_targets(const struct posi
  * in check), or the others (LIST_QUIET): each in the order the whole list has them. */
 enum list_kind { LIST_ALL, LIST_NOISY, LIST_QUIET };
 
-/* Legal moves of a kind into list, or (list NULL) only their number. With `late` (the search's lists), a move that needs the test against
- * curved, hopping and path attackers is not tested but flagged MOVE_UNTESTED, and *late keeps what
- * movegen_is_safe needs to test it when tried; in check by such a piece, or by two, every move is still
- * tested here (rare, and each kind of attacker counts). With `only` a cell, the moves of other pieces
- * may be left out (movegen_pseudo_member). With `any`, it may stop at the first piece with a legal move
- * (whether the player has one: a count above 0). With `memo`, the pieces' targets come from the
- * thread's target memo (memo_targets). Inlined into each caller below, so that
- * each form (counting, noisy, late, one piece) is compiled apart: perft's is not slowed by the others. */
+/* Legal moves of a kind into list, or (list NULL) only their number. With `late` (the search's lists),
+ * a move that needs the test against curved, hopping and path attackers is not tested but flagged
+ * MOVE_UNTESTED, and *late keeps what movegen_is_safe needs to test it when tried; in check by such a
+ * piece, or by two, every move is still tested here (rare, and each kind of attacker counts). With
+ * `only` a cell, the moves of other pieces may be left out (movegen_pseudo_member). With `any`, it may
+ * stop at the first piece with a legal move (whether the player has one: a count above 0). With
+ * `memo`, the pieces' targets come from the thread's target memo (memo_targets). Inlined into each
+ * caller below, so that each form (counting, noisy, quiet, late, one piece) is compiled apart: perft's
+ * is not slowed by the others. */
 static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, enum list_kind kind,
                                                            struct exotic_paths *late, int only, bool any,
                                                            struct target_memo *memo)
@@ -533,7 +534,7 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
             cellset targets = cs_and(cs_or(quiet, caps), allowed);
             if (noisy)
                 targets = cs_and(targets, wanted);
-            /* A pawn's move into its promotion zone promotes: noisy. */
+            /* Captures, and a pawn's moves into its promotion zone (which promote), are noisy. */
             if (quiet_only)
                 targets = cs_andnot(targets, wanted);
             cellset vacated = cs_xor(occ, tb->bit[from]), untested = cs_empty();
