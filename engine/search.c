@@ -248,6 +248,9 @@ static bool capture_is_good(const struct worker *w, move_t m)
     return capture_is_safe(w, m) || see(w, m) >= 0;
 }
 
+/* The quiescence search's captures past which only recaptures, promotions and checks are searched. */
+enum { QS_MOVES = 2 };
+
 enum { ORDER_TT = 1 << 30, ORDER_GOOD_CAPTURE = 1 << 28, ORDER_BAD_CAPTURE = -(1 << 24) };
 
 /* The move that last refuted the previous move (the counter-move table). */
@@ -514,7 +517,9 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         best = stand;
     }
     move_t best_move = MOVE_NONE, tried;
-    int legal = 0;
+    int legal = 0, reached = 0;
+    /* A recapture on the cell the last move took on is never pruned below. */
+    const int recapture = ply > 0 && w->stack[ply - 1].move ? move_to(w->stack[ply - 1].move) : CELL_NONE;
     struct exotic_paths late;
     struct picker mp;
     picker_init(w, &mp, tt_move, !in_check, false, false, &late);
@@ -523,6 +528,12 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
         if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + 200 <= alpha
             && !(m & MOVE_EP))
+            continue;
+        /* Move-count and futility pruning, as Stockfish's: past the first two captures only recaptures,
+         * promotions and checks go on, and below alpha by the margin only captures that win material. */
+        reached++;
+        if (!in_check && move_promo(m) < 0 && move_to(m) != recapture
+            && (reached > QS_MOVES || (stand + 200 <= alpha && see(w, m) < 1)) && !move_gives_check(pos, m))
             continue;
         /* The child's bucket loads while the exchange is judged. */
         if (w->armies < 3)
