@@ -532,13 +532,14 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         /* Move-count and futility pruning, as Stockfish's: past the first two captures only recaptures,
          * promotions and checks go on, and below alpha by the margin only captures that win material. */
         reached++;
+        bool wins = false;  /* SEE found that the capture wins material */
         if (!in_check && move_promo(m) < 0 && move_to(m) != recapture
-            && (reached > QS_MOVES || (stand + 200 <= alpha && see(w, m) < 1)) && !move_gives_check(pos, m))
+            && (reached > QS_MOVES || (stand + 200 <= alpha && !(wins = see(w, m) >= 1))) && !move_gives_check(pos, m))
             continue;
         /* The child's bucket loads while the exchange is judged. */
         if (w->armies < 3)
             tt_prefetch(w->sh->tt, position_key_after(pos, m));
-        if (!in_check && !capture_is_good(w, m))
+        if (!in_check && !wins && !capture_is_good(w, m))
             continue;
         if (!tried_is_legal(pos, &late, tried))
             continue;
