@@ -518,7 +518,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     }
     move_t best_move = MOVE_NONE, tried;
     int legal = 0, reached = 0;
-    /* A recapture on the cell the last move took on is never pruned below. */
+    /* A capture on the cell the last move went to (a recapture) is never pruned by the rules below. */
     const int recapture = ply > 0 && w->stack[ply - 1].move ? move_to(w->stack[ply - 1].move) : CELL_NONE;
     struct exotic_paths late;
     struct picker mp;
