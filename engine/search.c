@@ -248,8 +248,9 @@ static bool capture_is_good(const struct worker *w, move_t m)
     return capture_is_safe(w, m) || see(w, m) >= 0;
 }
 
-/* The quiescence search's captures past which only recaptures, promotions and checks are searched. */
-enum { QS_MOVES = 2 };
+/* The quiescence search's captures past which only recaptures, promotions and checks are searched,
+ * and the margin above the evaluation that its delta and futility pruning allow. */
+enum { QS_MOVES = 2, QS_MARGIN = 200 };
 
 enum { ORDER_TT = 1 << 30, ORDER_GOOD_CAPTURE = 1 << 28, ORDER_BAD_CAPTURE = -(1 << 24) };
 
@@ -526,7 +527,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
         move_t m = tried & ~MOVE_UNTESTED;
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
-        if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + 200 <= alpha
+        if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + QS_MARGIN <= alpha
             && !(m & MOVE_EP))
             continue;
         /* Move-count and futility pruning, as Stockfish's: past the first two captures only recaptures,
@@ -534,7 +535,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         reached++;
         bool wins = false;  /* SEE found that the capture wins material */
         if (!in_check && move_promo(m) < 0 && move_to(m) != recapture
-            && (reached > QS_MOVES || (stand + 200 <= alpha && !(wins = see(w, m) >= 1))) && !move_gives_check(pos, m))
+            && (reached > QS_MOVES || (stand + QS_MARGIN <= alpha && !(wins = see(w, m) >= 1))) && !move_gives_check(pos, m))
             continue;
         /* The child's bucket loads while the exchange is judged. */
         if (w->armies < 3)
