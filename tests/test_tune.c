@@ -112,7 +112,7 @@ START_TEST(test_weights_bad_fields)
     ck_assert_int_eq(p.w[W_MOBILITY + rook].eg, 4);
     /* The lazy margin: default.txt's for a variant without a file of its own, then a file's. */
     struct eval_params plain;
-    ck_assert(weights_for_variant(test_variant("haynie"), &plain, err, sizeof err));
+    ck_assert(weights_for_variant(test_variant("brusky"), &plain, err, sizeof err));
     ck_assert_int_eq(plain.lazy_margin, 400);
     ck_assert_msg(weights_parse(v, "lazy-margin 150\n", "f", &p, err, sizeof err), "%s", err);
     ck_assert_int_eq(p.lazy_margin, 150);
