@@ -626,6 +626,10 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             return score;
     }
 
+    /* Internal iterative reduction: a node the table knows no move for is searched a ply shallower;
+     * that search leaves a move in the table for the next, deeper visit to try first. */
+    if (depth >= 4 && !tt_move)
+        depth--;
     struct stack *ss = &w->stack[ply];
     /* Only the shortcuts below read the evaluation, and none at a PV node. */
     int eval = in_check || pv_node ? SCORE_NONE
