@@ -498,9 +498,11 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     uint64_t key = position_key(pos);
     struct tt_hit hit;
     move_t tt_move = MOVE_NONE;
+    int hit_eval = SCORE_NONE;
     if (tt_probe(w->sh->tt, key, &hit)) {
         int score = tt_score_from(hit.score, ply);
         tt_move = hit.move;
+        hit_eval = hit.eval;
         if (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && score >= beta)
             || (hit.bound == BOUND_UPPER && score <= alpha))
             return score;
@@ -508,9 +510,11 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     const int old_alpha = alpha;
     int best = -SCORE_INF, stand = SCORE_NONE;
     if (!in_check) {
-        stand = eval_position(pos, &w->sh->weights, &w->pawn_cache, w->memo, alpha, beta);
+        /* The table's evaluation is a full one (the main search's): no lazy early score. */
+        stand = hit_eval != SCORE_NONE ? hit_eval
+                                       : eval_position(pos, &w->sh->weights, &w->pawn_cache, w->memo, alpha, beta);
         if (stand >= beta) {
-            tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER);
+            tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER, SCORE_NONE);
             return stand;
         }
         if (stand > alpha)
@@ -567,7 +571,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     if (!mp.n)
         return best;
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), 0, bound);
+    tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), 0, bound, SCORE_NONE);
     return best;
 }
 
@@ -617,8 +621,11 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     uint64_t key = position_key(pos);
     struct tt_hit hit;
     move_t tt_move = MOVE_NONE;
-    if (tt_probe(sh->tt, key, &hit)) {
+    int hit_eval = SCORE_NONE;
+    const bool found = tt_probe(sh->tt, key, &hit);
+    if (found) {
         tt_move = hit.move;
+        hit_eval = hit.eval;
         int score = tt_score_from(hit.score, ply);
         if (!pv_node && hit.depth >= depth
             && (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && score >= beta)
@@ -631,9 +638,14 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     if (depth >= 4 && !tt_move)
         depth--;
     struct stack *ss = &w->stack[ply];
-    /* Only the shortcuts below read the evaluation, and none at a PV node. */
-    int eval = in_check || pv_node ? SCORE_NONE
-                                   : eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
+    /* Only the shortcuts below read the evaluation, and none at a PV node; the table keeps it for the
+     * next visit. */
+    int eval = in_check || pv_node       ? SCORE_NONE
+               : hit_eval != SCORE_NONE ? hit_eval
+                                        : eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
+    /* Stored at once, as the shortcuts below may return before the node's own entry is written. */
+    if (!found && eval != SCORE_NONE)
+        tt_store(sh->tt, key, MOVE_NONE, SCORE_NONE, -1, BOUND_NONE, eval);
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
      * stalemate: a side left with pawns and its royal may have no move at all. */
@@ -726,7 +738,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     if (!legal)
         return in_check ? -SCORE_MATE + ply : stalemate_score(w, ply);
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(sh->tt, key, best_move, tt_score_to(best, ply), depth, bound);
+    tt_store(sh->tt, key, best_move, tt_score_to(best, ply), depth, bound, eval);
     return best;
 }
 

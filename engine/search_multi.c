@@ -280,7 +280,7 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
     if (!searched)
         return 0;
     int bound = best >= old_beta ? BOUND_LOWER : best <= old_alpha ? BOUND_UPPER : BOUND_EXACT;
-    tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), depth, bound);
+    tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), depth, bound, SCORE_NONE);
     return best;
 }
 

@@ -28,6 +28,20 @@ static int unpack_depth(uint64_t d) { return (int)((d >> 45) & 0xff) - 1; }
 static int unpack_bound(uint64_t d) { return (int)((d >> 53) & 3); }
 static unsigned unpack_age(uint64_t d) { return (unsigned)((d >> 55) & 63); }
 
+/* The key word: 48 bits of key ^ data (with the bucket's, chosen by the key's high bits, enough to
+ * tell positions apart) and the evaluation in the low 16. */
+static uint64_t pack_check(uint64_t key, uint64_t data, int eval)
+{
+    return (key ^ data) << 16 | (uint16_t)(int16_t)eval;
+}
+
+static bool check_matches(uint64_t check, uint64_t key, uint64_t data)
+{
+    return check >> 16 == ((key ^ data) & 0xffffffffffffull);
+}
+
+static int unpack_eval(uint64_t check) { return (int16_t)(uint16_t)check; }
+
 /* Tables and the shares cleared by each thread start on a page. */
 enum { PAGE = 4096, HUGE_PAGE = 2 << 20, HUGE_TABLE_MAX_MB = 128 };
 
@@ -129,29 +143,32 @@ bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit)
 {
     const struct tt_entry *b = tt_bucket(tt, key);
     for (int i = 0; i < TT_BUCKET; i++) {
-        uint64_t data = load(&b[i].data);
-        if ((load(&b[i].check) ^ data) != key || !data)
+        uint64_t data = load(&b[i].data), check = load(&b[i].check);
+        if (!check_matches(check, key, data) || !data)
             continue;
         hit->move = unpack_move(data);
         hit->score = (int16_t)(uint16_t)(data >> 29);
         hit->depth = unpack_depth(data);
         hit->bound = unpack_bound(data);
+        hit->eval = unpack_eval(check);
         return true;
     }
     return false;
 }
 
-void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, int bound)
+void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, int bound, int eval)
 {
     struct tt_entry *b = tt_bucket(tt, key), *victim = b;
     int worst = 1 << 30;
     for (int i = 0; i < TT_BUCKET; i++) {
-        uint64_t data = load(&b[i].data);
-        if ((load(&b[i].check) ^ data) == key) {
+        uint64_t data = load(&b[i].data), check = load(&b[i].check);
+        if (check_matches(check, key, data)) {
             victim = &b[i];
-            /* Keep the old move when the new search found none. */
+            /* Keep the old move and evaluation when the new search found none. */
             if (!move)
                 move = unpack_move(data);
+            if (eval == SCORE_NONE)
+                eval = unpack_eval(check);
             break;
         }
         /* Replace the shallowest entry, counting old searches' entries as shallower. */
@@ -163,7 +180,7 @@ void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, in
     }
     uint64_t data = pack(move, score, depth, bound, tt->age);
     store(&victim->data, data);
-    store(&victim->check, key ^ data);
+    store(&victim->check, pack_check(key, data, eval));
 }
 
 int tt_hashfull(const struct tt *tt)

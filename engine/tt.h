@@ -1,6 +1,7 @@
 /* The transposition table shared by all search threads: buckets of four 16-byte entries written
  * without locks through relaxed atomics; each entry's key is stored XORed with its data, so an entry
- * whose two words come from different writes reads as a miss. */
+ * whose two words come from different writes reads as a miss. The key word also keeps the position's
+ * static evaluation. */
 #ifndef TT_H
 #define TT_H
 
@@ -18,11 +19,12 @@ struct tt_hit {
     int score;       /* relative to the node: see tt_score_from */
     int depth;
     int bound;
+    int eval;        /* the static evaluation, SCORE_NONE when none was stored */
 };
 
 /* Relaxed atomic words: each word is read and written whole, with no ordering between the two. */
 struct tt_entry {
-    _Atomic uint64_t check;  /* key ^ data */
+    _Atomic uint64_t check;  /* the key's low 48 bits ^ data's, shifted up 16; the evaluation below */
     _Atomic uint64_t data;
 };
 
@@ -54,7 +56,8 @@ void tt_free(struct tt *tt);
 void tt_clear(struct tt *tt, int threads);
 void tt_new_search(struct tt *tt);
 bool tt_probe(const struct tt *tt, uint64_t key, struct tt_hit *hit);
-void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, int bound);
+/* eval: the static evaluation, or SCORE_NONE to keep the one the entry has for the key. */
+void tt_store(struct tt *tt, uint64_t key, move_t move, int score, int depth, int bound, int eval);
 /* Permille of sampled entries written in the current search. */
 int tt_hashfull(const struct tt *tt);
 
