@@ -259,6 +259,13 @@ static void load_book(struct uci *u)
 
 /* The variant's built-in weights with the file's on top ("": none) into the game; one error line
  * and the game's weights kept on failure. */
+/* The table's scores and evaluations are the old evaluation's: a changed one starts from an empty
+ * table, as after ucinewgame. */
+static void evaluation_changed(struct uci *u)
+{
+    pool_clear(&u->pool);
+}
+
 static bool apply_weights(struct uci *u, const char *path)
 {
     char err[ERR_LEN];
@@ -269,6 +276,7 @@ static bool apply_weights(struct uci *u, const char *path)
         say_error(err);
         return false;
     }
+    evaluation_changed(u);
     return true;
 }
 
@@ -377,7 +385,13 @@ static void set_clear_hash(struct uci *u, long x, const char *v) { (void)x, (voi
 static void set_multipv(struct uci *u, long x, const char *v) { (void)v; u->multipv = (int)x; }
 static void set_ponder(struct uci *u, long x, const char *v) { (void)v; u->ponder = x; }
 static void set_move_overhead(struct uci *u, long x, const char *v) { (void)v; u->move_overhead = x; }
-static void set_evaluation(struct uci *u, long x, const char *v) { (void)v; u->weights.material_only = (int)x; }
+static void set_evaluation(struct uci *u, long x, const char *v)
+{
+    (void)v;
+    if (u->weights.material_only != (int)x)
+        evaluation_changed(u);
+    u->weights.material_only = (int)x;
+}
 static void set_search3(struct uci *u, long x, const char *v) { (void)v; u->pool.search3 = (enum search3)x; }
 static void set_own_book(struct uci *u, long x, const char *v)
 {
@@ -405,6 +419,7 @@ static void set_use_nnue(struct uci *u, long x, const char *v)
     (void)v;
     nnue_use(x);
     u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+    evaluation_changed(u);
     if (x)
         announce_nnue(u, NULL, "");
 }
@@ -419,10 +434,13 @@ static void set_eval_file(struct uci *u, long x, const char *value)
     if (!strcmp(value, "<empty>")) {
         nnue_clear_files();
         u->game.ops->nnue_attach(u->game.tb, u->game.pos);
-    } else if ((v = nnue_add_file(value, err, sizeof err)))
+    } else if ((v = nnue_add_file(value, err, sizeof err))) {
         announce_nnue(u, v, value);
-    else
+    } else {
         say_error(err);
+        return;
+    }
+    evaluation_changed(u);
 }
 
 static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }

@@ -1116,6 +1116,27 @@ START_TEST(test_evaluation_option)
 }
 END_TEST
 
+/* A changed evaluation starts from an empty table, whose scores and evaluations were the old one's:
+ * without ucinewgame, the search after it is a fresh engine's, line for line. */
+START_TEST(test_evaluation_change_empties_table)
+{
+    struct proc fresh, p;
+    pipe_start(&fresh, NULL);
+    engine_silent(&fresh, "setoption name Evaluation value material");
+    struct search_out *want = middlegame_depth_4(&fresh);
+    engine_quit(&fresh);
+    pipe_start(&p, NULL);
+    out_free(middlegame_depth_4(&p));
+    engine_silent(&p, "setoption name Evaluation value material");
+    struct search_out *got = until_bestmove(&p, "go depth 4");
+    ck_assert_msg(!strcmp(got->transcript, want->transcript), "after the change:\n%s\nfresh:\n%s", got->transcript,
+                  want->transcript);
+    out_free(got);
+    out_free(want);
+    engine_quit(&p);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------------- */
 /* Three players. Red's General f1 shares the f file with White's knight f5 and Black's Rook f9: if
  * the General stays on the file (f1f2), White steps the knight aside and Black, about to move,
@@ -1226,6 +1247,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, test_two_threads);
     tcase_add_test(tc, test_bad_option_values);
     tcase_add_test(tc, test_evaluation_option);
+    tcase_add_test(tc, test_evaluation_change_empties_table);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_bench_deterministic);
     suite_add_tcase(s, tc);
