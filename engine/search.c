@@ -640,12 +640,20 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     struct stack *ss = &w->stack[ply];
     /* Only the shortcuts below read the evaluation, and none at a PV node; the table keeps it for the
      * next visit. */
-    int eval = in_check || pv_node       ? SCORE_NONE
-               : hit_eval != SCORE_NONE ? hit_eval
-                                        : eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
+    const int static_eval = in_check || pv_node       ? SCORE_NONE
+                            : hit_eval != SCORE_NONE ? hit_eval
+                                                     : eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
     /* Stored at once, as the shortcuts below may return before the node's own entry is written. */
-    if (!found && eval != SCORE_NONE)
-        tt_store(sh->tt, key, MOVE_NONE, SCORE_NONE, -1, BOUND_NONE, eval);
+    if (!found && static_eval != SCORE_NONE)
+        tt_store(sh->tt, key, MOVE_NONE, SCORE_NONE, -1, BOUND_NONE, static_eval);
+    /* A shallower search's score is the better guess where its bound says the value lies beyond the
+     * static evaluation. */
+    int eval = static_eval;
+    if (static_eval != SCORE_NONE && found) {
+        int score = tt_score_from(hit.score, ply);
+        if (abs(score) < SCORE_MATE_BOUND && (hit.bound & (score > static_eval ? BOUND_LOWER : BOUND_UPPER)))
+            eval = score;
+    }
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
      * stalemate: a side left with pawns and its royal may have no move at all. */
@@ -738,7 +746,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     if (!legal)
         return in_check ? -SCORE_MATE + ply : stalemate_score(w, ply);
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(sh->tt, key, best_move, tt_score_to(best, ply), depth, bound, eval);
+    tt_store(sh->tt, key, best_move, tt_score_to(best, ply), depth, bound, static_eval);
     return best;
 }
 

@@ -12,6 +12,7 @@
 
 #include "../rules/move.h"
 
+/* Bit flags: an exact score is both bounds. */
 enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 
 struct tt_hit {
