@@ -13,6 +13,7 @@ struct stack {
     move_t move;           /* the move that led to the next ply */
     int moved;             /* piece code that made it */
     bool in_check;         /* the side to move at this ply is in check */
+    int eval;              /* the static evaluation here, SCORE_NONE in check or not known */
     move_t killers[2];
 };
 
@@ -638,9 +639,8 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     if (depth >= 4 && !tt_move)
         depth--;
     struct stack *ss = &w->stack[ply];
-    /* Only the shortcuts below read the evaluation, and none at a PV node; the table keeps it for the
-     * next visit. */
-    const int static_eval = in_check || pv_node       ? SCORE_NONE
+    /* The table keeps the evaluation for the next visit. */
+    const int static_eval = in_check                  ? SCORE_NONE
                             : hit_eval != SCORE_NONE ? hit_eval
                                                      : eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
     /* Stored at once, as the shortcuts below may return before the node's own entry is written. */
@@ -654,6 +654,11 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         if (abs(score) < SCORE_MATE_BOUND && (hit.bound & (score > static_eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = score;
     }
+    /* Improving: the evaluation rose since this side's last move (unknown counts as rising). Reverse
+     * futility then trusts it a ply sooner; where it fell, late quiet moves are reduced a ply more. */
+    ss->eval = static_eval;
+    const int before = ply >= 2 ? w->stack[ply - 2].eval : SCORE_NONE;
+    const bool improving = !in_check && (before == SCORE_NONE || static_eval > before);
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
      * stalemate: a side left with pawns and its royal may have no move at all. */
@@ -661,7 +666,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         const bool pieces = has_pieces(pos);
         const bool stalemate_drawn = pos->v->stalemate_num * 2 == pos->v->stalemate_den;
         /* Reverse futility: far above beta, a shallow search will not fall back. */
-        if (depth <= 7 && eval - 90 * depth >= beta && (pieces || stalemate_drawn))
+        if (depth <= 7 && eval - 90 * (depth - improving) >= beta && (pieces || stalemate_drawn))
             return eval;
         /* Null move, not where zugzwang is likely (only pawns and the royal left). */
         if (null_ok && depth >= 3 && eval >= beta && pieces) {
@@ -712,7 +717,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             int r = 0;
             if (depth >= 3 && quiet && !in_check && !gives_check) {
                 r = reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
-                r += !pv_node;
+                r += !pv_node + !improving;
                 r -= hist > 0 ? 1 : 0;
                 r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
             }
@@ -893,6 +898,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     pawn_cache_clear(&w->pawn_cache);
     memo_clear(w->memo);
     w->stack[0].in_check = position_in_check(pos);
+    w->stack[0].eval = SCORE_NONE;
     w->armies = armies_left(pos);
     w->root_player = pos->side;
     move_t list[MAX_MOVES];

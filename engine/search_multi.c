@@ -209,6 +209,8 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
             return score;
     }
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
+    /* No evaluation here for the two-player search below to compare with (improving). */
+    w->stack[ply].eval = SCORE_NONE;
     int child_depth, reply_depth;
     enum multi_node child = multi_child(w, kind, depth, false, &child_depth);
     enum multi_node reply_kind = multi_child(w, kind, depth, true, &reply_depth);
