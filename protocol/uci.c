@@ -66,6 +66,7 @@ struct uci {
     bool own_book;
     bool analyse;              /* UCI_AnalyseMode: the GUI analyses, so no book move */
     bool limit_strength;       /* UCI_LimitStrength: play about as strong as elo */
+    bool use_nnue;             /* UseNNUE */
     int elo;
     enum book_variety book_variety;
     int book_depth;             /* the last fullmove number the book is used for; 0: no limit */
@@ -257,8 +258,6 @@ static void load_book(struct uci *u)
         say_error(err);
 }
 
-/* The variant's built-in weights with the file's on top ("": none) into the game; one error line
- * and the game's weights kept on failure. */
 /* The table's scores and evaluations are the old evaluation's: a changed one starts from an empty
  * table, as after ucinewgame. */
 static void evaluation_changed(struct uci *u)
@@ -266,6 +265,8 @@ static void evaluation_changed(struct uci *u)
     pool_clear(&u->pool);
 }
 
+/* The variant's built-in weights with the file's on top ("": none) into the game; one error line
+ * and the game's weights kept on failure. */
 static bool apply_weights(struct uci *u, const char *path)
 {
     char err[ERR_LEN];
@@ -276,7 +277,6 @@ static bool apply_weights(struct uci *u, const char *path)
         say_error(err);
         return false;
     }
-    evaluation_changed(u);
     return true;
 }
 
@@ -375,10 +375,13 @@ static void set_eval_weights(struct uci *u, long x, const char *value)
 {
     (void)x;
     const char *path = strcmp(value, "<empty>") ? value : "";
+    /* The built-in weights again are no change (GUIs send every option's default at start). */
+    const bool builtin_still = !path[0] && !u->weights_path[0];
     /* Kept even when it does not fit the variant in use: a GUI may set it before UCI_Variant, and
      * selecting a variant applies it again. */
     snprintf(u->weights_path, sizeof u->weights_path, "%s", path);
-    apply_weights(u, path);
+    if (apply_weights(u, path) && !builtin_still)
+        evaluation_changed(u);
 }
 
 static void set_clear_hash(struct uci *u, long x, const char *v) { (void)x, (void)v; pool_clear(&u->pool); }
@@ -419,7 +422,9 @@ static void set_use_nnue(struct uci *u, long x, const char *v)
     (void)v;
     nnue_use(x);
     u->game.ops->nnue_attach(u->game.tb, u->game.pos);
-    evaluation_changed(u);
+    if (u->use_nnue != (x != 0))
+        evaluation_changed(u);
+    u->use_nnue = x;
     if (x)
         announce_nnue(u, NULL, "");
 }
@@ -440,7 +445,9 @@ static void set_eval_file(struct uci *u, long x, const char *value)
         say_error(err);
         return;
     }
-    evaluation_changed(u);
+    /* The files' nets evaluate only with UseNNUE on. */
+    if (u->use_nnue)
+        evaluation_changed(u);
 }
 
 static void set_analyse(struct uci *u, long x, const char *v) { (void)v; u->analyse = x; }

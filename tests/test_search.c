@@ -1117,17 +1117,20 @@ START_TEST(test_evaluation_option)
 END_TEST
 
 /* A changed evaluation starts from an empty table, whose scores and evaluations were the old one's:
- * without ucinewgame, the search after it is a fresh engine's, line for line. */
+ * without ucinewgame, the search after it is a fresh engine's, line for line. The Evaluation option,
+ * then other weights (McCooey's tuned ones for Glinski's board). */
 START_TEST(test_evaluation_change_empties_table)
 {
+    static const char *const change[] = { "setoption name Evaluation value material",
+                                          "setoption name EvalWeights value eval/weights/mccooey.txt" };
     struct proc fresh, p;
     pipe_start(&fresh, NULL);
-    engine_silent(&fresh, "setoption name Evaluation value material");
+    engine_silent(&fresh, change[_i]);
     struct search_out *want = middlegame_depth_4(&fresh);
     engine_quit(&fresh);
     pipe_start(&p, NULL);
     out_free(middlegame_depth_4(&p));
-    engine_silent(&p, "setoption name Evaluation value material");
+    engine_silent(&p, change[_i]);
     struct search_out *got = until_bestmove(&p, "go depth 4");
     ck_assert_msg(!strcmp(got->transcript, want->transcript), "after the change:\n%s\nfresh:\n%s", got->transcript,
                   want->transcript);
@@ -1247,7 +1250,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, test_two_threads);
     tcase_add_test(tc, test_bad_option_values);
     tcase_add_test(tc, test_evaluation_option);
-    tcase_add_test(tc, test_evaluation_change_empties_table);
+    tcase_add_loop_test(tc, test_evaluation_change_empties_table, 0, 2);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_bench_deterministic);
     suite_add_tcase(s, tc);
