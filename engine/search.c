@@ -622,11 +622,9 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     uint64_t key = position_key(pos);
     struct tt_hit hit;
     move_t tt_move = MOVE_NONE;
-    int hit_eval = SCORE_NONE;
     const bool found = tt_probe(sh->tt, key, &hit);
     if (found) {
         tt_move = hit.move;
-        hit_eval = hit.eval;
         int score = tt_score_from(hit.score, ply);
         if (!pv_node && hit.depth >= depth
             && (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && score >= beta)
@@ -640,9 +638,12 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         depth--;
     struct stack *ss = &w->stack[ply];
     /* The table keeps the evaluation for the next visit. */
-    const int static_eval = in_check                  ? SCORE_NONE
-                            : hit_eval != SCORE_NONE ? hit_eval
-                                                     : eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
+    int static_eval = SCORE_NONE;
+    if (!in_check) {
+        static_eval = found ? hit.eval : SCORE_NONE;
+        if (static_eval == SCORE_NONE)
+            static_eval = eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
+    }
     /* Stored at once, as the shortcuts below may return before the node's own entry is written. */
     if (!found && static_eval != SCORE_NONE)
         tt_store(sh->tt, key, MOVE_NONE, SCORE_NONE, -1, BOUND_NONE, static_eval);
