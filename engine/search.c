@@ -783,6 +783,8 @@ static void report(struct worker *w, int depth, int multipv, const struct root_m
 
 /* The three-player search below a root move (engine/search_multi.c). */
 static int multi_root(struct worker *w, int alpha, int beta, int depth);
+/* The table key of the position a root move leads to, in the three-player search. */
+static uint64_t multi_root_key(const struct worker *w);
 
 /* A root move's score: the three-player search while three armies are on the board. */
 static int root_child(struct worker *w, int alpha, int beta, int depth)
@@ -869,6 +871,35 @@ static void report_partial(struct worker *w, int multipv, const struct root_move
     report(w, depth > 0 ? depth : 1, multipv, &shown, BOUND_EXACT);
 }
 
+/* A line of the root move alone (a fail high the stop cut short before its re-search, whose line
+ * ends at the root) gets the table's move for the reply, if it is legal there: bestmove then names a
+ * ponder move, as Stockfish's does. */
+static void root_line_extend(struct worker *w, struct root_move *rm)
+{
+    if (rm->pvlen > 1)
+        return;
+    struct position *pos = w->pos;
+    enum turn_end end;
+    struct tt_hit hit;
+    move_t list[MAX_MOVES];
+    position_make(pos, rm->move);
+    int removed = position_resolve(pos, &end);
+    /* The three-player search keys its entries apart, until two armies are left. */
+    const uint64_t key = w->armies > 2 && armies_left(pos) > 2 ? multi_root_key(w) : position_key(pos);
+    if (end == TURN_PLAYS && tt_probe(w->sh->tt, key, &hit) && hit.move) {
+        int n = movegen_legal(pos, list);
+        for (int i = 0; i < n; i++)
+            if (list[i] == hit.move) {
+                rm->pv[0] = rm->move;
+                rm->pv[1] = hit.move;
+                rm->pvlen = 2;
+                break;
+            }
+    }
+    position_unresolve(pos, removed);
+    position_unmake(pos, rm->move);
+}
+
 /* The main worker's last lines: those of an iteration cut short, so that the line of the move played
  * always comes before bestmove (multipv 1, the last line with one line), then, for a weakened search
  * that plays another line, that line again, last. */
@@ -877,6 +908,9 @@ static void report_final(struct worker *w, bool interrupted, int multipv)
     if (!w->nroot)
         return;
     w->played = worker_pick(w, multipv);
+    for (int k = 0; k < multipv; k++)
+        root_line_extend(w, &w->root[k]);
+    root_line_extend(w, &w->root[w->played]);
     if (interrupted)
         for (int k = 0; k < multipv; k++)
             report_partial(w, k + 1, &w->root[k]);

@@ -287,7 +287,18 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
 }
 
 /* A root move's score: the root player's view is the negamax root's. */
+/* The kind of node a root move leads to. */
+static enum multi_node multi_root_kind(const struct worker *w)
+{
+    return w->sh->search3 == SEARCH3_BRS ? MULTI_FIRST : MULTI_PLAIN;
+}
+
 static int multi_root(struct worker *w, int alpha, int beta, int depth)
 {
-    return multi_visit(w, alpha, beta, depth, 1, w->sh->search3 == SEARCH3_BRS ? MULTI_FIRST : MULTI_PLAIN);
+    return multi_visit(w, alpha, beta, depth, 1, multi_root_kind(w));
+}
+
+static uint64_t multi_root_key(const struct worker *w)
+{
+    return multi_key(w, multi_root_kind(w));
 }

@@ -1162,6 +1162,32 @@ START_TEST(test_three_player_discovery)
 }
 END_TEST
 
+/* A search stopped after a root move failed high, before its re-search, has that move's line cut at
+ * the root: bestmove still names a ponder move (the table's reply). In the Wellisch position above,
+ * at these node limits a stop came just there (found by scanning limits; none named one before). */
+START_TEST(test_ponder_after_fail_high)
+{
+    static const int limits[] = { 9000, 13000, 14000, 15000 };
+    struct proc p;
+    char cmd[64];
+    pipe_start(&p, NULL);
+    engine_silent(&p, "setoption name UCI_Variant value wellisch");
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+        engine_silent(&p, "ucinewgame");
+        engine_silent(&p, "position fen " THREE_DISCOVERY);
+        snprintf(cmd, sizeof cmd, "go nodes %d", limits[i]);
+        struct search_out *out = until_bestmove(&p, cmd);
+        ck_assert_msg(out->ponder[0], "go nodes %d: bestmove %s without a ponder move", limits[i], out->bestmove);
+        /* The last line shown is the line played, the ponder move its second. */
+        const struct info *last = last_info(out);
+        ck_assert_str_eq(last->pv[0], out->bestmove);
+        ck_assert_str_eq(last->pv[1], out->ponder);
+        out_free(out);
+    }
+    engine_quit(&p);
+}
+END_TEST
+
 /* The mover takes a loose piece, whichever algorithm it searches with: three players, Red's Rook takes
  * White's Vicereine; four players, White's Rook k5 takes Red's Queen k10 (best-reply search lets any one
  * of the three opponents answer). */
@@ -1256,6 +1282,7 @@ Suite *suite_search(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("three players");
     tcase_set_timeout(tc, test_timeout(20));
+    tcase_add_test(tc, test_ponder_after_fail_high);
     tcase_add_loop_test(tc, test_three_player_discovery, 0, 2);
     tcase_add_loop_test(tc, test_multi_player_capture, 0, 2 * (int)(sizeof multi_captures / sizeof *multi_captures));
     tcase_add_test(tc, test_mated_in_tree);
