@@ -286,13 +286,13 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
     return best;
 }
 
-/* A root move's score: the root player's view is the negamax root's. */
 /* The kind of node a root move leads to. */
 static enum multi_node multi_root_kind(const struct worker *w)
 {
     return w->sh->search3 == SEARCH3_BRS ? MULTI_FIRST : MULTI_PLAIN;
 }
 
+/* A root move's score: the root player's view is the negamax root's. */
 static int multi_root(struct worker *w, int alpha, int beta, int depth)
 {
     return multi_visit(w, alpha, beta, depth, 1, multi_root_kind(w));
