@@ -706,9 +706,8 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             continue;
         bool quiet = is_quiet(pos, m);
         if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
-            /* Late move pruning, futility pruning and history pruning of quiet moves at shallow depth. */
-            if ((searched >= 4 + depth * depth || futile || (depth <= 3 && history_of(w, m) < -1024 * depth))
-                && !move_gives_check(pos, m))
+            /* Late move pruning and futility pruning of quiet moves at shallow depth. */
+            if ((searched >= 4 + depth * depth || futile) && !move_gives_check(pos, m))
                 continue;
         }
         /* The moves pruned above come after one that was searched: a node with no legal move gets here. */
@@ -744,7 +743,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             if (depth >= 3 && quiet && !in_check && !gives_check) {
                 r = reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
                 r += !pv_node + !improving;
-                r -= hist / 6144;
+                r -= hist > 0 ? 1 : 0;
                 r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
             }
             score = -search(w, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
