@@ -14,7 +14,6 @@ struct stack {
     int moved;             /* piece code that made it */
     bool in_check;         /* the side to move at this ply is in check */
     int eval;              /* the static evaluation here, SCORE_NONE in check or not known */
-    move_t excluded;       /* the move a singular-extension search leaves out here, or MOVE_NONE */
     move_t killers[2];
 };
 
@@ -253,9 +252,6 @@ static bool capture_is_good(const struct worker *w, move_t m)
 /* The quiescence search's captures past which only recaptures, promotions and checks are searched,
  * and the margin above the evaluation that its delta and futility pruning allow. */
 enum { QS_MOVES = 2, QS_MARGIN = 200 };
-
-/* The depth from which the table's move is tested for a singular extension. */
-enum { SINGULAR_DEPTH = 8 };
 
 enum { ORDER_TT = 1 << 30, ORDER_GOOD_CAPTURE = 1 << 28, ORDER_BAD_CAPTURE = -(1 << 24) };
 
@@ -626,13 +622,11 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     uint64_t key = position_key(pos);
     struct tt_hit hit;
     move_t tt_move = MOVE_NONE;
-    /* A search that leaves a move out is not this node's search: it neither takes nor leaves a verdict. */
-    const move_t excluded = w->stack[ply].excluded;
     const bool found = tt_probe(sh->tt, key, &hit);
     if (found) {
         tt_move = hit.move;
         int score = tt_score_from(hit.score, ply);
-        if (!pv_node && !excluded && hit.depth >= depth
+        if (!pv_node && hit.depth >= depth
             && (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && score >= beta)
                 || (hit.bound == BOUND_UPPER && score <= alpha)))
             return score;
@@ -640,7 +634,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
 
     /* Internal iterative reduction: a node the table knows no move for is searched a ply shallower;
      * that search leaves a move in the table for the next, deeper visit to try first. */
-    if (depth >= 4 && !tt_move && !excluded)
+    if (depth >= 4 && !tt_move)
         depth--;
     struct stack *ss = &w->stack[ply];
     /* The table keeps the evaluation for the next visit. */
@@ -651,7 +645,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             static_eval = eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
     }
     /* Stored at once, as the shortcuts below may return before the node's own entry is written. */
-    if (!found && !excluded && static_eval != SCORE_NONE)
+    if (!found && static_eval != SCORE_NONE)
         tt_store(sh->tt, key, MOVE_NONE, SCORE_NONE, -1, BOUND_NONE, static_eval);
     /* A shallower search's score is the better guess where its bound says the value lies beyond the
      * static evaluation. */
@@ -669,7 +663,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     w->stack[ply + 2].killers[0] = w->stack[ply + 2].killers[1] = MOVE_NONE;
     /* Neither shortcut below may hide a mate (beta a mate bound) or, where stalemate is not a draw, a
      * stalemate: a side left with pawns and its royal may have no move at all. */
-    if (!pv_node && !in_check && !excluded && beta > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND) {
+    if (!pv_node && !in_check && beta > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND) {
         const bool pieces = has_pieces(pos);
         const bool stalemate_drawn = pos->v->stalemate_num * 2 == pos->v->stalemate_den;
         /* Reverse futility: far above beta, a shallow search will not fall back. */
@@ -702,8 +696,6 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     const bool futile = !pv_node && !in_check && depth <= 6 && eval + 100 + 120 * depth <= alpha;
     while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
         move_t m = tried & ~MOVE_UNTESTED;
-        if (m == excluded)
-            continue;
         bool quiet = is_quiet(pos, m);
         if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
             /* Late move pruning and futility pruning of quiet moves at shallow depth. */
@@ -714,26 +706,10 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         if (!tried_is_legal(pos, &late, tried))
             continue;
         legal++;
-        /* Singular extension: the table's move, where every other move fails well below its score. Where
-         * even the others reach beta, the node fails high without searching it (multi-cut). */
-        int singular = 0;
-        if (m == tt_move && depth >= SINGULAR_DEPTH && !excluded && ply < w->root_depth && hit.depth >= depth - 3
-            && (hit.bound & BOUND_LOWER) && abs(tt_score_from(hit.score, ply)) < SCORE_MATE_BOUND) {
-            const int sbeta = tt_score_from(hit.score, ply) - 2 * depth;
-            w->stack[ply].excluded = m;
-            int score = search(w, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
-            w->stack[ply].excluded = MOVE_NONE;
-            if (search_stopped(w))
-                return 0;
-            if (score < sbeta)
-                singular = 1;
-            else if (sbeta >= beta)
-                return sbeta;
-        }
         int hist = quiet ? history_of(w, m) : 0;
         bool gives_check = make(w, ply, m);
         /* Check extension, at most doubling the iteration's depth along a line. */
-        int ext = (gives_check || singular) && ply < w->root_depth ? 1 : 0;
+        int ext = gives_check && ply < w->root_depth ? 1 : 0;
         int new_depth = depth - 1 + ext, score;
         if (searched == 0) {
             score = -search(w, -beta, -alpha, new_depth, ply + 1, true);
@@ -774,9 +750,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             quiets[nquiets++] = m;
     }
     if (!legal)
-        return excluded ? alpha : in_check ? -SCORE_MATE + ply : stalemate_score(w, ply);
-    if (excluded)
-        return best;
+        return in_check ? -SCORE_MATE + ply : stalemate_score(w, ply);
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(sh->tt, key, best_move, tt_score_to(best, ply), depth, bound, static_eval);
     return best;
