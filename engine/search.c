@@ -908,9 +908,9 @@ static void report_final(struct worker *w, bool interrupted, int multipv)
     if (!w->nroot)
         return;
     w->played = worker_pick(w, multipv);
+    /* The line played is one of these. */
     for (int k = 0; k < multipv; k++)
         root_line_extend(w, &w->root[k]);
-    root_line_extend(w, &w->root[w->played]);
     if (interrupted)
         for (int k = 0; k < multipv; k++)
             report_partial(w, k + 1, &w->root[k]);
