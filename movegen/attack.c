@@ -94,6 +94,17 @@ static inline cellset curved_targets(const struct tables *tb, unsigned dirs, con
     return out;
 }
 
+/* The targets of one side of a path past its first cell (struct path_range): those before its first
+ * taken cell. */
+static inline cellset chain_targets(const struct tables *tb, const struct path_range *r, int s, cellset occ)
+{
+    int e = r->len[s];
+    if (cs_intersects(r->cells[s], occ))
+        for (e = 0; !cs_test(occ, tb->chain_cell[r->at[s] + e]); e++)
+            ;
+    return tb->chain_to[r->at[s] + e];
+}
+
 /* Cells reached along crooked, bent and joined paths (first directions by kind): each move whose
  * passed cells are empty, ending on an empty cell or a piece. */
 static inline cellset path_targets(const struct tables *tb, const unsigned dirs[PATH_KINDS], int from, cellset occ)
@@ -103,16 +114,8 @@ static inline cellset path_targets(const struct tables *tb, const unsigned dirs[
         for (unsigned d = dirs[k]; d; d &= d - 1) {
             const struct path_range *r = &tb->path_at[from][k][__builtin_ctz(d)];
             out = cs_or(out, r->free_to);
-            if (cs_intersects(r->common, occ))
-                continue;
-            for (const struct path_move *pm = &tb->paths[r->first + r->nfree], *end = &tb->paths[r->first + r->n]; pm < end;) {
-                if (cs_intersects(pm->passed, occ)) {
-                    pm += pm->skip;
-                    continue;
-                }
-                out = cs_or(out, tb->bit[pm->to]);
-                pm++;
-            }
+            if (!cs_test(occ, r->first))
+                out = cs_or(out, cs_or(chain_targets(tb, r, 0, occ), chain_targets(tb, r, 1, occ)));
         }
     return out;
 }

@@ -3,59 +3,86 @@
 #include "position.h"
 
 /* Non-capturing and capturing targets of one piece, before legality (without quiet_too, captures
- * only: *quiet is left empty). Always inlined: returning cell sets through memory costs more than
- * computing them. */
+ * only: *quiet is left empty); with `examined`, every cell a target was looked for on, empty or not.
+ * Always inlined: returning cell sets through memory costs more than computing them. */
 static inline __attribute__((always_inline)) void piece_targets_of(const struct tables *tb, const struct piece_tables *pt,
                                                                     int from, cellset occ, cellset empty, cellset enemy,
-                                                                    cellset *quiet, cellset *caps, bool quiet_too)
+                                                                    cellset *quiet, cellset *caps, bool quiet_too,
+                                                                    cellset *examined)
 {
-    cellset q = cs_empty(), c = cs_empty();
+    cellset q = cs_empty(), c = cs_empty(), x = cs_empty();
     const unsigned gen = quiet_too ? pt->gen : pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LINE_MOVE);
     if (!quiet_too)
         empty = cs_empty();
     if (gen & GEN_LEAP_BOTH) {
-        q = cs_and(pt->leap[MODE_BOTH][from], empty);
-        c = cs_and(pt->leap[MODE_BOTH][from], enemy);
+        x = pt->leap[MODE_BOTH][from];
+        q = cs_and(x, empty);
+        c = cs_and(x, enemy);
     }
-    if (gen & GEN_LEAP_MOVE)
+    if (gen & GEN_LEAP_MOVE) {
         q = cs_or(q, cs_and(pt->leap[MODE_MOVE][from], empty));
-    if (gen & GEN_LEAP_CAPTURE)
+        x = cs_or(x, pt->leap[MODE_MOVE][from]);
+    }
+    if (gen & GEN_LEAP_CAPTURE) {
         c = cs_or(c, cs_and(pt->leap[MODE_CAPTURE][from], enemy));
+        x = cs_or(x, pt->leap[MODE_CAPTURE][from]);
+    }
     if (gen & GEN_LINE_BOTH) {
         cellset s = line_targets(tb, &pt->slides[MODE_BOTH], &pt->rides[MODE_BOTH], from, occ);
         q = cs_or(q, cs_and(s, empty));
         c = cs_or(c, cs_and(s, enemy));
+        x = cs_or(x, s);
     }
-    if (gen & GEN_LINE_MOVE)
-        q = cs_or(q, cs_and(line_targets(tb, &pt->slides[MODE_MOVE], &pt->rides[MODE_MOVE], from, occ), empty));
-    if (gen & GEN_LINE_CAPTURE)
-        c = cs_or(c, cs_and(line_targets(tb, &pt->slides[MODE_CAPTURE], &pt->rides[MODE_CAPTURE], from, occ), enemy));
+    if (gen & GEN_LINE_MOVE) {
+        cellset s = line_targets(tb, &pt->slides[MODE_MOVE], &pt->rides[MODE_MOVE], from, occ);
+        q = cs_or(q, cs_and(s, empty));
+        x = cs_or(x, s);
+    }
+    if (gen & GEN_LINE_CAPTURE) {
+        cellset s = line_targets(tb, &pt->slides[MODE_CAPTURE], &pt->rides[MODE_CAPTURE], from, occ);
+        c = cs_or(c, cs_and(s, enemy));
+        x = cs_or(x, s);
+    }
     if (gen & (GEN_CURVED_MOVE | GEN_CURVED_CAPTURE | GEN_CURVED_BOTH | GEN_HOP)) {
         cellset s = curved_targets(tb, pt->curved[MODE_BOTH], pt->curved_steps, from, occ);
         q = cs_or(q, cs_and(s, empty));
         c = cs_or(c, cs_and(s, enemy));
-        if (quiet_too)
-            q = cs_or(q, cs_and(curved_targets(tb, pt->curved[MODE_MOVE], pt->curved_steps, from, occ), empty));
-        c = cs_or(c, cs_and(curved_targets(tb, pt->curved[MODE_CAPTURE], pt->curved_steps, from, occ), enemy));
+        x = cs_or(x, s);
+        if (quiet_too) {
+            s = curved_targets(tb, pt->curved[MODE_MOVE], pt->curved_steps, from, occ);
+            q = cs_or(q, cs_and(s, empty));
+            x = cs_or(x, s);
+        }
+        s = curved_targets(tb, pt->curved[MODE_CAPTURE], pt->curved_steps, from, occ);
+        c = cs_or(c, cs_and(s, enemy));
+        x = cs_or(x, s);
         c = cs_or(c, cs_and(hop_targets(tb, pt->hop, from, occ), enemy));
     }
     if (gen & GEN_PATH) {
         cellset s = path_targets(tb, pt->path[MODE_BOTH], from, occ);
         q = cs_or(q, cs_and(s, empty));
         c = cs_or(c, cs_and(s, enemy));
-        if (quiet_too)
-            q = cs_or(q, cs_and(path_targets(tb, pt->path[MODE_MOVE], from, occ), empty));
-        c = cs_or(c, cs_and(path_targets(tb, pt->path[MODE_CAPTURE], from, occ), enemy));
+        x = cs_or(x, s);
+        if (quiet_too) {
+            s = path_targets(tb, pt->path[MODE_MOVE], from, occ);
+            q = cs_or(q, cs_and(s, empty));
+            x = cs_or(x, s);
+        }
+        s = path_targets(tb, pt->path[MODE_CAPTURE], from, occ);
+        c = cs_or(c, cs_and(s, enemy));
+        x = cs_or(x, s);
     }
     *quiet = q;
     *caps = c;
+    if (examined)
+        *examined = x;
 }
 
 static inline __attribute__((always_inline)) void piece_targets(const struct tables *tb, const struct piece_tables *pt,
                                                                  int from, cellset occ, cellset empty, cellset enemy,
                                                                  cellset *quiet, cellset *caps)
 {
-    piece_targets_of(tb, pt, from, occ, empty, enemy, quiet, caps, true);
+    piece_targets_of(tb, pt, from, occ, empty, enemy, quiet, caps, true, NULL);
 }
 
 /* Every piece's reach on the empty board (tables.h), from the targets themselves, and the cells its
@@ -73,12 +100,12 @@ static void tables_reach(struct tables *tb)
                     pt->reach[c] = cs_or(pt->reach[c], tb->ray[c][__builtin_ctz(dirs)]);
                 /* A joined path passes cells no move of it ends on. */
                 pt->depends[c] = pt->reach[c];
+                pt->looked_decides = !pt->hop;
                 for (int m = 1; m < 4; m++)
                     for (int k = 0; k < PATH_KINDS; k++)
                         for (unsigned dirs = pt->path[m][k]; dirs; dirs &= dirs - 1) {
-                            const struct path_range *r = &tb->path_at[c][k][__builtin_ctz(dirs)];
-                            for (uint32_t i = r->first; i < r->first + r->n; i++)
-                                pt->depends[c] = cs_or(pt->depends[c], tb->paths[i].passed);
+                            pt->depends[c] = cs_or(pt->depends[c], tb->path_passed[c][k][__builtin_ctz(dirs)]);
+                            pt->looked_decides &= k != PATH_JOINED;
                         }
             }
         }
@@ -362,11 +389,11 @@ static inline __attribute__((always_inline)) int opponents_gather(const struct p
 }
 
 /* The targets a line, curved, hopping or path piece had on a cell (quiet moves, and captures onto
- * every piece) and the occupancy then of the cells they depend on (piece_tables.depends): while the
+ * every piece), the cells whose occupancy decided them, and the occupancy of those then: while the
  * same piece stands there and those cells hold the same, so do the targets. A search thread keeps one
  * per cell for its evaluations and its lists. Piece 0: none. */
 struct target_memo {
-    cellset occ, quiet, caps;
+    cellset occ, cells, quiet, caps;
     int piece;
 };
 
@@ -378,8 +405,9 @@ static void memo_clear(struct target_memo *memo)
 }
 
 /* A piece's targets, captures onto every piece, from the memo (or NULL) when they are still those it
- * keeps: most moves change none of the cells a piece's targets depend on. Leapers' cost two loads
- * and are not kept. */
+ * keeps: most moves change no cell the targets were decided by. Those are the cells the targets were
+ * looked for on (a slider's up to its first piece), or for hoppers and joined paths every cell they
+ * depend on (piece_tables.depends). Leapers' cost two loads and are not kept. */
 static inline __attribute__((always_inline)) void memo_targets(const struct position *pos, struct target_memo *memo,
                                                                const struct piece_tables *pt, int from,
                                                                cellset *quiet, cellset *caps)
@@ -391,14 +419,16 @@ static inline __attribute__((always_inline)) void memo_targets(const struct posi
         return;
     }
     struct target_memo *m = &memo[from];
-    const cellset seen = cs_and(occ, pt->depends[from]);
-    if (m->piece == pos->board[from] && cs_is_empty(cs_xor(m->occ, seen))) {
+    if (m->piece == pos->board[from] && cs_is_empty(cs_xor(m->occ, cs_and(occ, m->cells)))) {
         *quiet = m->quiet;
         *caps = m->caps;
         return;
     }
-    piece_targets(tb, pt, from, occ, empty, occ, quiet, caps);
-    *m = (struct target_memo){ seen, *quiet, *caps, pos->board[from] };
+    cellset looked;
+    piece_targets_of(tb, pt, from, occ, empty, occ, quiet, caps, true, &looked);
+    if (!pt->looked_decides)
+        looked = pt->depends[from];
+    *m = (struct target_memo){ cs_and(occ, looked), looked, *quiet, *caps, pos->board[from] };
 }
 
 /* Which moves gen_legal lists: all, the captures and promotions (LIST_NOISY, with the side to move not
@@ -445,7 +475,7 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
     quiet = caps = cs_empty();
     if (royal)
         piece_targets_of(tb, &tb->pt[us][pos->royal[us]], king, occ, empty, quiet_only ? cs_empty() : enemy, &quiet,
-                         &caps, !noisy);
+                         &caps, !noisy, NULL);
     int to;
     CS_FOR_EACH(to, cs_or(quiet, caps)) {
         bool safe = true;
@@ -518,7 +548,7 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
                 quiet = noisy ? cs_empty() : quiet;
                 caps = cs_and(caps, enemy);
             } else {
-                piece_targets_of(tb, pt, from, occ, reachable, enemy, &quiet, &caps, !noisy || pawn);
+                piece_targets_of(tb, pt, from, occ, reachable, enemy, &quiet, &caps, !noisy || pawn, NULL);
             }
             for (int k = 0; k < 2; k++)
                 if (cs_test(ep_takers[k], from))

@@ -306,20 +306,71 @@ static void tables_curved(struct tables *tb)
             }
 }
 
-/* A blocked move blocks every move after it that passes all the cells it passes: moves come path by
- * path, longer after shorter, so path_targets jumps over the rest of a blocked path at once. */
-static void tables_path_skips(struct path_move *first, const struct path_move *end)
+/* Splits a cell's moves of one kind and first direction into r (struct path_range), their chains'
+ * cells and targets going to cells and to from *at on (with cells NULL, only counted); every cell a
+ * move passes is added to *passed. False when the moves are not of that shape: a bug in the geometry,
+ * not input. */
+static bool tables_path_range(const struct geo_path *moves, int count, struct path_range *r, unsigned char *cells, cellset *to, uint32_t *at, cellset *passed)
 {
-    for (struct path_move *pm = first; pm < end; pm++) {
-        const struct path_move *next = pm + 1;
-        while (next < end && cs_is_empty(cs_andnot(pm->passed, next->passed)))
-            next++;
-        pm->skip = (uint16_t)(next - pm);
+    const struct geo_path *longest[2] = { NULL, NULL };
+    cellset root_to = cs_empty();
+    bool passing = false;
+    *r = (struct path_range){ .free_to = cs_empty() };
+    for (int i = 0; i < count; i++) {
+        const struct geo_path *m = &moves[i];
+        if (!m->npassed) {
+            cs_set(&r->free_to, m->to);
+            continue;
+        }
+        if (passing && m->passed[0] != r->first)
+            return false;
+        passing = true;
+        r->first = m->passed[0];
+        for (int j = 0; j < m->npassed; j++)
+            cs_set(passed, m->passed[j]);
+        if (m->npassed == 1) {
+            cs_set(&root_to, m->to);
+            continue;
+        }
+        int s = longest[0] && longest[0]->passed[1] != m->passed[1];
+        if (s && longest[1] && longest[1]->passed[1] != m->passed[1])
+            return false;
+        if (!longest[s] || m->npassed > longest[s]->npassed)
+            longest[s] = m;
     }
+    for (int s = 0; s < 2 && passing; s++) {
+        const struct geo_path *l = longest[s];
+        if (!l && s)
+            break;
+        r->at[s] = *at;
+        r->len[s] = (unsigned char)(l ? l->npassed - 1 : 0);
+        for (int e = 0; e < r->len[s]; e++)
+            cs_set(&r->cells[s], l->passed[e + 1]);
+        *at += r->len[s] + 1u;
+        if (!cells)
+            continue;
+        /* The moves of element e pass the first cell and the chain's cells up to e: they count once every
+         * one of those is empty. */
+        cellset gained[GEO_PATH_CELLS] = { 0 };
+        for (int i = 0; l && i < count; i++) {
+            const struct geo_path *m = &moves[i];
+            if (m->npassed < 2 || m->passed[1] != l->passed[1])
+                continue;
+            if (memcmp(m->passed, l->passed, m->npassed))
+                return false;
+            cs_set(&gained[m->npassed - 2], m->to);
+        }
+        to[r->at[s]] = s ? cs_empty() : root_to;
+        for (int e = 0; e < r->len[s]; e++) {
+            cells[r->at[s] + e] = l->passed[e + 1];
+            to[r->at[s] + e + 1] = cs_or(to[r->at[s] + e], gained[e]);
+        }
+    }
+    return true;
 }
 
-/* The path moves of every kind and first direction some piece of the variant uses, forward by cell
- * and back by target. */
+/* The path moves of every kind and first direction some piece of the variant uses: forward as chains
+ * by cell, and back by target. */
 static bool tables_paths(struct tables *tb)
 {
     const struct variant *v = tb->v;
@@ -332,51 +383,49 @@ static bool tables_paths(struct tables *tb)
                     any |= used[k] |= tb->pt[pl][t].path[m][k];
     if (!any)
         return true;
-    struct geo_path moves[GEO_PATH_MOVES];
-    size_t total = 0;
-    for (int c = 0; c < g->ncells; c++)
-        for (int k = 0; k < PATH_KINDS; k++)
-            for (int d = 0; d < NUM_STRAIGHT; d++)
-                total += used[k] >> d & 1 ? (size_t)geo_path_moves(g, c, k, d, moves) : 0;
-    tb->paths = calloc(total + 1, sizeof *tb->paths);
-    tb->paths_back = calloc(total + 1, sizeof *tb->paths_back);
     tb->path_at = calloc((size_t)g->ncells, sizeof *tb->path_at);
+    tb->path_passed = calloc((size_t)g->ncells, sizeof *tb->path_passed);
     tb->path_back_at = calloc((size_t)g->ncells * (size_t)g->ncells + 1, sizeof *tb->path_back_at);
-    if (!tb->paths || !tb->paths_back || !tb->path_at || !tb->path_back_at)
+    if (!tb->path_at || !tb->path_passed || !tb->path_back_at)
         return false;
-    uint32_t n = 0;
-    for (int c = 0; c < g->ncells; c++)
-        for (int k = 0; k < PATH_KINDS; k++)
-            for (int d = 0; d < NUM_STRAIGHT; d++) {
-                int count = used[k] >> d & 1 ? geo_path_moves(g, c, k, d, moves) : 0;
-                struct path_range *r = &tb->path_at[c][k][d];
-                *r = (struct path_range){ n, (uint16_t)count, 0, cs_empty(), tb->all };
-                /* The moves that pass no cell first (path_targets takes them whole). */
-                for (int pass = 0; pass < 2; pass++)
+    struct geo_path moves[GEO_PATH_MOVES];
+    /* First counted, then filled; entry 0 of the chains is the empty chain of a missing side. */
+    uint32_t total = 0, at = 1;
+    for (int fill = 0; fill < 2; fill++) {
+        if (fill) {
+            tb->paths_back = calloc(total + 1, sizeof *tb->paths_back);
+            tb->chain_cell = calloc(at, sizeof *tb->chain_cell);
+            tb->chain_to = calloc(at, sizeof *tb->chain_to);
+            if (!tb->paths_back || !tb->chain_cell || !tb->chain_to)
+                return false;
+            /* Counts become the ends of each (target, start) pair's moves; filling each pair from its
+             * end back leaves each at its start. */
+            for (int i = 1; i <= g->ncells * g->ncells; i++)
+                tb->path_back_at[i] += tb->path_back_at[i - 1];
+            at = 1;
+        }
+        for (int c = 0; c < g->ncells; c++)
+            for (int k = 0; k < PATH_KINDS; k++)
+                for (int d = 0; d < NUM_STRAIGHT; d++) {
+                    int count = used[k] >> d & 1 ? geo_path_moves(g, c, k, d, moves) : 0;
+                    if (!tables_path_range(moves, count, &tb->path_at[c][k][d], fill ? tb->chain_cell : NULL,
+                                           tb->chain_to, &at, &tb->path_passed[c][k][d]))
+                        abort(); /* paths of another shape: a bug, not input */
                     for (int i = 0; i < count; i++) {
-                        if ((moves[i].npassed > 0) != pass)
+                        uint32_t *end = &tb->path_back_at[moves[i].to * g->ncells + c];
+                        if (!fill) {
+                            ++*end;
+                            total++;
                             continue;
-                        struct path_move *pm = &tb->paths[n++];
+                        }
+                        struct path_move *pm = &tb->paths_back[--*end];
                         *pm = (struct path_move){ cs_empty(), moves[i].to, (unsigned char)c, (unsigned char)k,
-                                                  (unsigned char)d, 1 };
+                                                  (unsigned char)d };
                         for (int j = 0; j < moves[i].npassed; j++)
                             cs_set(&pm->passed, moves[i].passed[j]);
-                        if (pass) {
-                            r->common = cs_and(r->common, pm->passed);
-                        } else {
-                            r->nfree++;
-                            cs_set(&r->free_to, pm->to);
-                        }
-                        tb->path_back_at[pm->to * g->ncells + c]++;
                     }
-                tables_path_skips(&tb->paths[r->first + r->nfree], &tb->paths[n]);
-            }
-    /* Counts become the ends of each (target, start) pair's moves, then filling from the last move back
-     * leaves each the start of its own. */
-    for (int i = 1; i <= g->ncells * g->ncells; i++)
-        tb->path_back_at[i] += tb->path_back_at[i - 1];
-    for (uint32_t i = n; i-- > 0;)
-        tb->paths_back[--tb->path_back_at[tb->paths[i].to * g->ncells + tb->paths[i].from]] = tb->paths[i];
+                }
+    }
     return true;
 }
 
@@ -401,9 +450,11 @@ static void tables_free(struct tables *tb)
         free(tb->between);
         free(tb->curved);
         free(tb->curved_link);
-        free(tb->paths);
         free(tb->paths_back);
         free(tb->path_at);
+        free(tb->path_passed);
+        free(tb->chain_cell);
+        free(tb->chain_to);
         free(tb->path_back_at);
         for (int pl = 0; pl < MAX_PLAYERS; pl++)
             for (int g = 0; g < tb->attack[pl].npath; g++) {

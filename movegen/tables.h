@@ -45,6 +45,8 @@ struct piece_tables {
                                        board adds to */
     cellset depends[MAX_CELLS];     /* the cells whose occupancy decides the targets: the reach and
                                        the cells the paths pass */
+    bool looked_decides;            /* those are always among the cells its targets are looked for on
+                                       (no hopper's screen, no cell a joined path passes) */
     struct double_step dbl[MAX_CELLS];
 };
 
@@ -90,22 +92,25 @@ struct curved_ray {
     cellset prefix[CURVED_MAX_STEPS];
 };
 
-/* One move along a crooked, bent or joined path (geo_path_moves): the cells it passes, which must be
- * empty, and its target; forward from a cell, or back from the target (from: the mover's cell). */
+/* One move along a crooked, bent or joined path (geo_path_moves), back from its target: the cells it
+ * passes, which must be empty, and the mover's cell. */
 struct path_move {
     cellset passed;
     unsigned char to, from, kind, dir;
-    uint16_t skip;    /* forward: moves to jump when this one is blocked (those after it passing all it passes) */
 };
 
-/* Where a cell's moves of one path kind and first direction lie in struct tables' paths. */
+/* A cell's moves of one path kind and first direction: those passing no cell, and those passing the
+ * first cell, which a piece there blocks all at once. Past it the moves split into one chain per side
+ * (both turns of a zigzag, both slides of a bent or joined path): cells[s], in order
+ * tb->chain_cell[at[s] ...], each taken one ending every move past it. Side s's targets before its
+ * e-th cell are one set, tb->chain_to[at[s] + e]; side 0's hold those of the moves passing the first
+ * cell alone too. */
 struct path_range {
-    uint32_t first;
-    uint16_t n, nfree;   /* the moves, and how many of them (the first ones) pass no cell */
-    cellset free_to;     /* the targets of those */
-    cellset common;      /* the cells every other move passes: one piece there blocks them all */
+    cellset free_to;
+    cellset cells[2];
+    uint32_t at[2];
+    unsigned char len[2], first;
 };
-
 /* A castling rule's cells (variant.h): those that must be empty (between the royal and the rook, and
  * both targets, less the two pieces' own cells) and those the royal crosses on its way. */
 struct castle_cells {
@@ -133,9 +138,12 @@ struct tables {
     uint32_t *curved_link;                  /* ncells x ncells: the curved paths from the first cell (bit
                                                2 * direction + sense) that pass the second */
     /* Crooked, bent and joined paths of the kinds and first directions the variant's pieces use (NULL
-     * without any): forward by cell, kind and direction, and the same moves back, by target cell. */
-    struct path_move *paths, *paths_back;
+     * without any): forward by cell, kind and direction as chains, and every move back, by target cell. */
     struct path_range (*path_at)[PATH_KINDS][NUM_STRAIGHT];
+    cellset (*path_passed)[PATH_KINDS][NUM_STRAIGHT];  /* every cell the moves pass */
+    unsigned char *chain_cell;
+    cellset *chain_to;
+    struct path_move *paths_back;
     uint32_t *path_back_at;                 /* ncells^2 + 1: the moves from p to c are [at[c n + p], at[c n + p + 1]) */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
     uint32_t movers[MAX_PLAYERS];           /* the types of the player's army but its royal */
