@@ -100,6 +100,28 @@ static cellset eval_passed_mask(const struct tables *tb, const struct eval_data 
     return mask;
 }
 
+/* Whether every step of a pawn type (none, or one cell) adds the same offset to the cell's index, as
+ * along a file: then which cells have a step and which none, and the offset is returned (else 0). */
+static int eval_step_shift(const struct tables *tb, int pl, int t, cellset *from, cellset *stuck)
+{
+    const struct piece_tables *pt = &tb->pt[pl][t];
+    int shift = 0;
+    *from = *stuck = cs_empty();
+    for (int c = 0; c < tb->ncells; c++) {
+        cellset step = cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]);
+        if (cs_is_empty(step)) {
+            cs_set(stuck, c);
+            continue;
+        }
+        int d = cs_lsb(step) - c;
+        if (cs_several(step) || d == 0 || d <= -64 || d >= 64 || (shift && d != shift))
+            return 0;
+        shift = d;
+        cs_set(from, c);
+    }
+    return shift;
+}
+
 /* Piece-cell entries as weight ids: cells from the rim for pieces and the royal, steps toward
  * promotion for pawns. */
 static void eval_pst(const struct tables *tb, struct eval_data *ev, int pl, int t)
@@ -186,6 +208,8 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
             eval_pst(tb, ev, pl, t);
             for (int c = 0; v->piece[t].pawn && c < tb->ncells; c++)
                 ev->front[pl][t][c] = eval_front(tb, pl, t, c);
+            if (v->piece[t].pawn)
+                ev->step_shift[pl][t] = (int8_t)eval_step_shift(tb, pl, t, &ev->step_from[pl][t], &ev->stuck[pl][t]);
         }
     cellset (*takes)[MAX_TYPES][MAX_CELLS] = calloc(MAX_PLAYERS, sizeof *takes);
     if (!takes) {
@@ -345,15 +369,23 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
     return cover;
 }
 
-/* Pawns that cannot step forward: every cell they move to is taken. */
-EVAL_INLINE void eval_blocked(const struct position *pos, int pl, int t, struct eval_sum *s)
+/* Pawns that cannot step forward: every cell they move to is taken. Where every step adds the same
+ * offset to the cell's index, the taken cells moved back by it are those of the blocked pawns. */
+EVAL_INLINE void eval_blocked(const struct position *pos, const struct eval_data *ev, int pl, int t,
+                              struct eval_sum *s)
 {
     const struct piece_tables *pt = &pos->tb->pt[pl][t];
     const bool both = pt->gen & GEN_LEAP_BOTH;
-    cellset empty = cs_andnot(pos->tb->all, pos->occ);
+    const int shift = ev->step_shift[pl][t];
+    cellset own = pos_pieces(pos, pl, t), empty = cs_andnot(pos->tb->all, pos->occ);
     int c, blocked = 0;
-    CS_FOR_EACH(c, pos_pieces(pos, pl, t))
-        blocked += !cs_intersects(eval_pawn_leaps(pt, MODE_MOVE, c, both), empty);
+    if (shift) {
+        cellset ahead = shift > 0 ? cs_down(pos->occ, shift) : cs_up(pos->occ, -shift);
+        blocked = cs_popcount(cs_and(own, cs_or(cs_and(ahead, ev->step_from[pl][t]), ev->stuck[pl][t])));
+    } else {
+        CS_FOR_EACH(c, own)
+            blocked += !cs_intersects(eval_pawn_leaps(pt, MODE_MOVE, c, both), empty);
+    }
     add(s, pl, W_BLOCKED + t, blocked);
 }
 
@@ -395,7 +427,7 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
     for (int pl = 0; pl < nplayers; pl++) {
         bs.sum[pl] = same_blocks ? cached->blocked[pl] : 0;
         for (uint32_t types = same_blocks ? 0 : at->present[pl]; types; types &= types - 1)
-            eval_blocked(pos, pl, __builtin_ctz(types), &bs);
+            eval_blocked(pos, ev, pl, __builtin_ctz(types), &bs);
         s->sum[pl] += ps.sum[pl] + bs.sum[pl];
         if (cached && !hit)
             cached->sum[pl] = ps.sum[pl];

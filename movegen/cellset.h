@@ -157,6 +157,24 @@ static inline bool cs_intersects(cellset a, cellset b)
     return !cs_disjoint(a, b);
 }
 
+/* The set moved k cells down the indices (0 < k < 64): cell c holds what cell c + k held. */
+static inline cellset cs_down(cellset a, int k)
+{
+    cellset out = cs_empty();
+    for (int i = 0; i < CELLSET_WORDS; i++)
+        out[i] = a[i] >> k | (i + 1 < CELLSET_WORDS ? a[i + 1] << (64 - k) : 0);
+    return out;
+}
+
+/* The set moved k cells up the indices (0 < k < 64): cell c holds what cell c - k held. */
+static inline cellset cs_up(cellset a, int k)
+{
+    cellset out = cs_empty();
+    for (int i = 0; i < CELLSET_WORDS; i++)
+        out[i] = a[i] << k | (i > 0 ? a[i - 1] >> (64 - k) : 0);
+    return out;
+}
+
 /* True when the set has more than one cell. */
 static inline bool cs_several(cellset a)
 {

@@ -211,6 +211,53 @@ START_TEST(test_trace_exact)
 }
 END_TEST
 
+/* The blocked pawns of an army's type counted one by one: every cell a lone pawn there steps to (the
+ * piece guide's quiet cells) is taken. */
+static int blocked_slowly(const struct game *g, const struct setup *s, int pl, int t)
+{
+    int n = 0;
+    for (int c = 0; c < g->v->geo.ncells; c++) {
+        if (s->piece[c] != piece_make(pl, t))
+            continue;
+        bool quiet[MAX_CELLS], capture[MAX_CELLS], free = false;
+        g->ops->piece_reach(g->tb, pl, t, c, quiet, capture);
+        for (int x = 0; x < g->v->geo.ncells; x++)
+            free |= quiet[x] && !s->piece[x];
+        n += !free;
+    }
+    return n;
+}
+
+/* Along random games of every variant, the evaluation's blocked pawns (counted by whole sets where
+ * every step adds the same offset to the cell index) are those counted one pawn at a time. */
+START_TEST(test_blocked_pawns)
+{
+    char err[512];
+    uint64_t rng = 21;
+    for (int i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_get(i);
+        struct game g = { 0 };
+        ck_assert_msg(game_init(&g, v, false, err, sizeof err), "%s", err);
+        for (int game = 0; game < 2; game++) {
+            ck_assert(game_set_position(&g, NULL, NULL, 0, err, sizeof err));
+            for (int ply = 0; ply < 100 && random_move(&g, &rng); ply++) {
+                struct eval_trace tr;
+                struct setup s;
+                g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+                g.ops->position_get(g.pos, &s);
+                for (int pl = 0; pl < v->nplayers; pl++)
+                    for (int t = 0; t < v->ntypes; t++)
+                        if (v->piece[t].pawn && v->piece[t].army == v->army[pl])
+                            ck_assert_msg(tr.coef[pl][W_BLOCKED + t] == blocked_slowly(&g, &s, pl, t),
+                                          "%s ply %d army %d type %d: %d blocked, %d one by one", v->name, ply, pl, t,
+                                          tr.coef[pl][W_BLOCKED + t], blocked_slowly(&g, &s, pl, t));
+            }
+        }
+        game_free(&g);
+    }
+}
+END_TEST
+
 /* The position with the two armies' places exchanged under the variant's symmetry (variant_map_cell,
  * an involution with two players), the other army to move; no castling or en passant, which the
  * evaluation does not read. */
@@ -727,6 +774,7 @@ Suite *suite_tune(void)
     tcase_add_test(tc, test_weights_bad_fields);
     tcase_add_test(tc, test_family_weights);
     tcase_add_test(tc, test_trace_exact);
+    tcase_add_test(tc, test_blocked_pawns);
     tcase_add_test(tc, test_trace_symmetric);
     tcase_add_test(tc, test_tuner_recovers);
     tcase_add_test(tc, test_tuner_recovers_leader);
