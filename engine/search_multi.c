@@ -240,6 +240,9 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         bool gives_check = make(w, ply, m);
         enum multi_node next = reply ? reply_kind : child;
         int d = reply ? reply_depth : child_depth, score;
+        /* The child's bucket loads while its turn is resolved (make prefetches the two-player key). */
+        if (d > 0)
+            tt_prefetch(w->sh->tt, multi_key(w, next));
         /* Late quiet moves are searched less deeply first. */
         int r = depth >= 3 && quiet && searched >= 2 && !in_check && !gives_check
                     ? reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63] : 0;
