@@ -95,33 +95,42 @@ static inline cellset curved_targets(const struct tables *tb, unsigned dirs, con
 }
 
 /* The targets of one side of a path past its first cell (struct path_range): those before its first
- * taken cell. */
-static inline cellset chain_targets(const struct tables *tb, const struct path_range *r, int s, cellset occ)
+ * taken cell; with seen, the cells looked at are added to it (up to that one). */
+static inline cellset chain_targets(const struct tables *tb, const struct path_range *r, int s, cellset occ,
+                                    cellset *seen)
 {
     int e = r->len[s];
     if (cs_intersects(r->cells[s], occ))
         for (e = 0; !cs_test(occ, tb->chain_cell[r->at[s] + e]); e++)
             ;
+    if (seen)
+        *seen = cs_or(*seen, tb->chain_seen[r->at[s] + e]);
     return tb->chain_to[r->at[s] + e];
 }
 
 /* Cells reached along crooked, bent and joined paths (first directions by kind): each move whose
- * passed cells are empty, ending on an empty cell or a piece. */
-static inline cellset path_targets(const struct tables *tb, const unsigned dirs[PATH_KINDS], int from, cellset occ)
+ * passed cells are empty, ending on an empty cell or a piece. With seen, every cell looked at (a
+ * target or a cell passed) is added to it. */
+static inline cellset path_targets(const struct tables *tb, const unsigned dirs[PATH_KINDS], int from, cellset occ,
+                                   cellset *seen)
 {
     cellset out = cs_empty();
     for (int k = 0; k < PATH_KINDS; k++)
         for (unsigned d = dirs[k]; d; d &= d - 1) {
             const struct path_range *r = &tb->path_at[from][k][__builtin_ctz(d)];
             out = cs_or(out, r->free_to);
+            /* Side 0's chain is there whenever some move passes the first cell. */
+            if (seen && r->at[0])
+                *seen = cs_or(*seen, tb->bit[r->first]);
             if (!cs_test(occ, r->first))
-                out = cs_or(out, cs_or(chain_targets(tb, r, 0, occ), chain_targets(tb, r, 1, occ)));
+                out = cs_or(out, cs_or(chain_targets(tb, r, 0, occ, seen), chain_targets(tb, r, 1, occ, seen)));
         }
     return out;
 }
 
-/* The first piece beyond the first piece (the screen) along each direction: hopping captures. */
-static inline cellset hop_targets(const struct tables *tb, unsigned dirs, int from, cellset occ)
+/* The first piece beyond the first piece (the screen) along each direction: hopping captures. With
+ * seen, the cells looked at are added to it: up to that piece, else the whole line. */
+static inline cellset hop_targets(const struct tables *tb, unsigned dirs, int from, cellset occ, cellset *seen)
 {
     cellset out = cs_empty();
     for (; dirs; dirs &= dirs - 1) {
@@ -132,8 +141,14 @@ static inline cellset hop_targets(const struct tables *tb, unsigned dirs, int fr
         cellset on_line = cs_and(tb->ray[from][d], occ);
         int screen = up ? cs_lsb(cs_or(on_line, tb->bit[tb->ncells - 1])) : cs_msb(cs_or(on_line, tb->bit[0]));
         cellset beyond = cs_and(tb->ray[screen][d], occ);
-        if (!cs_is_empty(beyond))
-            out = cs_or(out, tb->bit[up ? cs_lsb(beyond) : cs_msb(beyond)]);
+        if (!cs_is_empty(beyond)) {
+            int target = up ? cs_lsb(beyond) : cs_msb(beyond);
+            out = cs_or(out, tb->bit[target]);
+            if (seen)
+                *seen = cs_or(*seen, cs_or(tb->between[from * tb->ncells + target], tb->bit[target]));
+        } else if (seen) {
+            *seen = cs_or(*seen, tb->ray[from][d]);
+        }
     }
     return out;
 }
@@ -450,7 +465,7 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
     }
     for (int i = 0; i < a->nhop; i++)
         if (cs_intersects(a->hop[i]->reach[cell], a->hop_pcs[i]))
-            found = cs_or(found, cs_and(hop_targets(tb, a->hop[i]->dirs, cell, occ), a->hop_pcs[i]));
+            found = cs_or(found, cs_and(hop_targets(tb, a->hop[i]->dirs, cell, occ, NULL), a->hop_pcs[i]));
     return found;
 }
 
@@ -487,7 +502,7 @@ static __attribute__((noinline)) bool exotic_hits(const struct position *pos, in
             return true;
     for (int i = 0; i < ag->nhop; i++) {
         cellset pcs = cs_and(ag->hop[i].reach[cell], pieces_of_types(pos, player, ag->hop[i].types));
-        if (!cs_is_empty(pcs) && cs_intersects(hop_targets(tb, ag->hop[i].dirs, cell, occ), pcs))
+        if (!cs_is_empty(pcs) && cs_intersects(hop_targets(tb, ag->hop[i].dirs, cell, occ, NULL), pcs))
             return true;
     }
     return false;

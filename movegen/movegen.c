@@ -3,7 +3,8 @@
 #include "position.h"
 
 /* Non-capturing and capturing targets of one piece, before legality (without quiet_too, captures
- * only: *quiet is left empty); with `examined`, every cell a target was looked for on, empty or not.
+ * only: *quiet is left empty); with `examined`, every cell whose occupancy decided them: those a
+ * target was looked for on, empty or not, a hopper's screen and the cells a path passes.
  * Always inlined: returning cell sets through memory costs more than computing them. */
 static inline __attribute__((always_inline)) void piece_targets_of(const struct tables *tb, const struct piece_tables *pt,
                                                                     int from, cellset occ, cellset empty, cellset enemy,
@@ -56,19 +57,19 @@ static inline __attribute__((always_inline)) void piece_targets_of(const struct 
         s = curved_targets(tb, pt->curved[MODE_CAPTURE], pt->curved_steps, from, occ);
         c = cs_or(c, cs_and(s, enemy));
         x = cs_or(x, s);
-        c = cs_or(c, cs_and(hop_targets(tb, pt->hop, from, occ), enemy));
+        c = cs_or(c, cs_and(hop_targets(tb, pt->hop, from, occ, examined ? &x : NULL), enemy));
     }
     if (gen & GEN_PATH) {
-        cellset s = path_targets(tb, pt->path[MODE_BOTH], from, occ);
+        cellset s = path_targets(tb, pt->path[MODE_BOTH], from, occ, examined ? &x : NULL);
         q = cs_or(q, cs_and(s, empty));
         c = cs_or(c, cs_and(s, enemy));
         x = cs_or(x, s);
         if (quiet_too) {
-            s = path_targets(tb, pt->path[MODE_MOVE], from, occ);
+            s = path_targets(tb, pt->path[MODE_MOVE], from, occ, examined ? &x : NULL);
             q = cs_or(q, cs_and(s, empty));
             x = cs_or(x, s);
         }
-        s = path_targets(tb, pt->path[MODE_CAPTURE], from, occ);
+        s = path_targets(tb, pt->path[MODE_CAPTURE], from, occ, examined ? &x : NULL);
         c = cs_or(c, cs_and(s, enemy));
         x = cs_or(x, s);
     }
@@ -85,8 +86,8 @@ static inline __attribute__((always_inline)) void piece_targets(const struct tab
     piece_targets_of(tb, pt, from, occ, empty, enemy, quiet, caps, true, NULL);
 }
 
-/* Every piece's reach on the empty board (tables.h), from the targets themselves, and the cells its
- * targets depend on: declared in tables.c, which comes before them. */
+/* Every piece's reach on the empty board (tables.h), from the targets themselves: declared in
+ * tables.c, which comes before them. */
 static void tables_reach(struct tables *tb)
 {
     for (int pl = 0; pl < tb->v->nplayers; pl++)
@@ -98,15 +99,6 @@ static void tables_reach(struct tables *tb)
                 pt->reach[c] = cs_or(quiet, caps);
                 for (unsigned dirs = pt->hop; dirs; dirs &= dirs - 1)
                     pt->reach[c] = cs_or(pt->reach[c], tb->ray[c][__builtin_ctz(dirs)]);
-                /* A joined path passes cells no move of it ends on. */
-                pt->depends[c] = pt->reach[c];
-                pt->looked_decides = !pt->hop;
-                for (int m = 1; m < 4; m++)
-                    for (int k = 0; k < PATH_KINDS; k++)
-                        for (unsigned dirs = pt->path[m][k]; dirs; dirs &= dirs - 1) {
-                            pt->depends[c] = cs_or(pt->depends[c], tb->path_passed[c][k][__builtin_ctz(dirs)]);
-                            pt->looked_decides &= k != PATH_JOINED;
-                        }
             }
         }
 }
@@ -389,9 +381,9 @@ static inline __attribute__((always_inline)) int opponents_gather(const struct p
 }
 
 /* The targets a line, curved, hopping or path piece had on a cell (quiet moves, and captures onto
- * every piece), the cells whose occupancy decided them, and the occupancy of those then: while the
- * same piece stands there and those cells hold the same, so do the targets. A search thread keeps one
- * per cell for its evaluations and its lists. Piece 0: none. */
+ * every piece), the cells whose occupancy decided them (piece_targets_of's `examined`), and the
+ * occupancy of those then: while the same piece stands there and those cells hold the same, so do the
+ * targets. A search thread keeps one per cell for its evaluations and its lists. Piece 0: none. */
 struct target_memo {
     cellset occ, cells, quiet, caps;
     int piece;
@@ -405,9 +397,8 @@ static void memo_clear(struct target_memo *memo)
 }
 
 /* A piece's targets, captures onto every piece, from the memo (or NULL) when they are still those it
- * keeps: most moves change no cell the targets were decided by. Those are the cells the targets were
- * looked for on (a slider's up to its first piece), or for hoppers and joined paths every cell they
- * depend on (piece_tables.depends). Leapers' cost two loads and are not kept. */
+ * keeps: most moves change none of the cells that decided them (a slider's up to its first piece).
+ * Leapers' cost two loads and are not kept. */
 static inline __attribute__((always_inline)) void memo_targets(const struct position *pos, struct target_memo *memo,
                                                                const struct piece_tables *pt, int from,
                                                                cellset *quiet, cellset *caps)
@@ -424,11 +415,9 @@ static inline __attribute__((always_inline)) void memo_targets(const struct posi
         *caps = m->caps;
         return;
     }
-    cellset looked;
-    piece_targets_of(tb, pt, from, occ, empty, occ, quiet, caps, true, &looked);
-    if (!pt->looked_decides)
-        looked = pt->depends[from];
-    *m = (struct target_memo){ cs_and(occ, looked), looked, *quiet, *caps, pos->board[from] };
+    cellset decided;
+    piece_targets_of(tb, pt, from, occ, empty, occ, quiet, caps, true, &decided);
+    *m = (struct target_memo){ cs_and(occ, decided), decided, *quiet, *caps, pos->board[from] };
 }
 
 /* Which moves gen_legal lists: all, the captures and promotions (LIST_NOISY, with the side to move not

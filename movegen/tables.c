@@ -307,10 +307,10 @@ static void tables_curved(struct tables *tb)
 }
 
 /* Splits a cell's moves of one kind and first direction into r (struct path_range), their chains'
- * cells and targets going to cells and to from *at on (with cells NULL, only counted); every cell a
- * move passes is added to *passed. False when the moves are not of that shape: a bug in the geometry,
- * not input. */
-static bool tables_path_range(const struct geo_path *moves, int count, struct path_range *r, unsigned char *cells, cellset *to, uint32_t *at, cellset *passed)
+ * cells, targets and cells looked at going to tb's chain tables from *at on (without fill, only
+ * counted). False when the moves are not of that shape: a bug in the geometry, not input. */
+static bool tables_path_range(struct tables *tb, const struct geo_path *moves, int count, struct path_range *r,
+                              bool fill, uint32_t *at)
 {
     const struct geo_path *longest[2] = { NULL, NULL };
     cellset root_to = cs_empty();
@@ -326,8 +326,6 @@ static bool tables_path_range(const struct geo_path *moves, int count, struct pa
             return false;
         passing = true;
         r->first = m->passed[0];
-        for (int j = 0; j < m->npassed; j++)
-            cs_set(passed, m->passed[j]);
         if (m->npassed == 1) {
             cs_set(&root_to, m->to);
             continue;
@@ -347,7 +345,7 @@ static bool tables_path_range(const struct geo_path *moves, int count, struct pa
         for (int e = 0; e < r->len[s]; e++)
             cs_set(&r->cells[s], l->passed[e + 1]);
         *at += r->len[s] + 1u;
-        if (!cells)
+        if (!fill)
             continue;
         /* The moves of element e pass the first cell and the chain's cells up to e: they count once every
          * one of those is empty. */
@@ -360,11 +358,14 @@ static bool tables_path_range(const struct geo_path *moves, int count, struct pa
                 return false;
             cs_set(&gained[m->npassed - 2], m->to);
         }
-        to[r->at[s]] = s ? cs_empty() : root_to;
+        cellset *to = &tb->chain_to[r->at[s]], *seen = &tb->chain_seen[r->at[s]];
+        to[0] = s ? cs_empty() : root_to;
         for (int e = 0; e < r->len[s]; e++) {
-            cells[r->at[s] + e] = l->passed[e + 1];
-            to[r->at[s] + e + 1] = cs_or(to[r->at[s] + e], gained[e]);
+            tb->chain_cell[r->at[s] + e] = l->passed[e + 1];
+            to[e + 1] = cs_or(to[e], gained[e]);
+            seen[e] = cs_or(e ? seen[e - 1] : cs_empty(), tb->bit[l->passed[e + 1]]);
         }
+        seen[r->len[s]] = r->cells[s];
     }
     return true;
 }
@@ -384,9 +385,8 @@ static bool tables_paths(struct tables *tb)
     if (!any)
         return true;
     tb->path_at = calloc((size_t)g->ncells, sizeof *tb->path_at);
-    tb->path_passed = calloc((size_t)g->ncells, sizeof *tb->path_passed);
     tb->path_back_at = calloc((size_t)g->ncells * (size_t)g->ncells + 1, sizeof *tb->path_back_at);
-    if (!tb->path_at || !tb->path_passed || !tb->path_back_at)
+    if (!tb->path_at || !tb->path_back_at)
         return false;
     struct geo_path moves[GEO_PATH_MOVES];
     /* First counted, then filled; entry 0 of the chains is the empty chain of a missing side. */
@@ -396,7 +396,8 @@ static bool tables_paths(struct tables *tb)
             tb->paths_back = calloc(total + 1, sizeof *tb->paths_back);
             tb->chain_cell = calloc(at, sizeof *tb->chain_cell);
             tb->chain_to = calloc(at, sizeof *tb->chain_to);
-            if (!tb->paths_back || !tb->chain_cell || !tb->chain_to)
+            tb->chain_seen = calloc(at, sizeof *tb->chain_seen);
+            if (!tb->paths_back || !tb->chain_cell || !tb->chain_to || !tb->chain_seen)
                 return false;
             /* Counts become the ends of each (target, start) pair's moves; filling each pair from its
              * end back leaves each at its start. */
@@ -408,8 +409,7 @@ static bool tables_paths(struct tables *tb)
             for (int k = 0; k < PATH_KINDS; k++)
                 for (int d = 0; d < NUM_STRAIGHT; d++) {
                     int count = used[k] >> d & 1 ? geo_path_moves(g, c, k, d, moves) : 0;
-                    if (!tables_path_range(moves, count, &tb->path_at[c][k][d], fill ? tb->chain_cell : NULL,
-                                           tb->chain_to, &at, &tb->path_passed[c][k][d]))
+                    if (!tables_path_range(tb, moves, count, &tb->path_at[c][k][d], fill, &at))
                         abort(); /* paths of another shape: a bug, not input */
                     for (int i = 0; i < count; i++) {
                         uint32_t *end = &tb->path_back_at[moves[i].to * g->ncells + c];
@@ -452,9 +452,9 @@ static void tables_free(struct tables *tb)
         free(tb->curved_link);
         free(tb->paths_back);
         free(tb->path_at);
-        free(tb->path_passed);
         free(tb->chain_cell);
         free(tb->chain_to);
+        free(tb->chain_seen);
         free(tb->path_back_at);
         for (int pl = 0; pl < MAX_PLAYERS; pl++)
             for (int g = 0; g < tb->attack[pl].npath; g++) {

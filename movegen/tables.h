@@ -43,10 +43,6 @@ struct piece_tables {
     cellset promo_zone;             /* pawns: cells with no further non-capturing step */
     cellset reach[MAX_CELLS];       /* every target on the empty board (hoppers: their lines), which no
                                        board adds to */
-    cellset depends[MAX_CELLS];     /* the cells whose occupancy decides the targets: the reach and
-                                       the cells the paths pass */
-    bool looked_decides;            /* those are always among the cells its targets are looked for on
-                                       (no hopper's screen, no cell a joined path passes) */
     struct double_step dbl[MAX_CELLS];
 };
 
@@ -103,8 +99,8 @@ struct path_move {
  * first cell, which a piece there blocks all at once. Past it the moves split into one chain per side
  * (both turns of a zigzag, both slides of a bent or joined path): cells[s], in order
  * tb->chain_cell[at[s] ...], each taken one ending every move past it. Side s's targets before its
- * e-th cell are one set, tb->chain_to[at[s] + e]; side 0's hold those of the moves passing the first
- * cell alone too. */
+ * e-th cell are one set, tb->chain_to[at[s] + e] (side 0's hold those of the moves passing the first
+ * cell alone too), and its cells up to that one another, tb->chain_seen[at[s] + e]. */
 struct path_range {
     cellset free_to;
     cellset cells[2];
@@ -140,9 +136,8 @@ struct tables {
     /* Crooked, bent and joined paths of the kinds and first directions the variant's pieces use (NULL
      * without any): forward by cell, kind and direction as chains, and every move back, by target cell. */
     struct path_range (*path_at)[PATH_KINDS][NUM_STRAIGHT];
-    cellset (*path_passed)[PATH_KINDS][NUM_STRAIGHT];  /* every cell the moves pass */
     unsigned char *chain_cell;
-    cellset *chain_to;
+    cellset *chain_to, *chain_seen;
     struct path_move *paths_back;
     uint32_t *path_back_at;                 /* ncells^2 + 1: the moves from p to c are [at[c n + p], at[c n + p + 1]) */
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
