@@ -298,17 +298,21 @@ static void score_moves(struct worker *w, int ply, move_t *list, int *scores, in
  * the same move comes as if every capture had been asked when scored. */
 static move_t pick_move(struct worker *w, move_t *list, int *scores, int n, int i)
 {
-    int best = i;
+    int best;
     for (;;) {
+        /* The first of the highest scores: the maximum in a loop without branches (which the compiler
+         * vectorises), then where it first comes; long quiet lists made the branch of a running
+         * index mispredict. */
+        int top = scores[i];
         for (int j = i + 1; j < n; j++)
-            if (scores[j] > scores[best])
-                best = j;
+            top = scores[j] > top ? scores[j] : top;
+        for (best = i; scores[best] != top; best++)
+            ;
         if (!(list[best] & MOVE_SEE_LATER))
             break;
         list[best] &= ~MOVE_SEE_LATER;
         if (see(w, list[best] & ~MOVE_UNTESTED) < 0)
             scores[best] += ORDER_BAD_CAPTURE - ORDER_GOOD_CAPTURE;
-        best = i;
     }
     move_t m = list[best];
     int s = scores[best];
