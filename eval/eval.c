@@ -100,26 +100,30 @@ static cellset eval_passed_mask(const struct tables *tb, const struct eval_data 
     return mask;
 }
 
-/* Whether every step of a pawn type (none, or one cell) adds the same offset to the cell's index, as
- * along a file: then which cells have a step and which none, and the offset is returned (else 0). */
-static int eval_step_shift(const struct tables *tb, int pl, int t, cellset *from, cellset *stuck)
+/* A pawn type's steps as eval_blocked reads them: whether it has at most one step from every cell,
+ * each such step, and whether every step adds the same offset to the cell's index, as along a file
+ * (then that offset, the cells with a step and those with none). */
+static void eval_steps(const struct tables *tb, struct eval_data *ev, int pl, int t)
 {
     const struct piece_tables *pt = &tb->pt[pl][t];
     int shift = 0;
-    *from = *stuck = cs_empty();
+    bool uniform = true;
+    ev->one_step[pl][t] = true;
     for (int c = 0; c < tb->ncells; c++) {
         cellset step = cs_or(pt->leap[MODE_MOVE][c], pt->leap[MODE_BOTH][c]);
+        ev->step_to[pl][t][c] = CELL_NONE;
         if (cs_is_empty(step)) {
-            cs_set(stuck, c);
+            cs_set(&ev->stuck[pl][t], c);
             continue;
         }
+        ev->one_step[pl][t] &= !cs_several(step);
         int d = cs_lsb(step) - c;
-        if (cs_several(step) || d == 0 || d <= -64 || d >= 64 || (shift && d != shift))
-            return 0;
+        uniform &= d != 0 && d > -64 && d < 64 && (!shift || d == shift);
         shift = d;
-        cs_set(from, c);
+        ev->step_to[pl][t][c] = (uint8_t)cs_lsb(step);
+        cs_set(&ev->step_from[pl][t], c);
     }
-    return shift;
+    ev->step_shift[pl][t] = (int8_t)(ev->one_step[pl][t] && uniform ? shift : 0);
 }
 
 /* Piece-cell entries as weight ids: cells from the rim for pieces and the royal, steps toward
@@ -209,7 +213,7 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
             for (int c = 0; v->piece[t].pawn && c < tb->ncells; c++)
                 ev->front[pl][t][c] = eval_front(tb, pl, t, c);
             if (v->piece[t].pawn)
-                ev->step_shift[pl][t] = (int8_t)eval_step_shift(tb, pl, t, &ev->step_from[pl][t], &ev->stuck[pl][t]);
+                eval_steps(tb, ev, pl, t);
         }
     cellset (*takes)[MAX_TYPES][MAX_CELLS] = calloc(MAX_PLAYERS, sizeof *takes);
     if (!takes) {
@@ -370,7 +374,8 @@ EVAL_INLINE cellset eval_pawns(const struct position *pos, const struct eval_dat
 }
 
 /* Pawns that cannot step forward: every cell they move to is taken. Where every step adds the same
- * offset to the cell's index, the taken cells moved back by it are those of the blocked pawns. */
+ * offset to the cell's index, the taken cells moved back by it are those of the blocked pawns; where
+ * each pawn has one step at most, one bit tells. */
 EVAL_INLINE void eval_blocked(const struct position *pos, const struct eval_data *ev, int pl, int t,
                               struct eval_sum *s)
 {
@@ -382,6 +387,11 @@ EVAL_INLINE void eval_blocked(const struct position *pos, const struct eval_data
     if (shift) {
         cellset ahead = shift > 0 ? cs_down(pos->occ, shift) : cs_up(pos->occ, -shift);
         blocked = cs_popcount(cs_and(own, cs_or(cs_and(ahead, ev->step_from[pl][t]), ev->stuck[pl][t])));
+    } else if (ev->one_step[pl][t]) {
+        CS_FOR_EACH(c, own) {
+            const int to = ev->step_to[pl][t][c];
+            blocked += to == CELL_NONE || cs_test(pos->occ, to);
+        }
     } else {
         CS_FOR_EACH(c, own)
             blocked += !cs_intersects(eval_pawn_leaps(pt, MODE_MOVE, c, both), empty);

@@ -30,8 +30,10 @@ struct eval_data {
     cellset front[MAX_PLAYERS][MAX_TYPES][MAX_CELLS];  /* pawns: cells still ahead */
     cellset passed[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* pawns: cells where an enemy pawn can stop it */
     cellset near[MAX_CELLS];                       /* cells within two steps */
-    int8_t step_shift[MAX_PLAYERS][MAX_TYPES];     /* pawns whose every step adds the same offset to
-                                                      the cell's index (along a file: 1 or -1): that
+    bool one_step[MAX_PLAYERS][MAX_TYPES];         /* pawns with at most one step from every cell */
+    uint8_t step_to[MAX_PLAYERS][MAX_TYPES][MAX_CELLS]; /* with one_step: that step, CELL_NONE for none */
+    int8_t step_shift[MAX_PLAYERS][MAX_TYPES];     /* with one_step, where every step adds the same offset
+                                                      to the cell's index (along a file: 1 or -1): that
                                                       offset, else 0 */
     cellset step_from[MAX_PLAYERS][MAX_TYPES];     /* with step_shift: the cells with a step */
     cellset stuck[MAX_PLAYERS][MAX_TYPES];         /* with step_shift: the cells with none */
