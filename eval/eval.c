@@ -242,12 +242,15 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
         const struct piece_def *pd = &v->piece[t];
         const bool piece = !pd->pawn && !pd->royal;
         ev->mobile[t] = p->w[W_MOBILITY + t].mg || p->w[W_MOBILITY + t].eg;
-        if (pd->pawn)
-            ev->pawn_slot[t] = (int8_t)__builtin_popcount(tb->pawn_types & ((1u << t) - 1));
+        /* A player holds the pawn types of its own army alone. */
+        for (int k = 0; pd->pawn && k < t; k++)
+            ev->pawn_slot[t] += v->piece[k].pawn && v->piece[k].army == pd->army;
         ev->bound_types |= (uint32_t)(piece && eval_colour_bound(tb, t)) << t;
         ev->piece_types |= (uint32_t)piece << t;
     }
-    ev->cache_pawns = __builtin_popcount(tb->pawn_types) <= PAWN_CACHE_TYPES;
+    ev->cache_pawns = true;
+    for (int t = 0; t < v->ntypes; t++)
+        ev->cache_pawns &= ev->pawn_slot[t] < PAWN_CACHE_TYPES;
     for (int id = 0; id < NUM_WEIGHTS; id++)
         ev->packed[id] = eval_pack(p->w[id].mg, p->w[id].eg);
     for (int id = W_THREAT; id < W_PASSED; id++)

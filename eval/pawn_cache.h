@@ -10,7 +10,7 @@
 enum { PAWN_CACHE_SLOTS = 1 << 10, PAWN_CACHE_TYPES = 2 };
 
 /* The pawn terms that depend on the pawns alone (keyed by the position's pawn_key): each army's packed
- * sum and each pawn type's capture cells, by the type's place among the variant's pawn types; and the blocked
+ * sum and each pawn type's capture cells, by the type's place among its army's pawn types; and the blocked
  * pawns' packed sums with the occupancy of the cells the pawns step to, which decides them. Key 0:
  * empty. */
 struct pawn_cache_slot {
