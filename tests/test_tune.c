@@ -228,33 +228,29 @@ static int blocked_slowly(const struct game *g, const struct setup *s, int pl, i
     return n;
 }
 
-/* Along random games of every variant, the evaluation's blocked pawns (counted by whole sets where
- * every step adds the same offset to the cell index) are those counted one pawn at a time. */
+/* At each position of the walk, every army's blocked pawns of each type as the evaluation counts them
+ * (by whole sets where every step adds the same offset to the cell index) and one pawn at a time. */
+static void visit_blocked(struct game *g, const move_t *list, int n, void *ctx)
+{
+    (void)list, (void)n, (void)ctx;
+    const struct variant *v = g->v;
+    struct eval_trace tr;
+    struct setup s;
+    g->ops->evaluate(g->pos, &eval_weights_default, &tr);
+    g->ops->position_get(g->pos, &s);
+    for (int pl = 0; pl < v->nplayers; pl++)
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->piece[t].pawn && v->piece[t].army == v->army[pl])
+                ck_assert_msg(tr.coef[pl][W_BLOCKED + t] == blocked_slowly(g, &s, pl, t),
+                              "%s %d-bit army %d type %d: %d blocked, %d one by one", v->name, g->ops->bits, pl, t,
+                              tr.coef[pl][W_BLOCKED + t], blocked_slowly(g, &s, pl, t));
+}
+
+/* Along random games of every variant, in each width that holds its board, the evaluation's blocked
+ * pawns are those counted one pawn at a time. */
 START_TEST(test_blocked_pawns)
 {
-    char err[512];
-    uint64_t rng = 21;
-    for (int i = 0; i < registry_count(); i++) {
-        const struct variant *v = registry_get(i);
-        struct game g = { 0 };
-        ck_assert_msg(game_init(&g, v, false, err, sizeof err), "%s", err);
-        for (int game = 0; game < 2; game++) {
-            ck_assert(game_set_position(&g, NULL, NULL, 0, err, sizeof err));
-            for (int ply = 0; ply < 100 && random_move(&g, &rng); ply++) {
-                struct eval_trace tr;
-                struct setup s;
-                g.ops->evaluate(g.pos, &eval_weights_default, &tr);
-                g.ops->position_get(g.pos, &s);
-                for (int pl = 0; pl < v->nplayers; pl++)
-                    for (int t = 0; t < v->ntypes; t++)
-                        if (v->piece[t].pawn && v->piece[t].army == v->army[pl])
-                            ck_assert_msg(tr.coef[pl][W_BLOCKED + t] == blocked_slowly(&g, &s, pl, t),
-                                          "%s ply %d army %d type %d: %d blocked, %d one by one", v->name, ply, pl, t,
-                                          tr.coef[pl][W_BLOCKED + t], blocked_slowly(&g, &s, pl, t));
-            }
-        }
-        game_free(&g);
-    }
+    test_walk_games(21, 100, visit_blocked, NULL);
 }
 END_TEST
 
