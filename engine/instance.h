@@ -36,8 +36,8 @@ struct engine_ops {
     bool (*position_in_check)(const struct position *pos);
     /* The same, faster, after a move made from a legal position (the search's). */
     bool (*position_in_check_after_move)(const struct position *pos);
-    /* Whether a quiet move onto an empty cell would check, without making it: 1, 0, or -1 where only
-     * making it tells (two players only). */
+    /* Whether a move would check, without making it: 1, 0, or -1 where only making it tells (two
+     * players only; not castling, en passant, fission or fusion). */
     int (*position_move_checks)(const struct position *pos, move_t m);
     /* Whether a piece of the player attacks the cell (stopping at the first), and how many do (every
      * one gathered, as the move generator counts checkers): the second checks the first in the tests. */

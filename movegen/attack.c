@@ -622,22 +622,37 @@ static bool position_in_check_after_move(const struct position *pos)
     return false;
 }
 
-/* Whether a quiet move of the side to move onto an empty cell would check, found without making it:
- * 1 or 0, or -1 where only making it tells (three or four players, castling, a promotion, fission,
- * fusion, or a curved, hopping or path piece moving). As after the move (position_in_check_after_move):
- * the moved piece from its new cell, the lines through the cell it leaves, and the curved, hopping and
- * path pieces, whose paths may pass either cell. */
+/* Whether the player's piece of type t on `to` attacks the cell along a curved, hopping or path move. */
+static inline bool exotic_piece_attacks(const struct tables *tb, const struct attack_groups *ag, int t, int to,
+                                        int cell, cellset occ)
+{
+    for (int i = 0; i < ag->ncurved; i++)
+        if ((ag->curved[i].types >> t & 1) && !cs_is_empty(curved_hits(tb, &ag->curved[i], tb->bit[to], cell, occ)))
+            return true;
+    for (int i = 0; i < ag->nhop; i++)
+        if ((ag->hop[i].types >> t & 1) && cs_test(ag->hop[i].reach[cell], to)
+            && cs_test(hop_targets(tb, ag->hop[i].dirs, cell, occ, NULL), to))
+            return true;
+    for (int i = 0; i < ag->npath; i++)
+        if ((ag->path[i].types >> t & 1) && !cs_is_empty(path_hits(tb, &ag->path[i], tb->bit[to], cell, occ)))
+            return true;
+    return false;
+}
+
+/* Whether a move of the side to move would check, found without making it: 1 or 0, or -1 where only
+ * making it tells (three or four players, castling, en passant, fission, fusion). As after the move
+ * (position_in_check_after_move): the moved piece (or its promotion) from its new cell, the lines
+ * through the cell it leaves, and the curved, hopping and path pieces, whose paths may pass either
+ * cell. A capture leaves the cell it lands on as taken as before. */
 static int position_move_checks(const struct position *pos, move_t m)
 {
     const struct tables *tb = pos->tb;
     const int from = move_from(m), to = move_to(m), us = pos->side;
-    if (pos->v->nplayers != 2 || (m & (MOVE_CASTLE | MOVE_EP)) || move_fission(m) >= 0 || move_promo(m) >= 0
-        || pos->board[to])
+    if (pos->v->nplayers != 2 || (m & (MOVE_CASTLE | MOVE_EP)) || move_fission(m) >= 0
+        || (pos->board[to] && piece_colour(pos->board[to]) == us))
         return -1;
-    const int t = piece_type(pos->board[from]), king = pos_royal_cell(pos, 1 - us);
+    const int t = move_promo(m) >= 0 ? move_promo(m) : piece_type(pos->board[from]), king = pos_royal_cell(pos, 1 - us);
     const struct piece_tables *pt = &tb->pt[us][t];
-    if (pt->gen & (GEN_CURVED_MOVE | GEN_CURVED_CAPTURE | GEN_CURVED_BOTH | GEN_HOP | GEN_PATH))
-        return -1;
     const struct attack_groups *ag = &tb->attack[us];
     const cellset occ = cs_or(cs_xor(pos->occ, tb->bit[from]), tb->bit[to]);
     if (cs_test(pt->leap_from[king], to))
@@ -650,6 +665,9 @@ static int position_move_checks(const struct position *pos, move_t m)
         if ((ag->ride[i].types >> t & 1)
             && !cs_is_empty(line_hits(tb, tb->ride, tb->root7_up, &ag->ride[i], tb->bit[to], king, occ)))
             return 1;
+    if ((pt->gen & (GEN_CURVED_MOVE | GEN_CURVED_CAPTURE | GEN_CURVED_BOTH | GEN_HOP | GEN_PATH))
+        && exotic_piece_attacks(tb, ag, t, to, king, occ))
+        return 1;
     return lines_attack(pos, ag->slide, ag->nslide, false, us, king, occ, tb->bit[from])
            || lines_attack(pos, ag->ride, ag->nride, true, us, king, occ, tb->bit[from])
            || exotic_attack(pos, king, occ, us);

@@ -212,18 +212,10 @@ struct attack_counts {
     long seen[2], checks, told[2], told_checks;
 };
 
-static void visit_attacks(struct game *g, const move_t *list, int n, void *ctx)
+/* Whether each move checks, as the search's tests before and after it tell and as the position says. */
+static void check_moves_told(struct game *g, const move_t *list, int n, struct attack_counts *counts)
 {
-    struct attack_counts *counts = ctx;
     const struct variant *v = g->v;
-    for (int p = 0; p < v->nplayers; p++)
-        for (int c = 0; c < v->geo.ncells; c++) {
-            bool fast = g->ops->position_attacked_by(g->pos, c, p);
-            int all = g->ops->position_attackers(g->pos, c, p);
-            ck_assert_msg(fast == (all > 0), "%s %d-bit: player %d attacks %s %d times, fast test: %d", v->name,
-                          g->ops->bits, p, v->geo.name[c], all, fast);
-            counts->seen[fast]++;
-        }
     for (int j = 0; j < n; j++) {
         g->ops->position_make(g->pos, list[j]);
         bool check = g->ops->position_in_check(g->pos);
@@ -236,8 +228,25 @@ static void visit_attacks(struct game *g, const move_t *list, int n, void *ctx)
                       v->name, g->ops->bits, j, check, before);
         counts->told[before >= 0]++;
         counts->told_checks += before == 1;
-        g->ops->position_make(g->pos, list[j]);
         counts->checks += check;
+    }
+}
+
+static void visit_attacks(struct game *g, const move_t *list, int n, void *ctx)
+{
+    struct attack_counts *counts = ctx;
+    const struct variant *v = g->v;
+    for (int p = 0; p < v->nplayers; p++)
+        for (int c = 0; c < v->geo.ncells; c++) {
+            bool fast = g->ops->position_attacked_by(g->pos, c, p);
+            int all = g->ops->position_attackers(g->pos, c, p);
+            ck_assert_msg(fast == (all > 0), "%s %d-bit: player %d attacks %s %d times, fast test: %d", v->name,
+                          g->ops->bits, p, v->geo.name[c], all, fast);
+            counts->seen[fast]++;
+        }
+    check_moves_told(g, list, n, counts);
+    for (int j = 0; j < n; j++) {
+        g->ops->position_make(g->pos, list[j]);
         unsigned royals = g->ops->position_royals_attacked(g->pos, true);
         ck_assert_msg(g->ops->position_royals_attacked(g->pos, false) == royals,
                       "%s %d-bit, move %d: the side to move attacks the royals %x, the search's test says otherwise",
@@ -251,9 +260,64 @@ START_TEST(test_attacked_by)
     struct attack_counts counts = { { 0, 0 }, 0, { 0, 0 }, 0 };
     test_walk_games(57, 40, visit_attacks, &counts);
     ck_assert(counts.seen[0] > 100000 && counts.seen[1] > 100000 && counts.checks > 1000);
-    ck_assert_msg(counts.told[1] > 50000 && counts.told[0] > 10000 && counts.told_checks > 500,
+    ck_assert_msg(counts.told[1] > 100000 && counts.told[0] > 10000 && counts.told_checks > 2500,
                   "checks told before the move %ld (%ld of them checks), not %ld", counts.told[1], counts.told_checks,
                   counts.told[0]);
+}
+END_TEST
+
+/* The same tests before and after each move from the perft suites' positions and from every position
+ * one move on: these hold the promotions, en-passant captures, castlings, fusions and hoppers that
+ * random games rarely reach (a pawn promoting on its own line to the royal was missed once). */
+static void suite_checks_told(const char *variant, const char *line, bool wide, struct attack_counts *counts)
+{
+    struct perft_epd e;
+    char err[256];
+    ck_assert_msg(perft_epd_parse(line, &e, err, sizeof err), "%s: %s", variant, err);
+    struct game g;
+    test_game(&g, variant, e.fen, wide);
+    move_t list[MAX_MOVES], next[MAX_MOVES];
+    int n = g.ops->movegen_legal(g.pos, list);
+    check_moves_told(&g, list, n, counts);
+    for (int i = 0; i < n; i++) {
+        g.ops->position_make(g.pos, list[i]);
+        enum turn_end end;
+        int removed = g.ops->position_resolve(g.pos, &end);
+        if (end == TURN_PLAYS)
+            check_moves_told(&g, next, g.ops->movegen_legal(g.pos, next), counts);
+        g.ops->position_unresolve(g.pos, removed);
+        g.ops->position_unmake(g.pos, list[i]);
+    }
+    game_free(&g);
+}
+
+START_TEST(test_checks_told_in_suites)
+{
+    struct attack_counts counts = { { 0, 0 }, 0, { 0, 0 }, 0 };
+    DIR *dir = opendir(perft_dir());
+    ck_assert_msg(dir, "no perft directory %s", perft_dir());
+    for (struct dirent *e; (e = readdir(dir));) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".epd"))
+            continue;
+        char path[1024], variant[NAME_LEN], line[4096];
+        snprintf(path, sizeof path, "%s/%s", perft_dir(), e->d_name);
+        snprintf(variant, sizeof variant, "%.*s", (int)(n - 4), e->d_name);
+        FILE *f = fopen(path, "r");
+        ck_assert_msg(f, "cannot open %s", path);
+        while (fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\r\n")] = 0;
+            if (!line[0] || line[0] == '#')
+                continue;
+            suite_checks_told(variant, line, false, &counts);
+            if (!test_wide_only(test_variant(variant)))
+                suite_checks_told(variant, line, true, &counts);
+        }
+        fclose(f);
+    }
+    closedir(dir);
+    ck_assert_msg(counts.told[1] > 100000 && counts.told_checks > 1000, "checks told before the move %ld (%ld of them checks)",
+                  counts.told[1], counts.told_checks);
 }
 END_TEST
 
@@ -381,6 +445,7 @@ Suite *suite_perft(void)
     TCase *attacks = tcase_create("attacks");
     tcase_set_timeout(attacks, test_timeout(60));
     tcase_add_test(attacks, test_attacked_by);
+    tcase_add_test(attacks, test_checks_told_in_suites);
     tcase_add_test(attacks, test_royals_attacked);
     suite_add_tcase(s, attacks);
     return s;
