@@ -1,6 +1,7 @@
 /* Iterative deepening principal-variation alpha-beta with quiescence, one worker per thread sharing
  * the transposition table (Lazy SMP). Included by engine/instance.c, once per cell-set width. */
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,7 +263,17 @@ static inline move_t counter_move(const struct worker *w, int ply)
                                              : MOVE_NONE;
 }
 
-/* use_see: losing captures go after the quiet moves (main search); the quiescence search asks
+/* Scores past a list's end hold PICK_PAD of INT_MIN, so that pick_best reads whole vectors. */
+enum { PICK_PAD = 8 };
+
+static void pick_pad(int *scores, int n)
+{
+    for (int k = n; k < n + PICK_PAD; k++)
+        scores[k] = INT_MIN;
+}
+
+/* Scores the n moves of list (and pads the scores: pick_pad). use_see: losing captures go after the
+ * quiet moves (main search); the quiescence search asks
  * capture_is_good only of the captures it reaches. see_later (with use_see): a capture that needs SEE
  * is scored as if it won, flagged MOVE_SEE_LATER, for pick_move to ask when it would pick it. */
 static void score_moves(struct worker *w, int ply, move_t *list, int *scores, int n, move_t tt_move,
@@ -291,6 +302,36 @@ static void score_moves(struct worker *w, int ply, move_t *list, int *scores, in
             scores[i] = history_of(w, m);
         }
     }
+    pick_pad(scores, n);
+}
+
+/* The first of the highest scores in [i, n). With AVX2, eight at a time: the maximum, then where it
+ * first comes by a mask; else in a loop without branches (which the compiler vectorises), then a walk
+ * (long quiet lists made the branch of a running index mispredict). */
+static inline int pick_best(const int *scores, int n, int i)
+{
+#ifdef __AVX2__
+    __m256i top = _mm256_set1_epi32(INT_MIN);
+    for (int j = i; j < n; j += PICK_PAD)
+        top = _mm256_max_epi32(top, _mm256_loadu_si256((const __m256i *)(scores + j)));
+    /* The maximum into every lane: the halves, then the pairs, then the neighbours. */
+    top = _mm256_max_epi32(top, _mm256_permute2x128_si256(top, top, 1));
+    top = _mm256_max_epi32(top, _mm256_shuffle_epi32(top, _MM_SHUFFLE(1, 0, 3, 2)));
+    top = _mm256_max_epi32(top, _mm256_shuffle_epi32(top, _MM_SHUFFLE(2, 3, 0, 1)));
+    for (int j = i;; j += PICK_PAD) {
+        __m256i same = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(scores + j)), top);
+        unsigned lanes = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(same));
+        if (lanes)
+            return j + __builtin_ctz(lanes);
+    }
+#else
+    int top = scores[i], best;
+    for (int j = i + 1; j < n; j++)
+        top = scores[j] > top ? scores[j] : top;
+    for (best = i; scores[best] != top; best++)
+        ;
+    return best;
+#endif
 }
 
 /* Moves the best-scored remaining move to position i. A capture flagged MOVE_SEE_LATER that would be
@@ -300,14 +341,7 @@ static move_t pick_move(struct worker *w, move_t *list, int *scores, int n, int 
 {
     int best;
     for (;;) {
-        /* The first of the highest scores: the maximum in a loop without branches (which the compiler
-         * vectorises), then where it first comes; long quiet lists made the branch of a running
-         * index mispredict. */
-        int top = scores[i];
-        for (int j = i + 1; j < n; j++)
-            top = scores[j] > top ? scores[j] : top;
-        for (best = i; scores[best] != top; best++)
-            ;
+        best = pick_best(scores, n, i);
         if (!(list[best] & MOVE_SEE_LATER))
             break;
         list[best] &= ~MOVE_SEE_LATER;
@@ -345,7 +379,7 @@ struct picker {
     int stage;        /* PICK_*: what picker_next does next */
     int n, i;         /* the moves listed so far, the next move's index */
     move_t list[MAX_MOVES];
-    int scores[MAX_MOVES];
+    int scores[MAX_MOVES + PICK_PAD];
 };
 
 /* The first list (from index 0): the captures-only list, or the whole list. The table's move, tried

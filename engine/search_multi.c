@@ -86,7 +86,7 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
             beta = best;
     }
     move_t list[MAX_MOVES];
-    int scores[MAX_MOVES];
+    int scores[MAX_MOVES + PICK_PAD];
     struct exotic_paths late;
     int n = in_check ? movegen_pseudo(pos, list, &late, w->memo) : movegen_pseudo_noisy(pos, list, &late, w->memo);
     score_moves(w, ply, list, scores, n, MOVE_NONE, false, false);
@@ -121,7 +121,7 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
 static move_t multi_ordered_move(struct worker *w, int ply, enum multi_node kind)
 {
     move_t list[MAX_MOVES];
-    int scores[MAX_MOVES];
+    int scores[MAX_MOVES + PICK_PAD];
     struct tt_hit hit;
     struct exotic_paths late;
     move_t tt_move = tt_probe(w->sh->tt, multi_key(w, kind), &hit) ? hit.move : MOVE_NONE;
@@ -215,12 +215,13 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
     enum multi_node child = multi_child(w, kind, depth, false, &child_depth);
     enum multi_node reply_kind = multi_child(w, kind, depth, true, &reply_depth);
     move_t list[MAX_MOVES], quiets[64], best_move = MOVE_NONE;
-    int scores[MAX_MOVES], nquiets = 0, searched = 0;
+    int scores[MAX_MOVES + PICK_PAD], nquiets = 0, searched = 0;
     int n = 1;
     struct exotic_paths late;
     if (kind == MULTI_FORCED) {
         list[0] = multi_ordered_move(w, ply, kind);
         scores[0] = 0;
+        pick_pad(scores, 1);
         n = list[0] != MOVE_NONE;
     } else {
         n = movegen_pseudo(pos, list, &late, w->memo);
