@@ -578,18 +578,19 @@ EVAL_INLINE void eval_threats(const struct position *pos, const struct eval_data
         cellset by_enemy = cs_empty();
         for (int k = 0; k < v->nplayers - 1; k++)
             by_enemy = cs_or(by_enemy, all[enemy[k]]);
-        cellset undefended = cs_andnot(cs_and(pos->by_colour[pl], by_enemy), all[pl]);
-        for (uint32_t types = at->present[pl]; types; types &= types - 1) {
-            const int t = __builtin_ctz(types), g = ev->group_of[t];
-            cellset cheaper = cs_empty(), mine = pos_pieces(pos, pl, t);
+        /* Only attacked pieces can be threatened or hanging: few, so they are walked one by one. */
+        cellset attacked = cs_andnot(cs_and(pos->by_colour[pl], by_enemy), pos->by_type[pos->royal[pl]]);
+        cellset undefended = cs_andnot(attacked, all[pl]);
+        int c;
+        CS_FOR_EACH(c, attacked) {
+            const int t = piece_type(pos->board[c]), g = ev->group_of[t];
+            cellset cheaper = cs_empty();
             for (int k = 0; k < v->nplayers - 1; k++)
                 cheaper = cs_or(cheaper, below[enemy[k]][g]);
-            /* Most types have no piece threatened or hanging: nothing to count or add. */
-            cellset threatened = cs_and(mine, cheaper), hanging = cs_and(mine, undefended);
-            if (!cs_is_empty(threatened))
-                add(s, pl, W_THREAT + t, cs_popcount(threatened));
-            if (!cs_is_empty(hanging))
-                add(s, pl, W_HANGING + t, cs_popcount(hanging));
+            if (cs_test(cheaper, c))
+                add(s, pl, W_THREAT + t, 1);
+            if (cs_test(undefended, c))
+                add(s, pl, W_HANGING + t, 1);
         }
     }
 }
