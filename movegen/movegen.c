@@ -517,7 +517,7 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
         if (cs_is_empty(froms))
             continue;
         const struct piece_tables *pt = &tb->pt[us][t];
-        const bool pawn = v->piece[t].pawn, compound = variant_is_compound(v, t);
+        const bool pawn = v->piece[t].pawn, compound = variant_is_compound(v, t), may_block = v->piece[t].blocked;
         /* Fusion is no capture: own pieces this type fuses with are reached as empty cells are, by the
          * moving (not the capturing) atoms of a divergent piece. */
         cellset partners = noisy ? cs_empty() : pieces_of_types(pos, us, pt->partners);
@@ -539,11 +539,11 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
             } else {
                 piece_targets_of(tb, pt, from, occ, reachable, enemy, &quiet, &caps, !noisy || pawn, NULL);
             }
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < 2 && ep_open; k++)
                 if (cs_test(ep_takers[k], from))
                     quiet = cs_andnot(quiet, tb->bit[ep_cells[k]]);
             /* Brusky: an enemy on a cell a start-cell pawn steps to blocks all its non-capturing moves. */
-            bool blocked = v->piece[t].blocked && variant_double_steps(v, us, t, from)
+            bool blocked = may_block && variant_double_steps(v, us, t, from)
                            && cs_intersects(cs_or(pt->leap[MODE_MOVE][from], pt->leap[MODE_BOTH][from]), enemy);
             if (blocked)
                 quiet = cs_andnot(quiet, empty);
