@@ -412,7 +412,7 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
     struct pawn_cache_slot *cached = NULL;
     uint64_t key = 0;
     if (cache && !s->tr && ev->cache_pawns) {
-        key = pos->pawn_key | 1;  /* 0 marks an empty slot */
+        key = pos->sums.pawn_key | 1;  /* 0 marks an empty slot */
         cached = &cache->slot[key & (PAWN_CACHE_SLOTS - 1)];
     }
     const bool hit = cached && cached->key == key;
@@ -622,7 +622,7 @@ EVAL_INLINE void eval_balance(const struct position *pos, int view, struct eval_
         if (pos_royal_cell(pos, pl) == CELL_NONE)
             continue;
         opponents++;
-        if (leader < 0 || pos->material[pl] > pos->material[leader])
+        if (leader < 0 || pos->sums.material[pl] > pos->sums.material[leader])
             leader = pl;
     }
     if (opponents < 2)
@@ -673,10 +673,10 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
         int others = 0, opponents = 0;
         for (int pl = 0; pl < v->nplayers; pl++)
             if (pl != view && pos_royal_cell(pos, pl) != CELL_NONE) {
-                others += pos->material[pl];
+                others += pos->sums.material[pl];
                 opponents++;
             }
-        int total = pos->material[view] - (opponents ? others / opponents : 0);
+        int total = pos->sums.material[view] - (opponents ? others / opponents : 0);
         if (tr) {
             memset(tr, 0, sizeof *tr);
             tr->material_only = true;
@@ -693,13 +693,13 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
         pawns = cs_or(pawns, pos->by_type[__builtin_ctz(types)]);
     struct eval_attacks at;
     for (int pl = 0; pl < v->nplayers; pl++)
-        s.sum[pl] = eval_pack(pos->material[pl] + pos->pst[pl][0], pos->material[pl] + pos->pst[pl][1]);
+        s.sum[pl] = eval_pack(pos->sums.material[pl] + pos->sums.pst[pl][0], pos->sums.material[pl] + pos->sums.pst[pl][1]);
     eval_pawn_terms(pos, ev, cache, pawns, &s, &at);
     if (view == pos->side)
         add(&s, view, W_TEMPO, 1);
     if (ev->balance || tr)
         eval_balance(pos, view, &s);
-    int phase = pos->phase_material * 256 / ev->start_phase;
+    int phase = pos->sums.phase_material * 256 / ev->start_phase;
     phase = phase > 256 ? 256 : phase;
     int early = eval_blend(pos, &s, view, phase);
     if (!tr && eval_is_lazy(early, ev->p.lazy_margin, alpha, beta))

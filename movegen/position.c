@@ -13,43 +13,64 @@ static inline void pos_score_psq(struct position *pos, int cell, int piece, int 
     if (!tb->psq_value)
         return;
     int c = piece_colour(piece), t = piece_type(piece), value = sign * tb->psq_value[t];
-    pos->material[c] += value;
-    pos->pst[c][0] += sign * tb->psq_cell[c][t][cell][0];
-    pos->pst[c][1] += sign * tb->psq_cell[c][t][cell][1];
+    pos->sums.material[c] += value;
+    pos->sums.pst[c][0] += sign * tb->psq_cell[c][t][cell][0];
+    pos->sums.pst[c][1] += sign * tb->psq_cell[c][t][cell][1];
     if (tb->phase_types >> t & 1)
-        pos->phase_material += value;
+        pos->sums.phase_material += value;
 }
 
-/* The psq scores, the pawn key and the piece's features in the net's accumulators. */
+/* The psq scores and the pawn key. */
 static inline void pos_score(struct position *pos, int cell, int piece, int sign)
 {
-    if (pos->tb->nnue)
-        nnue_acc_piece(pos, cell, piece, sign);
     pos_score_psq(pos, cell, piece, sign);
     if (pos->tb->pawn_types >> piece_type(piece) & 1)
-        pos->pawn_key ^= pos->v->key_piece[piece_colour(piece)][piece_type(piece)][cell];
+        pos->sums.pawn_key ^= pos->v->key_piece[piece_colour(piece)][piece_type(piece)][cell];
 }
 
 /* Recounts the psq sums from the board, after the tables' scores changed (eval_load); the net's
- * accumulators do not depend on those weights. */
+ * accumulators do not depend on those weights. The states keep the sums as they were before each move
+ * for unmake: no move made before this is unmade after it (a game makes its moves; a search unmakes
+ * only its own). */
 static void position_rescore(struct position *pos)
 {
-    memset(pos->material, 0, sizeof pos->material);
-    memset(pos->pst, 0, sizeof pos->pst);
-    pos->phase_material = 0;
+    memset(pos->sums.material, 0, sizeof pos->sums.material);
+    memset(pos->sums.pst, 0, sizeof pos->sums.pst);
+    pos->sums.phase_material = 0;
     for (int c = 0; c < pos->tb->ncells; c++)
         if (pos->board[c])
             pos_score_psq(pos, c, pos->board[c], 1);
 }
 
-static inline void pos_put(struct position *pos, int cell, int piece)
+/* A piece onto the board or off it: its cell, the sets and the net's accumulators. The sums and the
+ * types are pos_put's and pos_remove's, which make uses; unmake puts them back whole. */
+static inline void pos_drop(struct position *pos, int cell, int piece)
 {
-    pos_score(pos, cell, piece, 1);
+    if (pos->tb->nnue)
+        nnue_acc_piece(pos, cell, piece, 1);
     cellset b = pos->tb->bit[cell];
     pos->board[cell] = (unsigned char)piece;
     pos->by_type[piece_type(piece)] = cs_or(pos->by_type[piece_type(piece)], b);
     pos->by_colour[piece_colour(piece)] = cs_or(pos->by_colour[piece_colour(piece)], b);
     pos->occ = cs_or(pos->occ, b);
+}
+
+static inline void pos_lift(struct position *pos, int cell)
+{
+    int piece = pos->board[cell];
+    if (pos->tb->nnue)
+        nnue_acc_piece(pos, cell, piece, -1);
+    cellset b = pos->tb->bit[cell];
+    pos->board[cell] = 0;
+    pos->by_type[piece_type(piece)] = cs_xor(pos->by_type[piece_type(piece)], b);
+    pos->by_colour[piece_colour(piece)] = cs_xor(pos->by_colour[piece_colour(piece)], b);
+    pos->occ = cs_xor(pos->occ, b);
+}
+
+static inline void pos_put(struct position *pos, int cell, int piece)
+{
+    pos_score(pos, cell, piece, 1);
+    pos_drop(pos, cell, piece);
     pos->types[piece_colour(piece)] |= 1u << piece_type(piece);
 }
 
@@ -57,11 +78,7 @@ static inline void pos_remove(struct position *pos, int cell)
 {
     int piece = pos->board[cell];
     pos_score(pos, cell, piece, -1);
-    cellset b = pos->tb->bit[cell];
-    pos->board[cell] = 0;
-    pos->by_type[piece_type(piece)] = cs_xor(pos->by_type[piece_type(piece)], b);
-    pos->by_colour[piece_colour(piece)] = cs_xor(pos->by_colour[piece_colour(piece)], b);
-    pos->occ = cs_xor(pos->occ, b);
+    pos_lift(pos, cell);
     if (cs_is_empty(pos_pieces(pos, piece_colour(piece), piece_type(piece))))
         pos->types[piece_colour(piece)] &= ~(1u << piece_type(piece));
 }
@@ -245,6 +262,8 @@ static void position_make(struct position *pos, move_t m)
     bool keep = passer && v->army[piece_colour(passer)] != v->army[us];
     st->move = m;
     st->side_before = us;
+    st->sums_before = pos->sums;
+    memcpy(st->types_before, pos->types, sizeof pos->types);
     st->moved = pos->board[from];
     st->captured = m & MOVE_CASTLE ? 0 : pos->board[victim];
     st->halfmove = prev->halfmove + 1;
@@ -329,15 +348,16 @@ static void position_unmake(struct position *pos, move_t m)
     position_restore_side(pos);
     if (m & MOVE_CASTLE) {
         castle_pieces(pos, &pos->v->castle[pos->side][st->castle_rule], true);
-        pos->ply--;
-        return;
+    } else {
+        pos_lift(pos, to);
+        if (move_fission(m) >= 0)
+            pos_lift(pos, move_from(m));
+        pos_drop(pos, move_from(m), st->moved);
+        if (st->captured)
+            pos_drop(pos, m & MOVE_EP ? pos->st[pos->ply - 1].ep_victim : to, st->captured);
     }
-    pos_remove(pos, to);
-    if (move_fission(m) >= 0)
-        pos_remove(pos, move_from(m));
-    pos_put(pos, move_from(m), st->moved);
-    if (st->captured)
-        pos_put(pos, m & MOVE_EP ? pos->st[pos->ply - 1].ep_victim : to, st->captured);
+    pos->sums = st->sums_before;
+    memcpy(pos->types, st->types_before, sizeof pos->types);
     pos->ply--;
 }
 

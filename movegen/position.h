@@ -10,6 +10,13 @@
 enum { MAX_STATES = 1024 };
 
 /* What make() changes that unmake() cannot recompute. */
+/* Sums over the pieces on the board of the tables' psq scores (tables.h), kept by put/remove; and the
+ * keys of the pawns on the board (tables' pawn_types), for the pawn cache. */
+struct psq_sums {
+    int material[MAX_PLAYERS], pst[MAX_PLAYERS][2], phase_material;
+    uint64_t pawn_key;
+};
+
 struct state {
     uint64_t key;
     move_t move;
@@ -22,6 +29,9 @@ struct state {
     int castle_rule;   /* the rule of a castling move (variant.h castle[side][rule]) */
     int halfmove;
     int side_before;   /* the player to move before this state */
+    /* The sums and the types on the board before the move: unmake puts them back. */
+    struct psq_sums sums_before;
+    uint32_t types_before[MAX_PLAYERS];
 };
 
 enum { MAX_ELIMINATIONS = 4, MAX_ARMY = 128 };
@@ -46,9 +56,7 @@ struct position {
     int ply;            /* index of the current state */
     int nremoved;       /* armies taken off by eliminations not yet undone */
     struct removed_army removed[MAX_ELIMINATIONS];
-    /* Sums over the pieces on the board of the tables' psq scores (tables.h), kept by put/remove. */
-    int material[MAX_PLAYERS], pst[MAX_PLAYERS][2], phase_material;
-    uint64_t pawn_key;  /* the keys of the pawns on the board (tables' pawn_types), for the pawn cache */
+    struct psq_sums sums;
     /* With a net (tables.h), each perspective's accumulator, kept by put/remove (eval/nnue_acc.h). */
     struct nnue_acc acc[MAX_PLAYERS];
     struct state st[MAX_STATES];
