@@ -402,6 +402,18 @@ EVAL_INLINE void eval_blocked(const struct position *pos, const struct eval_data
     add(s, pl, W_BLOCKED + t, blocked);
 }
 
+/* An army's pawn types' capture cells and its pawn cover, from the pawn cache's slot. */
+EVAL_INLINE void eval_cached_takes(const struct eval_data *ev, const struct pawn_cache_slot *cached, int pl,
+                                   struct eval_attacks *at)
+{
+    at->pawn_cover[pl] = cs_empty();
+    for (uint32_t types = at->present[pl]; types; types &= types - 1) {
+        const int t = __builtin_ctz(types);
+        at->pawn_takes[pl][t] = cached->takes[pl][ev->pawn_slot[t]];
+        at->pawn_cover[pl] = cs_or(at->pawn_cover[pl], at->pawn_takes[pl][t]);
+    }
+}
+
 /* Every army's pawn terms and pawn cover, and the pawn types it has (at->present). The terms of the
  * pawns alone come from the pawn cache when it has this structure (never with a trace, which counts
  * every weight), and the blocked pawns too while the cells the pawns step to hold the same. */
@@ -416,22 +428,30 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
         cached = &cache->slot[key & (PAWN_CACHE_SLOTS - 1)];
     }
     const bool hit = cached && cached->key == key;
+    /* Most often the cells the pawns step to hold the same too: everything comes from the slot. */
+    if (hit && cs_is_empty(cs_xor(cached->step_occ, cs_and(pos->occ, cached->steps)))) {
+        for (int pl = 0; pl < nplayers; pl++) {
+            s->sum[pl] += cached->sum[pl] + cached->blocked[pl];
+            at->present[pl] = pos->tb->pawn_types & pos->types[pl];
+            eval_cached_takes(ev, cached, pl, at);
+        }
+        return;
+    }
     struct eval_sum ps = { .w = s->w, .tr = s->tr }, bs = ps;
     cellset steps = hit ? cached->steps : cs_empty();
     for (int pl = 0; pl < nplayers; pl++) {
         ps.sum[pl] = hit ? cached->sum[pl] : 0;
-        at->pawn_cover[pl] = cs_empty();
         at->present[pl] = pos->tb->pawn_types & pos->types[pl];
+        if (hit) {
+            eval_cached_takes(ev, cached, pl, at);
+            continue;
+        }
+        at->pawn_cover[pl] = cs_empty();
         for (uint32_t types = at->present[pl]; types; types &= types - 1) {
             const int t = __builtin_ctz(types);
-            cellset *slot = cached ? &cached->takes[pl][ev->pawn_slot[t]] : NULL;
-            if (hit) {
-                at->pawn_takes[pl][t] = *slot;
-            } else {
-                at->pawn_takes[pl][t] = eval_pawns(pos, ev, pl, t, pawns, &ps, &steps);
-                if (slot)
-                    *slot = at->pawn_takes[pl][t];
-            }
+            at->pawn_takes[pl][t] = eval_pawns(pos, ev, pl, t, pawns, &ps, &steps);
+            if (cached)
+                cached->takes[pl][ev->pawn_slot[t]] = at->pawn_takes[pl][t];
             at->pawn_cover[pl] = cs_or(at->pawn_cover[pl], at->pawn_takes[pl][t]);
         }
     }
