@@ -639,6 +639,28 @@ static inline bool exotic_piece_attacks(const struct tables *tb, const struct at
     return false;
 }
 
+/* Whether the player's piece of type t on `to` attacks the cell (the occupancy with it there): first
+ * whether it could even on the empty board, which most moves fail. */
+static inline bool piece_attacks(const struct tables *tb, int player, int t, int to, int cell, cellset occ)
+{
+    const struct piece_tables *pt = &tb->pt[player][t];
+    const struct attack_groups *ag = &tb->attack[player];
+    if (!cs_test(pt->reach[to], cell))
+        return false;
+    if (cs_test(pt->leap_from[cell], to))
+        return true;
+    for (int i = 0; i < ag->nslide; i++)
+        if ((ag->slide[i].types >> t & 1)
+            && !cs_is_empty(line_hits(tb, tb->ray, tb->straight_up, &ag->slide[i], tb->bit[to], cell, occ)))
+            return true;
+    for (int i = 0; i < ag->nride; i++)
+        if ((ag->ride[i].types >> t & 1)
+            && !cs_is_empty(line_hits(tb, tb->ride, tb->root7_up, &ag->ride[i], tb->bit[to], cell, occ)))
+            return true;
+    return (pt->gen & (GEN_CURVED_MOVE | GEN_CURVED_CAPTURE | GEN_CURVED_BOTH | GEN_HOP | GEN_PATH))
+           && exotic_piece_attacks(tb, ag, t, to, cell, occ);
+}
+
 /* Whether a move of the side to move would check, found without making it: 1 or 0, or -1 where only
  * making it tells (three or four players, castling, en passant, fission, fusion). As after the move
  * (position_in_check_after_move): the moved piece (or its promotion) from its new cell, the lines
@@ -652,23 +674,10 @@ static int position_move_checks(const struct position *pos, move_t m)
         || (pos->board[to] && piece_colour(pos->board[to]) == us))
         return -1;
     const int t = move_promo(m) >= 0 ? move_promo(m) : piece_type(pos->board[from]), king = pos_royal_cell(pos, 1 - us);
-    const struct piece_tables *pt = &tb->pt[us][t];
     const struct attack_groups *ag = &tb->attack[us];
     const cellset occ = cs_or(cs_xor(pos->occ, tb->bit[from]), tb->bit[to]);
-    if (cs_test(pt->leap_from[king], to))
-        return 1;
-    for (int i = 0; i < ag->nslide; i++)
-        if ((ag->slide[i].types >> t & 1)
-            && !cs_is_empty(line_hits(tb, tb->ray, tb->straight_up, &ag->slide[i], tb->bit[to], king, occ)))
-            return 1;
-    for (int i = 0; i < ag->nride; i++)
-        if ((ag->ride[i].types >> t & 1)
-            && !cs_is_empty(line_hits(tb, tb->ride, tb->root7_up, &ag->ride[i], tb->bit[to], king, occ)))
-            return 1;
-    if ((pt->gen & (GEN_CURVED_MOVE | GEN_CURVED_CAPTURE | GEN_CURVED_BOTH | GEN_HOP | GEN_PATH))
-        && exotic_piece_attacks(tb, ag, t, to, king, occ))
-        return 1;
-    return lines_attack(pos, ag->slide, ag->nslide, false, us, king, occ, tb->bit[from])
+    return piece_attacks(tb, us, t, to, king, occ)
+           || lines_attack(pos, ag->slide, ag->nslide, false, us, king, occ, tb->bit[from])
            || lines_attack(pos, ag->ride, ag->nride, true, us, king, occ, tb->bit[from])
            || exotic_attack(pos, king, occ, us);
 }
