@@ -273,9 +273,9 @@ static void pick_pad(int *scores, int n)
 }
 
 /* Scores the n moves of list (and pads the scores: pick_pad). use_see: losing captures go after the
- * quiet moves (main search); the quiescence search asks
- * capture_is_good only of the captures it reaches. see_later (with use_see): a capture that needs SEE
- * is scored as if it won, flagged MOVE_SEE_LATER, for pick_move to ask when it would pick it. */
+ * quiet moves (main search); the quiescence search asks capture_is_good only of the captures it
+ * reaches. see_later (with use_see): a capture that needs SEE is scored as if it won, flagged
+ * MOVE_SEE_LATER, for pick_move to ask when it would pick it. */
 static void score_moves(struct worker *w, int ply, move_t *list, int *scores, int n, move_t tt_move,
                         bool use_see, bool see_later)
 {

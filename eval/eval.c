@@ -712,8 +712,10 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
     for (uint32_t types = pos->tb->pawn_types; types; types &= types - 1)
         pawns = cs_or(pawns, pos->by_type[__builtin_ctz(types)]);
     struct eval_attacks at;
-    for (int pl = 0; pl < v->nplayers; pl++)
-        s.sum[pl] = eval_pack(pos->sums.material[pl] + pos->sums.pst[pl][0], pos->sums.material[pl] + pos->sums.pst[pl][1]);
+    for (int pl = 0; pl < v->nplayers; pl++) {
+        const int material = pos->sums.material[pl];
+        s.sum[pl] = eval_pack(material + pos->sums.pst[pl][0], material + pos->sums.pst[pl][1]);
+    }
     eval_pawn_terms(pos, ev, cache, pawns, &s, &at);
     if (view == pos->side)
         add(&s, view, W_TEMPO, 1);

@@ -316,8 +316,8 @@ START_TEST(test_checks_told_in_suites)
         fclose(f);
     }
     closedir(dir);
-    ck_assert_msg(counts.told[1] > 100000 && counts.told_checks > 1000, "checks told before the move %ld (%ld of them checks)",
-                  counts.told[1], counts.told_checks);
+    ck_assert_msg(counts.told[1] > 100000 && counts.told_checks > 1000,
+                  "checks told before the move %ld (%ld of them checks)", counts.told[1], counts.told_checks);
 }
 END_TEST
 
