@@ -114,8 +114,9 @@ $(BUILD)/util/version.o: CFLAGS += $(if $(VERSION),-DSENNIGHT_VERSION='"$(VERSIO
 # ./sennight is built profile-guided (PGO=0 builds it without): an instrumented build searches the
 # bench at depth 5 and counts perft briefly in every variant, then GCC builds again, inlining and
 # laying out code by what that run did (about 7 % more nodes/s, engine.md; the perft run keeps the
-# counting generator as fast as the search's). GCC ties a static function's profile to its object's path, so both
-# builds use build/pgo, one after the other; any change to the sources or the version redoes both.
+# counting generator as fast as the search's). GCC ties a static function's profile to its object's
+# path, so both builds use build/pgo, one after the other; any change to the sources or the version
+# redoes both.
 # Both builds inline differently from the plain ones (the second by the profile) and then warn of
 # uninitialised reads and out-of-bounds indices on paths that cannot run; the plain builds, which
 # every test build is, keep those warnings as errors.

@@ -455,24 +455,22 @@ EVAL_INLINE void eval_pawn_terms(const struct position *pos, const struct eval_d
             at->pawn_cover[pl] = cs_or(at->pawn_cover[pl], at->pawn_takes[pl][t]);
         }
     }
-    const cellset step_occ = cs_and(pos->occ, steps);
-    const bool same_blocks = hit && cs_is_empty(cs_xor(cached->step_occ, step_occ));
+    /* The cells ahead of the pawns changed (or the structure is new): the blocked pawns are counted. */
     for (int pl = 0; pl < nplayers; pl++) {
-        bs.sum[pl] = same_blocks ? cached->blocked[pl] : 0;
-        for (uint32_t types = same_blocks ? 0 : at->present[pl]; types; types &= types - 1)
+        for (uint32_t types = at->present[pl]; types; types &= types - 1)
             eval_blocked(pos, ev, pl, __builtin_ctz(types), &bs);
         s->sum[pl] += ps.sum[pl] + bs.sum[pl];
         if (cached && !hit)
             cached->sum[pl] = ps.sum[pl];
-        if (cached && !same_blocks)
+        if (cached)
             cached->blocked[pl] = bs.sum[pl];
     }
     if (cached && !hit) {
         cached->key = key;
         cached->steps = steps;
     }
-    if (cached && !same_blocks)
-        cached->step_occ = step_occ;
+    if (cached)
+        cached->step_occ = cs_and(pos->occ, steps);
 }
 
 

@@ -9,7 +9,6 @@
 
 enum { MAX_STATES = 1024 };
 
-/* What make() changes that unmake() cannot recompute. */
 /* Sums over the pieces on the board of the tables' psq scores (tables.h), kept by put/remove; and the
  * keys of the pawns on the board (tables' pawn_types), for the pawn cache. */
 struct psq_sums {
@@ -17,6 +16,7 @@ struct psq_sums {
     uint64_t pawn_key;
 };
 
+/* What make() changes that unmake() cannot recompute, or puts back faster than it could. */
 struct state {
     uint64_t key;
     move_t move;

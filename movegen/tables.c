@@ -419,8 +419,7 @@ static bool tables_paths(struct tables *tb)
                             continue;
                         }
                         struct path_move *pm = &tb->paths_back[--*end];
-                        *pm = (struct path_move){ cs_empty(), moves[i].to, (unsigned char)c, (unsigned char)k,
-                                                  (unsigned char)d };
+                        *pm = (struct path_move){ cs_empty(), (unsigned char)c, (unsigned char)k, (unsigned char)d };
                         for (int j = 0; j < moves[i].npassed; j++)
                             cs_set(&pm->passed, moves[i].passed[j]);
                     }

@@ -92,7 +92,7 @@ struct curved_ray {
  * passes, which must be empty, and the mover's cell. */
 struct path_move {
     cellset passed;
-    unsigned char to, from, kind, dir;
+    unsigned char from, kind, dir;
 };
 
 /* A cell's moves of one path kind and first direction: those passing no cell, and those passing the
@@ -107,6 +107,7 @@ struct path_range {
     uint32_t at[2];
     unsigned char len[2], first;
 };
+
 /* A castling rule's cells (variant.h): those that must be empty (between the royal and the rook, and
  * both targets, less the two pieces' own cells) and those the royal crosses on its way. */
 struct castle_cells {
