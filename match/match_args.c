@@ -303,10 +303,11 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
     else {
         c->games = sv->games * sv->rounds * schedule_pairings(c);
         find_suite(c);
-        /* Every shard must draw the same order of openings to play the same game g. */
-        if (c->nshards > 1 && c->random_order && !c->seeded) {
-            snprintf(err, errlen, "--shard with openings in random order (order=random, or the shipped suite) needs "
-                                  "-seed, the same for every shard");
+        /* The seed names the run in every record, so that --results scores the shards' games as one
+         * run's; and every shard must draw the same order of random openings to play the same game g. */
+        if (c->nshards > 1 && !c->seeded) {
+            snprintf(err, errlen, "--shard needs -seed, the same for every shard: it names the run in the records "
+                                  "and orders random openings");
             return false;
         }
         return true;

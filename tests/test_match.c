@@ -889,9 +889,12 @@ START_TEST(test_shards_merge)
     const char *twice[] = { pgn[1], pgn[1] };
     run_results(&merged, twice, 2, NULL);
     ck_assert_int_eq(merged.status, 1);
-    /* With -seed missing, shards would shuffle the openings differently. */
-    assert_refused("--shard with openings in random order", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1",
-                   "-openings", file, "order=random", "--shard", "1/2", NULL);
+    /* With -seed missing, shards would shuffle the openings differently, and (their seeds from the
+     * clock) their records would be scored as two runs, in an order the clock chose. */
+    assert_refused("--shard needs -seed", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-openings",
+                   file, "order=random", "--shard", "1/2", NULL);
+    assert_refused("--shard needs -seed", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-openings",
+                   file, "--shard", "2/2", NULL);
     assert_refused("--shard: K/N with 1 <= K <= N <= 1000000 is expected, not '3/2'", "-engine", toy(""), "-engine",
                    toy(""), "-each", "depth=1", "--shard", "3/2", NULL);
     assert_refused("--results scores record files: it takes no -engine", "--results", pgn[0], "-engine", toy(""), NULL);
@@ -913,7 +916,7 @@ START_TEST(test_three_player_shards)
         temp_path(pgn[i], sizeof pgn[i], "");
         run_match(i ? &part : &all, "-variant", "wellisch", "-engine", toy(""), "name=a", "-engine", toy(""),
                   "name=b", "-engine", toy("crash=3"), "name=c", "-each", "depth=1", THREE_VARIANTS, "-games", "12",
-                  "-openings", file, "--shard", shards[i], "-pgnout", pgn[i], NULL);
+                  "-openings", file, "-seed", "3", "--shard", shards[i], "-pgnout", pgn[i], NULL);
         ck_assert_msg((i ? part.status : all.status) == 0, "%s", i ? part.out : all.out);
     }
     const char *files[] = { pgn[1], pgn[2] };
@@ -1148,6 +1151,13 @@ START_TEST(test_cluster_parallel)
     ck_assert_msg(strstr(report, "Results of 6 games from 2 record files: glinski\n"), "%s", report);
     ck_assert_str_eq(final_report(all.out, "Score of"), final_report(report, "Score of"));
     ck_assert(strstr(read_file(absolute(dir, "shard-2.log")), "shard 2/2: games 4 to 6\n"));
+    /* Without -seed, the script gives both shards one seed from the clock: the records are one run's. */
+    char digits[32], seed[64];
+    const char *tag = strstr(read_file(absolute(dir, "shard-1.pgn")), "[Seed \"");
+    ck_assert(tag && sscanf(tag, "[Seed \"%20[0-9]", digits) == 1);
+    snprintf(seed, sizeof seed, "[Seed \"%s\"]", digits);
+    ck_assert_int_eq(count(read_file(absolute(dir, "shard-1.pgn")), seed), 3);
+    ck_assert_int_eq(count(read_file(absolute(dir, "shard-2.pgn")), seed), 3);
     cluster_cleanup(dir, book);
     assert_no_children();
 }
@@ -1163,13 +1173,16 @@ START_TEST(test_cluster_slurm)
     cluster_setup(dir, sizeof dir, book, sizeof book, file, sizeof file);
     cluster_match_args(words + 2, file);
     for (int task = 1; task <= 2; task++) {
-        snprintf(env, sizeof env, "SLURM_ARRAY_TASK_ID=%d SLURM_ARRAY_TASK_COUNT=2 OUT='%s' sh", task, dir);
+        snprintf(env, sizeof env, "SLURM_ARRAY_JOB_ID=4242 SLURM_ARRAY_TASK_ID=%d SLURM_ARRAY_TASK_COUNT=2 OUT='%s' sh",
+                 task, dir);
         shell_command(cmd, sizeof cmd, env, words);
         snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " >/dev/null");
         ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
         snprintf(pgn[task - 1], sizeof pgn[0], "%s/shard-%d.pgn", dir, task);
     }
     cluster_reference(&all, file);
+    ck_assert_int_eq(count(read_file(pgn[0]), "[Seed \"4242\"]"), 3);
+    ck_assert_int_eq(count(read_file(pgn[1]), "[Seed \"4242\"]"), 3);
     const char *files[] = { pgn[0], pgn[1] };
     assert_merged(&all, files, 2, NULL, "Score of");
     cluster_cleanup(dir, book);

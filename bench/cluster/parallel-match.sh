@@ -7,7 +7,8 @@
 # SHARDS (default 2) shards, JOBS (default SHARDS) at a time on this machine; SSHLOGIN (parallel's
 # --sshlogin list, e.g. "2/host1,2/host2") runs them on those machines instead, each with the
 # repository at the same path as here. Shard K writes OUT/shard-K.pgn and OUT/shard-K.log (OUT
-# defaults to match-shards); the merged report goes to stdout and OUT/results.txt.
+# defaults to match-shards); the merged report goes to stdout and OUT/results.txt. Without -seed in the
+# arguments, every shard gets the same one, from the clock.
 set -eu
 
 if [ "${1:-}" = --shard-job ]; then
@@ -25,6 +26,12 @@ fi
 command -v parallel >/dev/null || { echo "$0: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }
 sennight=$1
 shift
+# Every shard needs the run's -seed (it names the run in the records): one from the clock if none is given.
+seeded=
+for word in "$@"; do
+    [ "$word" = -seed ] && seeded=1
+done
+[ -n "$seeded" ] || set -- "$@" -seed "$(date +%s)"
 shards=${SHARDS:-2}
 out=${OUT:-match-shards}
 script=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
