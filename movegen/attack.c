@@ -484,34 +484,39 @@ static inline __attribute__((always_inline)) bool lines_attack(const struct posi
     return false;
 }
 
-/* Whether a curved, hopping or path piece of the player attacks the cell. Kept out of line (only games
- * with such pieces call it): inlined, it made the code around the other callers of its parts slower. */
-static __attribute__((noinline)) bool exotic_hits(const struct position *pos, int cell, cellset occ, int player)
+/* Whether a curved, hopping or path piece of the player attacks the cell. Only the groups whose paths
+ * to the cell pass one of `changed` are asked: the others attack it as they did before those cells
+ * changed (every cell, for the whole test). Kept out of line (only games with such pieces call it):
+ * inlined, it made the code around the other callers of its parts slower. */
+static __attribute__((noinline)) bool exotic_hits(const struct position *pos, int cell, cellset occ, int player,
+                                                  cellset changed)
 {
     const struct tables *tb = pos->tb;
     const struct attack_groups *ag = &tb->attack[player];
     const cellset theirs = pos->by_colour[player];
+    /* A curved group's and a hopping group's reach holds the cells their paths pass too. */
     for (int i = 0; i < ag->ncurved; i++)
-        if (cs_intersects(ag->curved[i].reach[cell], theirs)
+        if (cs_intersects(ag->curved[i].reach[cell], theirs) && cs_intersects(ag->curved[i].reach[cell], changed)
             && !cs_is_empty(curved_hits(tb, &ag->curved[i], pieces_of_types(pos, player, ag->curved[i].types), cell,
                                         occ)))
             return true;
     for (int i = 0; i < ag->npath; i++)
-        if (cs_intersects(ag->path[i].reach[cell], theirs)
+        if (cs_intersects(ag->path[i].reach[cell], theirs) && cs_intersects(ag->path[i].zone[cell], changed)
             && !cs_is_empty(path_hits(tb, &ag->path[i], pieces_of_types(pos, player, ag->path[i].types), cell, occ)))
             return true;
     for (int i = 0; i < ag->nhop; i++) {
         cellset pcs = cs_and(ag->hop[i].reach[cell], pieces_of_types(pos, player, ag->hop[i].types));
-        if (!cs_is_empty(pcs) && cs_intersects(hop_targets(tb, ag->hop[i].dirs, cell, occ, NULL), pcs))
+        if (!cs_is_empty(pcs) && cs_intersects(ag->hop[i].reach[cell], changed)
+            && cs_intersects(hop_targets(tb, ag->hop[i].dirs, cell, occ, NULL), pcs))
             return true;
     }
     return false;
 }
 
-static inline bool exotic_attack(const struct position *pos, int cell, cellset occ, int player)
+static inline bool exotic_attack(const struct position *pos, int cell, cellset occ, int player, cellset changed)
 {
     const struct attack_groups *ag = &pos->tb->attack[player];
-    return (ag->ncurved || ag->npath || ag->nhop) && exotic_hits(pos, cell, occ, player);
+    return (ag->ncurved || ag->npath || ag->nhop) && exotic_hits(pos, cell, occ, player, changed);
 }
 
 /* Whether a piece of the player attacks the cell, given an occupancy: attackers_to's answer without
@@ -529,7 +534,7 @@ static inline bool attacked_by(const struct position *pos, int cell, cellset occ
     }
     return lines_attack(pos, ag->slide, ag->nslide, false, player, cell, occ, theirs)
            || lines_attack(pos, ag->ride, ag->nride, true, player, cell, occ, theirs)
-           || exotic_attack(pos, cell, occ, player);
+           || exotic_attack(pos, cell, occ, player, tb->all);
 }
 
 /* Is the cell attacked by any opponent of `us`? */
@@ -583,9 +588,8 @@ static bool moves_since(const struct position *pos, int owner, struct moves_sinc
     return false;
 }
 
-/* Whether the player attacks the royal on `cell` with a piece the moves brought or along a line
- * through the cells they changed (moves_since), or with a curved, hopping or path piece (those are
- * tested whole). */
+/* Whether the player attacks the royal on `cell` with a piece the moves brought, or along a line, a
+ * curved, hopping or path move through the cells they changed (moves_since). */
 static inline bool attacked_since(const struct position *pos, int cell, int player, const struct moves_since *ms)
 {
     const struct tables *tb = pos->tb;
@@ -598,7 +602,7 @@ static inline bool attacked_since(const struct position *pos, int cell, int play
     }
     return lines_attack(pos, ag->slide, ag->nslide, false, player, cell, pos->occ, ms->near)
            || lines_attack(pos, ag->ride, ag->nride, true, player, cell, pos->occ, ms->near)
-           || exotic_attack(pos, cell, pos->occ, player);
+           || exotic_attack(pos, cell, pos->occ, player, ms->near);
 }
 
 /* position_in_check after a legal move. With two players the last move alone counts, from the start
@@ -679,7 +683,7 @@ static int position_move_checks(const struct position *pos, move_t m)
     return piece_attacks(tb, us, t, to, king, occ)
            || lines_attack(pos, ag->slide, ag->nslide, false, us, king, occ, tb->bit[from])
            || lines_attack(pos, ag->ride, ag->nride, true, us, king, occ, tb->bit[from])
-           || exotic_attack(pos, king, occ, us);
+           || exotic_attack(pos, king, occ, us, cs_or(tb->bit[from], tb->bit[to]));
 }
 
 static bool position_attacked_by(const struct position *pos, int cell, int player)
