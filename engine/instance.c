@@ -82,6 +82,7 @@ const struct engine_ops INSTANCE_NAME = {
     .worker_clear = worker_clear,
     .worker_search = worker_search,
     .worker_best = worker_best,
+    .see_ge = see_ge,
     .evaluate = evaluate_full,
     .eval_load = eval_attach,
     .eval_params = eval_params_of,

@@ -77,6 +77,8 @@ struct engine_ops {
     void (*worker_clear)(struct worker *w);
     void (*worker_search)(struct worker *w, const struct position *root, struct search_shared *sh, int id);
     move_t (*worker_best)(const struct worker *w, move_t *ponder, int *depth);
+    /* Whether the exchange a capture starts comes to at least `threshold` for the mover (the search's SEE). */
+    bool (*see_ge)(const struct position *pos, move_t m, int threshold);
     /* The full evaluation for the side to move; with a trace, every weight's count (eval/trace.h). */
     int (*evaluate)(const struct position *pos, const struct eval_weights *w, struct eval_trace *trace);
     /* Rebuilds the evaluation's tables from other weights (false: out of memory, nothing changed);

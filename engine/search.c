@@ -164,36 +164,42 @@ static inline bool is_quiet(const struct position *pos, move_t m)
     return !is_capture(pos, m) && move_promo(m) < 0;
 }
 
-/* Static exchange evaluation: the material balance of the capture sequence on the target cell, each
- * side capturing with its least valuable piece, either side free to stop. */
-static int see(const struct worker *w, move_t m)
+/* Static exchange evaluation against a threshold: whether the capture sequence on the target cell,
+ * each side capturing with its least valuable piece, either side free to stop, comes to at least
+ * `threshold` for the mover. swap is what the side about to capture must win back for the answer to
+ * turn; the sequence is followed only while a capture can still turn it (res: the answer so far). */
+static bool see_ge(const struct position *pos, move_t m, int threshold)
 {
-    const struct position *pos = w->pos;
-    const struct eval_data *ev = eval_tables(w->tb);
-    const struct tables *tb = w->tb;
+    const struct tables *tb = pos->tb;
+    const struct eval_data *ev = eval_tables(tb);
     int to = move_to(m), from = move_from(m), us = pos->side;
-    int gain[64], d = 0;
     cellset occ = cs_xor(pos->occ, tb->bit[from]);
+    int swap;
     if (m & MOVE_EP) {
         int victim = pos->st[pos->ply].ep_victim;
-        gain[0] = ev->value[piece_type(pos->board[victim])];
+        swap = ev->value[piece_type(pos->board[victim])];
         occ = cs_xor(occ, tb->bit[victim]);
     } else {
-        gain[0] = piece_value(w, pos->board[to]);
+        swap = pos->board[to] ? ev->value[piece_type(pos->board[to])] : 0;
     }
-    int on_cell = move_promo(m) >= 0 ? ev->value[move_promo(m)] : piece_value(w, pos->board[from]);
+    int on_cell = ev->value[move_promo(m) >= 0 ? move_promo(m) : piece_type(pos->board[from])];
     if (move_promo(m) >= 0)
-        gain[0] += on_cell - ev->value[piece_type(pos->board[from])];
+        swap += on_cell - ev->value[piece_type(pos->board[from])];
+    if ((swap -= threshold) < 0)
+        return false;
+    if ((swap = on_cell - swap) <= 0)
+        return true;
     struct attackers att[MAX_PLAYERS];
     unsigned gathered = 0;   /* the players whose attackers are in att: most exchanges stop at once */
-    int side = pos_next_player(pos, us);
-    while (d < 63) {
+    bool res = true;
+    for (int side = pos_next_player(pos, us);; side = pos_next_player(pos, side)) {
         if (!(gathered >> side & 1))
             attackers_init(&att[side], pos, side);
         gathered |= 1u << side;
         cellset cands = cs_and(attackers_to(&att[side], to, occ, false), occ);
         if (cs_is_empty(cands))
             break;
+        res = !res;
         int from2 = CELL_NONE, best_type = -1;
         for (int k = 0; k < pos->v->ntypes && from2 == CELL_NONE; k++) {
             cellset c = cs_and(cands, pos->by_type[ev->by_value[k]]);
@@ -202,18 +208,12 @@ static int see(const struct worker *w, move_t m)
                 best_type = ev->by_value[k];
             }
         }
-        d++;
-        gain[d] = on_cell - gain[d - 1];
-        /* Neither side goes on when it loses even if it is not recaptured. */
-        if ((gain[d] > -gain[d - 1] ? gain[d] : -gain[d - 1]) < 0)
+        /* A royal that captures is lost to any capture back. */
+        if ((swap = (pos->v->piece[best_type].royal ? 100000 : ev->value[best_type]) - swap) < res)
             break;
-        on_cell = pos->v->piece[best_type].royal ? 100000 : ev->value[best_type];
         occ = cs_xor(occ, tb->bit[from2]);
-        side = pos_next_player(pos, side);
     }
-    while (--d > 0)
-        gain[d - 1] = -(-gain[d - 1] > gain[d] ? -gain[d - 1] : gain[d]);
-    return gain[0];
+    return res;
 }
 
 static inline int history_of(const struct worker *w, move_t m)
@@ -247,7 +247,7 @@ static bool capture_is_safe(const struct worker *w, move_t m)
 /* A capture that is safe, or that SEE finds does not lose. */
 static bool capture_is_good(const struct worker *w, move_t m)
 {
-    return capture_is_safe(w, m) || see(w, m) >= 0;
+    return capture_is_safe(w, m) || see_ge(w->pos, m, 0);
 }
 
 /* The quiescence search's captures past which only recaptures, promotions and checks are searched,
@@ -291,7 +291,7 @@ static void score_moves(struct worker *w, int ply, move_t *list, int *scores, in
             bool sure = !use_see || capture_is_safe(w, m);
             if (!sure && see_later)
                 list[i] |= MOVE_SEE_LATER;
-            scores[i] = sure || see_later || see(w, m) >= 0 ? ORDER_GOOD_CAPTURE + mvv : ORDER_BAD_CAPTURE + mvv;
+            scores[i] = sure || see_later || see_ge(pos, m, 0) ? ORDER_GOOD_CAPTURE + mvv : ORDER_BAD_CAPTURE + mvv;
         } else if (m == ss->killers[0]) {
             scores[i] = (1 << 27) + 2;
         } else if (m == ss->killers[1]) {
@@ -345,7 +345,7 @@ static move_t pick_move(struct worker *w, move_t *list, int *scores, int n, int 
         if (!(list[best] & MOVE_SEE_LATER))
             break;
         list[best] &= ~MOVE_SEE_LATER;
-        if (see(w, list[best] & ~MOVE_UNTESTED) < 0)
+        if (!see_ge(w->pos, list[best] & ~MOVE_UNTESTED, 0))
             scores[best] += ORDER_BAD_CAPTURE - ORDER_GOOD_CAPTURE;
     }
     move_t m = list[best];
@@ -578,7 +578,8 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         reached++;
         bool wins = false;  /* SEE found that the capture wins material */
         if (!in_check && move_promo(m) < 0 && move_to(m) != recapture
-            && (reached > QS_MOVES || (stand + QS_MARGIN <= alpha && !(wins = see(w, m) >= 1))) && !move_gives_check(pos, m))
+            && (reached > QS_MOVES || (stand + QS_MARGIN <= alpha && !(wins = see_ge(pos, m, 1))))
+            && !move_gives_check(pos, m))
             continue;
         /* The child's bucket loads while the exchange is judged. */
         if (w->armies < 3)

@@ -1239,6 +1239,34 @@ START_TEST(test_mate_moves)
 }
 END_TEST
 
+/* The exchange a capture starts, against a threshold (the search's SEE), on Glinski hand positions.
+ * SEE once left out the last capture of an exchange, so a knight taking a pawn that a pawn defends
+ * was scored as winning the pawn. A royal does not take back onto a cell another piece still covers
+ * (the rook behind the queen). */
+static const struct {
+    const char *fen, *move;
+    int threshold;
+    bool ge;
+} see_cases[] = {
+    { "K5/7/8/9/4p5/5p1N3/10/9/8/7/5k w - - 0 1", "f8e5", 0, false },  /* N takes P, P takes N */
+    { "K5/7/8/9/4p5/7N3/10/9/8/7/5k w - - 0 1", "f8e5", 1, true },     /* N takes P */
+    { "K5/7/8/9/4p5/7N3/10/9/8/7/5k w - - 0 1", "f8e5", 10000, false },
+    { "K5/7/8/9/R3p5/5p1N3/10/9/8/7/5k w - - 0 1", "f8e5", 0, false }, /* then R takes P: a pawn short of N */
+    { "K5/7/8/9/RQ2pk4/11/10/9/8/7/6 w - - 0 1", "e2e5", 1, true },    /* K cannot take Q: R covers e5 */
+    { "K5/7/8/9/1Q2pk4/11/10/9/8/7/6 w - - 0 1", "e2e5", 0, false },   /* K takes Q */
+};
+
+START_TEST(test_see)
+{
+    struct game g;
+    test_game(&g, "glinski", see_cases[_i].fen, false);
+    move_t m = parse_move(&g, see_cases[_i].move);
+    ck_assert_msg(g.ops->see_ge(g.pos, m, see_cases[_i].threshold) == see_cases[_i].ge, "%s %s >= %d",
+                  see_cases[_i].fen, see_cases[_i].move, see_cases[_i].threshold);
+    game_free(&g);
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -1279,6 +1307,9 @@ Suite *suite_search(void)
     tcase_add_loop_test(tc, test_evaluation_change_empties_table, 0, 2);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_bench_deterministic);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("exchange");
+    tcase_add_loop_test(tc, test_see, 0, (int)(sizeof see_cases / sizeof *see_cases));
     suite_add_tcase(s, tc);
     tc = tcase_create("three players");
     tcase_set_timeout(tc, test_timeout(20));
