@@ -1251,7 +1251,7 @@ static const struct {
     { "K5/7/8/9/4p5/5p1N3/10/9/8/7/5k w - - 0 1", "f8e5", 0, false },  /* N takes P, P takes N */
     { "K5/7/8/9/4p5/7N3/10/9/8/7/5k w - - 0 1", "f8e5", 1, true },     /* N takes P */
     { "K5/7/8/9/4p5/7N3/10/9/8/7/5k w - - 0 1", "f8e5", 10000, false },
-    { "K5/7/8/9/R3p5/5p1N3/10/9/8/7/5k w - - 0 1", "f8e5", 0, false }, /* then R takes P: a pawn short of N */
+    { "K5/7/8/9/R3p5/5p1N3/10/9/8/7/5k w - - 0 1", "f8e5", 0, false }, /* R takes P back: two pawns for N */
     { "K5/7/8/9/RQ2pk4/11/10/9/8/7/6 w - - 0 1", "e2e5", 1, true },    /* K cannot take Q: R covers e5 */
     { "K5/7/8/9/1Q2pk4/11/10/9/8/7/6 w - - 0 1", "e2e5", 0, false },   /* K takes Q */
 };
