@@ -147,9 +147,9 @@ static void search_check_limits(struct worker *w)
         progress(w, now);
 }
 
-static inline int piece_value(const struct worker *w, int piece)
+static inline int piece_value(const struct tables *tb, int piece)
 {
-    return piece ? eval_tables(w->tb)->value[piece_type(piece)] : 0;
+    return piece ? eval_tables(tb)->value[piece_type(piece)] : 0;
 }
 
 /* A move onto an own piece is a fusion, not a capture. */
@@ -180,9 +180,9 @@ static bool see_ge(const struct position *pos, move_t m, int threshold)
         swap = ev->value[piece_type(pos->board[victim])];
         occ = cs_xor(occ, tb->bit[victim]);
     } else {
-        swap = pos->board[to] ? ev->value[piece_type(pos->board[to])] : 0;
+        swap = piece_value(tb, pos->board[to]);
     }
-    int on_cell = ev->value[move_promo(m) >= 0 ? move_promo(m) : piece_type(pos->board[from])];
+    int on_cell = move_promo(m) >= 0 ? ev->value[move_promo(m)] : piece_value(tb, pos->board[from]);
     if (move_promo(m) >= 0)
         swap += on_cell - ev->value[piece_type(pos->board[from])];
     if ((swap -= threshold) < 0)
@@ -234,14 +234,14 @@ static void history_update(struct worker *w, move_t m, int bonus)
 static int capture_value(const struct worker *w, move_t m)
 {
     const struct position *pos = w->pos;
-    int victim = piece_value(w, pos->board[m & MOVE_EP ? move_from(m) : move_to(m)]);
+    int victim = piece_value(w->tb, pos->board[m & MOVE_EP ? move_from(m) : move_to(m)]);
     return victim + (move_promo(m) >= 0 ? eval_tables(w->tb)->value[move_promo(m)] : 0);
 }
 
 /* Capturing a piece worth at least the taker's value cannot lose material. */
 static bool capture_is_safe(const struct worker *w, move_t m)
 {
-    return capture_value(w, m) >= piece_value(w, w->pos->board[move_from(m)]);
+    return capture_value(w, m) >= piece_value(w->tb, w->pos->board[move_from(m)]);
 }
 
 /* A capture that is safe, or that SEE finds does not lose. */
@@ -287,7 +287,7 @@ static void score_moves(struct worker *w, int ply, move_t *list, int *scores, in
         if (m == tt_move) {
             scores[i] = ORDER_TT;
         } else if (!is_quiet(pos, m)) {
-            int mvv = capture_value(w, m) * 16 - piece_value(w, pos->board[move_from(m)]) / 16;
+            int mvv = capture_value(w, m) * 16 - piece_value(w->tb, pos->board[move_from(m)]) / 16;
             bool sure = !use_see || capture_is_safe(w, m);
             if (!sure && see_later)
                 list[i] |= MOVE_SEE_LATER;
@@ -570,7 +570,7 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
         move_t m = tried & ~MOVE_UNTESTED;
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
-        if (!in_check && move_promo(m) < 0 && stand + piece_value(w, pos->board[move_to(m)]) + QS_MARGIN <= alpha
+        if (!in_check && move_promo(m) < 0 && stand + piece_value(w->tb, pos->board[move_to(m)]) + QS_MARGIN <= alpha
             && !(m & MOVE_EP))
             continue;
         /* Move-count and futility pruning, as Stockfish's: past the first two captures only recaptures,
