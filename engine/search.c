@@ -254,6 +254,9 @@ static bool capture_is_good(const struct worker *w, move_t m)
  * and the margin above the evaluation that its delta and futility pruning allow. */
 enum { QS_MOVES = 2, QS_MARGIN = 200 };
 
+/* The main search's SEE pruning: to this depth, a move whose exchange loses more than the margin per ply. */
+enum { SEE_PRUNE_DEPTH = 7, SEE_PRUNE_MARGIN = 75 };
+
 enum { ORDER_TT = 1 << 30, ORDER_GOOD_CAPTURE = 1 << 28, ORDER_BAD_CAPTURE = -(1 << 24) };
 
 /* The move that last refuted the previous move (the counter-move table). */
@@ -741,6 +744,11 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
             if ((searched >= 4 + depth * depth || futile) && !move_gives_check(pos, m))
                 continue;
         }
+        /* SEE pruning at shallow depth: a move that loses more material than a few plies can win back.
+         * A fusion (onto an own piece) is no exchange. */
+        if (best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_DEPTH
+            && (quiet ? !pos->board[move_to(m)] : is_capture(pos, m)) && !see_ge(pos, m, -SEE_PRUNE_MARGIN * depth))
+            continue;
         /* The moves pruned above come after one that was searched: a node with no legal move gets here. */
         if (!tried_is_legal(pos, &late, tried))
             continue;
