@@ -75,6 +75,16 @@ START_TEST(test_full_house_pieces)
 }
 END_TEST
 
+/* Stalemate draws in De Vasa's game (docs/variants.md#devasa): Ludii's rules score it so, and the
+ * published rules amend only Glinski's piece moves, not his 3/4 for stalemate. Glinski keeps 3/4. */
+START_TEST(test_stalemate_scores)
+{
+    const struct variant *d = test_variant("devasa"), *g = test_variant("glinski");
+    ck_assert_int_eq(d->stalemate_num * 2, d->stalemate_den);
+    ck_assert_int_eq(g->stalemate_num * 4, g->stalemate_den * 3);
+}
+END_TEST
+
 START_TEST(test_mirrored_double_steps)
 {
     const struct variant *v = test_variant("mccooey");
@@ -674,6 +684,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_builtin_variants_valid);
     tcase_add_test(tc, test_pawn_atoms);
     tcase_add_test(tc, test_full_house_pieces);
+    tcase_add_test(tc, test_stalemate_scores);
     tcase_add_test(tc, test_mirrored_double_steps);
     tcase_add_test(tc, test_double_step_of);
     tcase_add_test(tc, test_nd_trios_edge_rooks_castle);
