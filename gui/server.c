@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../rules/registry.h"
 #include "../util/number.h"
@@ -105,6 +106,25 @@ static bool own_host(const char *value)
             return true;
     }
     return false;
+}
+
+/* Counts the Host and Origin headers (names compared case-insensitively, as MHD does). */
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind, (void)value;
+    int *counts = cls;
+    counts[0] += !strcasecmp(key, MHD_HTTP_HEADER_HOST);
+    counts[1] += !strcasecmp(key, MHD_HTTP_HEADER_ORIGIN);
+    return MHD_YES;
+}
+
+/* MHD's lookup gives the first of repeated headers: a request could name this host first and a
+ * foreign origin second, so one that repeats either is refused. */
+static bool repeats_origin(struct MHD_Connection *c)
+{
+    int counts[2] = { 0, 0 };
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_header, counts);
+    return counts[0] > 1 || counts[1] > 1;
 }
 
 static bool own_origin(struct MHD_Connection *c)
@@ -288,6 +308,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (req->url_len > MAX_URL)
             return send_error(c, 413, "the URL is over 4 KB");
+        if (repeats_origin(c))
+            return send_error(c, 403, "more than one Host or Origin header");
         if (!own_origin(c))
             return send_error(c, 403, "a foreign Host or Origin");
         if (length && strtoull(length, NULL, 10) > MAX_BODY)

@@ -38,6 +38,8 @@ static const long long DEFAULT_MOVETIME = 1 * SECONDS;  /* engines' limit when t
 static const long long ENGINE_TIMEOUT = 10 * SECONDS;   /* handshake, isready, stop */
 static const long long SEARCH_TIMEOUT = 300 * SECONDS;  /* depth and node limits */
 static const long long STALL_GRACE = 2 * SECONDS;       /* past its time, an engine is taken for hung */
+/* A clock, increment or move time in ms: a week, far from overflowing the microsecond sums. */
+#define MAX_TIME_MS (7 * 24 * 3600 * 1000LL)
 
 static const char *const allowed_options[] = { "Threads", "Hash", "MultiPV", "OwnBook", "UCI_LimitStrength", "UCI_Elo" };
 
@@ -986,14 +988,16 @@ static bool parse_limits(json_t *clock, json_t *limits, struct limits *l, char *
 {
     json_int_t base = 0, inc = 0, movetime = 0, depth = 0, nodes = 0;
     if (clock && !json_is_null(clock)
-        && (json_unpack(clock, "{s:I, s?I}", "base_ms", &base, "inc_ms", &inc) || base <= 0 || inc < 0)) {
-        snprintf(err, errlen, "clock: {\"base_ms\": n > 0, \"inc_ms\": n >= 0} expected");
+        && (json_unpack(clock, "{s:I, s?I}", "base_ms", &base, "inc_ms", &inc) || base <= 0 || inc < 0
+            || base > MAX_TIME_MS || inc > MAX_TIME_MS)) {
+        snprintf(err, errlen, "clock: {\"base_ms\": 1..%lld, \"inc_ms\": 0..%lld} expected", MAX_TIME_MS, MAX_TIME_MS);
         return false;
     }
     if (limits && !json_is_null(limits)
         && (json_unpack(limits, "{s?I, s?I, s?I}", "movetime_ms", &movetime, "depth", &depth, "nodes", &nodes)
-            || movetime < 0 || depth < 0 || depth > 1000 || nodes < 0)) {
-        snprintf(err, errlen, "limits: {\"movetime_ms\"|\"depth\"|\"nodes\": n} expected");
+            || movetime < 0 || movetime > MAX_TIME_MS || depth < 0 || depth > 1000 || nodes < 0)) {
+        snprintf(err, errlen, "limits: {\"movetime_ms\": 0..%lld | \"depth\": 0..1000 | \"nodes\": n >= 0} expected",
+                 MAX_TIME_MS);
         return false;
     }
     *l = (struct limits){ .base = base * MS, .inc = inc * MS, .movetime = movetime * MS, .depth = (int)depth,
@@ -1007,7 +1011,8 @@ static void session_engine_init(struct session *s, struct engine *e)
     e->new_game = true;
 }
 
-/* Makes room for one more session: the oldest one without a stream goes. */
+/* Reserves a place for one more session, counted at once so that concurrent creations cannot pass
+ * the limit together (nor allocate their games first): the oldest one without a stream goes. */
 static bool make_room(void)
 {
     pthread_mutex_lock(&sessions.lock);
@@ -1015,10 +1020,19 @@ static bool make_room(void)
     bool full = sessions.count >= MAX_SESSIONS && !victim;
     if (victim)
         unlink_session(victim);
+    sessions.count += !full;
     pthread_mutex_unlock(&sessions.lock);
     if (victim)
         session_end(victim);
     return !full;
+}
+
+/* Gives back a place that make_room reserved for a session that was not made. */
+static void free_room(void)
+{
+    pthread_mutex_lock(&sessions.lock);
+    sessions.count--;
+    pthread_mutex_unlock(&sessions.lock);
 }
 
 void session_create(const json_t *body, struct reply *r)
@@ -1048,14 +1062,25 @@ void session_create(const json_t *body, struct reply *r)
     s->multipv = 1;
     s->analysis_seat = -1;
     s->refs = 1;
-    bool ok = parse_seats(seats, s, err, sizeof err) && parse_limits(clock, limits, &s->limits, err, sizeof err);
-    if (!ok || !record_load(&s->rec, v, fen, NULL, 0, err, sizeof err)) {
+    if (!parse_seats(seats, s, err, sizeof err) || !parse_limits(clock, limits, &s->limits, err, sizeof err)) {
         reply_error(r, 400, "%s", err);
+        free(s);
+        return;
+    }
+    if (!make_room()) {
+        reply_error(r, 503, "too many sessions");
+        free(s);
+        return;
+    }
+    if (!record_load(&s->rec, v, fen, NULL, 0, err, sizeof err)) {
+        reply_error(r, 400, "%s", err);
+        free_room();
         free(s);
         return;
     }
     if (!game_init(&s->view, v, false, err, sizeof err)) {
         reply_error(r, 503, "%s", err);
+        free_room();
         record_free(&s->rec);
         free(s);
         return;
@@ -1073,8 +1098,9 @@ void session_create(const json_t *body, struct reply *r)
     pthread_mutex_init(&s->lock, NULL);
     cond_init(&s->wake);
     cond_init(&s->changed);
-    if (!make_room() || pthread_create(&s->worker, NULL, worker_main, s)) {
-        reply_error(r, 503, "too many sessions");
+    if (pthread_create(&s->worker, NULL, worker_main, s)) {
+        reply_error(r, 503, "out of threads");
+        free_room();
         session_free(s);
         return;
     }
@@ -1083,7 +1109,8 @@ void session_create(const json_t *body, struct reply *r)
     if (!closing) {
         s->next = sessions.list;
         sessions.list = s;
-        sessions.count++;
+    } else {
+        sessions.count--;
     }
     pthread_mutex_unlock(&sessions.lock);
     pthread_mutex_lock(&s->lock);

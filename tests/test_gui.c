@@ -9,6 +9,7 @@
 #include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -575,6 +576,16 @@ START_TEST(test_foreign_requests)
     r = http(&g, "GET", "/api/variants", origin, NULL);
     ck_assert_int_eq(r.status, 200);
     response_free(&r);
+    /* This host first and a foreign one second: the first would pass, so any repeat is refused. */
+    char twice[256];
+    snprintf(twice, sizeof twice, "Origin: http://127.0.0.1:%d\r\nOrigin: http://evil.example:%d\r\n", g.port, g.port);
+    r = http(&g, "POST", "/api/session", twice, "{\"variant\": \"glinski\"}");
+    ck_assert_msg(r.status == 403, "two Origin headers: %d", r.status);
+    response_free(&r);
+    snprintf(twice, sizeof twice, "Host: 127.0.0.1:%d\r\nhost: evil.example:%d\r\n", g.port, g.port);
+    r = http(&g, "GET", "/api/variants", twice, NULL);
+    ck_assert_msg(r.status == 403, "two Host headers: %d", r.status);
+    response_free(&r);
     /* Over 64 KB of body, over 4 KB of URL. */
     size_t big = 70 * 1024;
     char *body = malloc(big + 1);
@@ -590,6 +601,121 @@ START_TEST(test_foreign_requests)
     ck_assert_int_eq(r.status, 413);
     response_free(&r);
     free(body);
+    gui_stop(&g);
+}
+END_TEST
+
+/* Clocks and limits beyond a week in ms are refused: times are microseconds inside, and a signed
+ * multiply of a huge value overflowed (UBSan aborted; a release build wrapped to a tiny clock). */
+START_TEST(test_huge_times)
+{
+    struct gui g;
+    char id[64], body[256];
+    static const char *const fields[] = { "\"clock\": {\"base_ms\": %s}", "\"clock\": {\"base_ms\": 1000, \"inc_ms\": %s}",
+                                          "\"limits\": {\"movetime_ms\": %s}" };
+    static const char *const values[] = { "9223372036854775807", "18446744073709552", "9223372036854776", "604800001" };
+    gui_start(&g, NULL);
+    for (size_t f = 0; f < sizeof fields / sizeof *fields; f++)
+        for (size_t v = 0; v < sizeof values / sizeof *values; v++) {
+            int n = snprintf(body, sizeof body, "{\"variant\": \"glinski\", ");
+            n += snprintf(body + n, sizeof body - (size_t)n, fields[f], values[v]);
+            snprintf(body + n, sizeof body - (size_t)n, "}");
+            json_t *err = api(&g, "POST", "/api/session", body, 400);
+            ck_assert_msg(strstr(str(err, "error"), "604800000"), "%s: %s", body, str(err, "error"));
+            json_decref(err);
+        }
+    json_t *state = new_session(&g, "{\"variant\": \"glinski\", \"clock\": {\"base_ms\": 604800000, "
+                                    "\"inc_ms\": 604800000}}", id);
+    ck_assert_int_ge(json_integer_value(json_object_get(json_object_get(state, "clocks"), "w")), 604790000);
+    json_decref(state);
+    gui_stop(&g);
+}
+END_TEST
+
+/* The server's resident memory in kB. */
+static long server_rss(pid_t pid)
+{
+    char path[64], line[256];
+    long kb = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+enum { BURST = 48 };
+
+struct creation {
+    const struct gui *g;
+    pthread_barrier_t *start;
+    int status;
+    char id[64];
+};
+
+/* One POST /api/session after the barrier; the status and the id, without asserting (a thread). */
+static void *create_at_once(void *arg)
+{
+    struct creation *c = arg;
+    const char *body = "{\"variant\": \"nd-mccooey\"}";
+    pthread_barrier_wait(c->start);
+    int fd = http_send(c->g, "POST", "/api/session", NULL, body, strlen(body));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    long long deadline = clock_us() + ms(20) * 1000LL;
+    while (read_some(fd, &buf, &len, &cap, deadline))
+        ;
+    close(fd);
+    const char *id = buf ? strstr(buf, "\"id\":\"") : NULL;
+    if (!buf || sscanf(buf, "HTTP/1.%*d %d", &c->status) != 1)
+        c->status = -1;
+    if (id)
+        snprintf(c->id, sizeof c->id, "%.*s", (int)strcspn(id + 6, "\""), id + 6);
+    free(buf);
+    return NULL;
+}
+
+/* Sessions created all at once stay within the limit of 16, and so does the server's memory: each
+ * creation reserves its place before it allocates its games. */
+START_TEST(test_concurrent_sessions)
+{
+    struct gui g;
+    pthread_t thread[BURST];
+    struct creation c[BURST];
+    pthread_barrier_t start;
+    char path[128];
+    gui_start(&g, NULL);
+    long before = server_rss(g.p.pid), peak = before;
+    for (int round = 0; round < 3; round++) {
+        pthread_barrier_init(&start, NULL, BURST);
+        for (int i = 0; i < BURST; i++) {
+            c[i] = (struct creation){ .g = &g, .start = &start };
+            ck_assert(!pthread_create(&thread[i], NULL, create_at_once, &c[i]));
+        }
+        for (int i = 0; i < BURST; i++)
+            pthread_join(thread[i], NULL);
+        pthread_barrier_destroy(&start);
+        int alive = 0;
+        for (int i = 0; i < BURST; i++) {
+            ck_assert_msg(c[i].status == 201 || c[i].status == 503, "creation: %d", c[i].status);
+            if (c[i].status != 201)
+                continue;
+            snprintf(path, sizeof path, "/api/session/%s", c[i].id);
+            struct response r = http(&g, "GET", path, NULL, NULL);
+            alive += r.status == 200;
+            response_free(&r);
+        }
+        long rss = server_rss(g.p.pid);
+        peak = rss > peak ? rss : peak;
+        printf("concurrent sessions, round %d: %d alive of %d asked, RSS %ld kB (%ld kB at the start)\n", round,
+               alive, BURST, rss, before);
+        ck_assert_msg(alive <= 16, "%d sessions alive", alive);
+    }
+    /* 16 sessions of two 169-cell games each, and the threads' arenas: far below BURST sessions' worth. */
+    ck_assert_msg(peak - before < 160 * 1024, "RSS from %ld kB to %ld kB", before, peak);
     gui_stop(&g);
 }
 END_TEST
@@ -695,6 +821,8 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_three_player_elimination);
     tcase_add_test(tc, test_engine_replies);
     tcase_add_test(tc, test_foreign_requests);
+    tcase_add_test(tc, test_huge_times);
+    tcase_add_test(tc, test_concurrent_sessions);
     tcase_add_test(tc, test_engine_crash);
     tcase_add_test(tc, test_sigterm);
     suite_add_tcase(s, tc);
