@@ -413,6 +413,16 @@ START_TEST(test_command_line)
         ck_assert_msg(strstr(r->out, commands[i]), "--help does not list %s: %s", commands[i], r->out);
     char help[8192];
     snprintf(help, sizeof help, "%s", r->out);
+    /* Every sub-command's --help: its own usage on stdout, and success. */
+    static const char *const subcommands[] = { "play", "bench", "match", "book", "datagen", "tune", "gui",
+                                               "perft-speed", "check", "variants" };
+    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++) {
+        char start[64];
+        snprintf(start, sizeof start, "usage: sennight %s", subcommands[i]);
+        r = run_sennight((const char *[]){ subcommands[i], "--help", NULL });
+        ck_assert_msg(r->status == 0 && !r->err[0] && !strncmp(r->out, start, strlen(start)), "%s --help: %d '%s' '%s'",
+                      subcommands[i], r->status, r->out, r->err);
+    }
     r = run_sennight((const char *[]){ "frobnicate", NULL });
     ck_assert_msg(r->status == 2 && !r->out[0] && strstr(r->err, "sennight: unknown command 'frobnicate'\n")
                       && strstr(r->err, help), "%d '%s' '%s'", r->status, r->out, r->err);
