@@ -270,6 +270,14 @@ static bool record_load(struct record *rec, const struct variant *v, const char 
     for (int i = 0; ok && i < n; i++) {
         move_t m;
         char why[256];
+        struct game_status st = game_status(&rec->game);
+        /* A record that plays on past the end of its game (a repetition, say) is not this game. */
+        if (st.outcome != GAME_ONGOING) {
+            game_status_text(&rec->game, st, why, sizeof why);
+            snprintf(err, errlen, "move %d '%s': the game ended after move %d (%s)", i + 1, moves[i], i, why);
+            ok = false;
+            break;
+        }
         ok = game_parse_move(&rec->game, moves[i], &m, why, sizeof why);
         if (!ok)
             snprintf(err, errlen, "move %d '%s': %s", i + 1, moves[i], why);
@@ -1313,15 +1321,19 @@ static void pgn_post(struct session *s, const char *text, size_t len, struct rep
     else if (v->nplayers != s->nseats)
         reply_error(r, 400, "the record's variant has %d armies, the session %d", v->nplayers, s->nseats);
     else {
-        const char *moves[game.nmoves + 1];
-        for (int i = 0; i < game.nmoves; i++)
+        /* On the heap: a record of up to 2 MB may hold hundreds of thousands of moves. */
+        const char **moves = malloc(((size_t)game.nmoves + 1) * sizeof *moves);
+        for (int i = 0; moves && i < game.nmoves; i++)
             moves[i] = game.moves[i].text;
-        if (!record_load(&rec, v, game.fen, moves, game.nmoves, err, sizeof err)) {
+        if (!moves) {
+            reply_error(r, 503, "out of memory");
+        } else if (!record_load(&rec, v, game.fen, moves, game.nmoves, err, sizeof err)) {
             reply_error(r, 400, "%s", err);
         } else {
             replace_game(s, &rec);
             reply_json(r, 200, state_json(s));
         }
+        free(moves);
     }
     records_close(&records);
 }

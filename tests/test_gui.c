@@ -474,6 +474,69 @@ START_TEST(test_fen_and_pgn)
 }
 END_TEST
 
+/* The first legal move of the state from `from`. */
+static const char *legal_from(json_t *state, const char *from, char *out)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(state, "legal"), i, m) {
+        if (!strncmp(json_string_value(m), from, strlen(from))) {
+            snprintf(out, 16, "%s", json_string_value(m));
+            return out;
+        }
+    }
+    ck_abort_msg("no legal move from %s", from);
+    return NULL;
+}
+
+/* Records up to 2 MB load (the longest game of a built-in variant writes about 1 MB), and a record
+ * that plays on past its game's end (here a threefold repetition) is refused with the reason. */
+START_TEST(test_long_records)
+{
+    struct gui g;
+    char id[64], black[16];
+    gui_start(&g, NULL);
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
+    json_t *state = session_post(&g, id, "move", "{\"move\": \"d1c3\"}", 200);
+    legal_from(state, "d9", black);
+    json_decref(state);
+    /* 10 000 plies of knights going out and back: over 64 KB. */
+    size_t cap = 256 * 1024, len = 0;
+    char *record = malloc(cap);
+    len += (size_t)snprintf(record, cap, "[Variant \"glinski\"]\n\n");
+    for (int cycle = 0; cycle < 2500; cycle++)
+        len += (size_t)snprintf(record + len, cap - len, "%d. d1c3 %s %d. c3d1 %sd9 ", 2 * cycle + 1, black,
+                                2 * cycle + 2, black + 2);
+    snprintf(record + len, cap - len, "*\n");
+    ck_assert_int_gt((int)strlen(record), 64 * 1024);
+    json_t *err = session_post(&g, id, "pgn", record, 400);
+    ck_assert_msg(strstr(str(err, "error"), "move 9 'd1c3': the game ended after move 8")
+                  && strstr(str(err, "error"), "repetition"), "%s", str(err, "error"));
+    json_decref(err);
+    /* A game of one move with 100 KB of comment: within a record's limit. */
+    len = (size_t)snprintf(record, cap, "[Variant \"glinski\"]\n\n1. f5f6 {");
+    memset(record + len, 'x', 100 * 1024);
+    snprintf(record + len + 100 * 1024, cap - len - 100 * 1024, "} *\n");
+    state = session_post(&g, id, "pgn", record, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 1);
+    json_decref(state);
+    free(record);
+    /* Over 2 MB: refused before it is read. */
+    size_t big = 2 * 1024 * 1024 + 1;
+    record = malloc(big + 1);
+    memset(record, ' ', big);
+    record[big] = 0;
+    char path[128];
+    snprintf(path, sizeof path, "/api/session/%s/pgn", id);
+    struct response r = http(&g, "POST", path, NULL, record);
+    ck_assert_int_eq(r.status, 413);
+    ck_assert_msg(strstr(r.body, "the record is over 2 MB"), "%s", r.body);
+    response_free(&r);
+    free(record);
+    gui_stop(&g);
+}
+END_TEST
+
 /* Black's move leaves Red mated and Black under White's capture threat: both leave, White wins. */
 START_TEST(test_three_player_elimination)
 {
@@ -818,6 +881,7 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_boards);
     tcase_add_test(tc, test_moves);
     tcase_add_test(tc, test_fen_and_pgn);
+    tcase_add_test(tc, test_long_records);
     tcase_add_test(tc, test_three_player_elimination);
     tcase_add_test(tc, test_engine_replies);
     tcase_add_test(tc, test_foreign_requests);
