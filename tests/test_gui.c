@@ -618,6 +618,24 @@ START_TEST(test_engine_replies)
     json_decref(hint);
     json_decref(session_post(&g, id, "options", "{\"engine\": 0, \"name\": \"Hash\", \"value\": 8}", 200));
     json_decref(session_post(&g, id, "options", "{\"engine\": 0, \"name\": \"Debug\", \"value\": 1}", 400));
+    /* Values the engine refuses: refused with its own words, not taken and sent to it unseen. */
+    static const struct {
+        const char *option, *error;
+    } refused[] = {
+        { "\"Threads\", \"value\": 1000", "Threads: a number from 1 to 256 is expected" },
+        { "\"Threads\", \"value\": \"0\"", "Threads: a number from 1 to 256 is expected" },
+        { "\"MultiPV\", \"value\": 0", "MultiPV: a number from 1 to 64 is expected" },
+        { "\"UCI_Elo\", \"value\": 99999", "UCI_Elo: a number from 500 to 2500 is expected" },
+        { "\"OwnBook\", \"value\": \"maybe\"", "OwnBook: true or false is expected" },
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char body[256];
+        snprintf(body, sizeof body, "{\"engine\": 0, \"name\": %s}", refused[i].option);
+        json_t *err = session_post(&g, id, "options", body, 400);
+        ck_assert_str_eq(str(err, "error"), refused[i].error);
+        json_decref(err);
+    }
+    json_decref(session_post(&g, id, "options", "{\"engine\": 0, \"name\": \"OwnBook\", \"value\": true}", 200));
     stream_close(&s);
     gui_stop(&g);
 }
@@ -834,6 +852,26 @@ START_TEST(test_engine_crash)
 }
 END_TEST
 
+/* An engine's own refusal of a value its declaration allows comes back, and so does an option it lacks. */
+START_TEST(test_engine_refuses_option)
+{
+    struct gui g;
+    char id[64];
+    gui_start(&g, toy_engine("refuse=Hash"));
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
+    json_t *err = session_post(&g, id, "options", "{\"engine\": 1, \"name\": \"Hash\", \"value\": 8}", 400);
+    ck_assert_str_eq(str(err, "error"), "Hash: the toy takes no value");
+    json_decref(err);
+    err = session_post(&g, id, "options", "{\"engine\": 1, \"name\": \"Hash\", \"value\": 101}", 400);
+    ck_assert_str_eq(str(err, "error"), "Hash: a number from 1 to 100 is expected");
+    json_decref(err);
+    err = session_post(&g, id, "options", "{\"engine\": 1, \"name\": \"Threads\", \"value\": 2}", 400);
+    ck_assert_str_eq(str(err, "error"), "the engine has no option 'Threads'");
+    json_decref(err);
+    gui_stop(&g);
+}
+END_TEST
+
 /* The server's children: its engines, which are in process groups of their own, so that only the
  * server ends them. Returns the last one, or 0. */
 static pid_t server_child(pid_t server)
@@ -888,6 +926,7 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_huge_times);
     tcase_add_test(tc, test_concurrent_sessions);
     tcase_add_test(tc, test_engine_crash);
+    tcase_add_test(tc, test_engine_refuses_option);
     tcase_add_test(tc, test_sigterm);
     suite_add_tcase(s, tc);
     return s;
