@@ -302,7 +302,8 @@ static enum MHD_Result route(struct MHD_Connection *c, const char *url, const ch
 static size_t body_limit(const char *url, const char *method)
 {
     size_t n = strlen(url);
-    bool record = !strcmp(method, "POST") && !strncmp(url, "/api/session/", 13) && n > 4 && !strcmp(url + n - 4, "/pgn");
+    bool record = !strcmp(method, "POST") && !strncmp(url, "/api/session/", 13) && n > 4
+               && !strcmp(url + n - 4, "/pgn");
     return record ? MAX_RECORD : MAX_BODY;
 }
 

@@ -692,7 +692,8 @@ START_TEST(test_huge_times)
 {
     struct gui g;
     char id[64], body[256];
-    static const char *const fields[] = { "\"clock\": {\"base_ms\": %s}", "\"clock\": {\"base_ms\": 1000, \"inc_ms\": %s}",
+    static const char *const fields[] = { "\"clock\": {\"base_ms\": %s}",
+                                          "\"clock\": {\"base_ms\": 1000, \"inc_ms\": %s}",
                                           "\"limits\": {\"movetime_ms\": %s}" };
     static const char *const values[] = { "9223372036854775807", "18446744073709552", "9223372036854776", "604800001" };
     gui_start(&g, NULL);

@@ -414,8 +414,8 @@ test('what an engine prints is shown as text and never runs', 'glinski', async (
     hostileStream = true;
     await newGame(page, ['human', 'engine:1'], ['movetime_ms', '200']);
     await page.evaluate(() => { document.querySelector('#analyse').checked = true; });
-    await page.waitForFunction(m => [...document.querySelectorAll('#pv-lines .pv')].some(e => e.textContent.startsWith(m)),
-      MARKUP);
+    await page.waitForFunction(
+      m => [...document.querySelectorAll('#pv-lines .pv')].some(e => e.textContent.startsWith(m)), MARKUP);
     await page.waitForTimeout(500); // an image's error event comes after its load fails
     expect(await page.evaluate(() => window.__pwned) === undefined, 'the engine\'s markup ran');
     expect(await page.locator('img').count() === 0, 'the engine\'s markup became an element');

@@ -25,7 +25,8 @@ export class Players {
       // the engine's name is its program's, which the page must show as text
       const label = seat.kind === 'engine'
         ? `${engines.find(e => e.id === seat.engine)?.name ?? 'Engine'}${seat.elo ? ` ${seat.elo}` : ''}` : 'Human';
-      const note = TROUBLE.has(status) && seat.kind === 'engine' ? [element('small', { class: 'trouble' }, status)] : [];
+      const note = TROUBLE.has(status) && seat.kind === 'engine'
+        ? [element('small', { class: 'trouble' }, status)] : [];
       return element('div', { class: classes.join(' '), 'data-army': army.letter },
         element('span', { class: `swatch army-${army.letter}` }),
         element('span', { class: `who${status === 'thinking' ? ' thinking' : ''}` }, army.name,
