@@ -796,8 +796,12 @@ START_TEST(test_concurrent_sessions)
                alive, BURST, rss, before);
         ck_assert_msg(alive <= 16, "%d sessions alive", alive);
     }
-    /* 16 sessions of two 169-cell games each, and the threads' arenas: far below BURST sessions' worth. */
+    /* 16 sessions of two 169-cell games each (about 5 MB a session): far below BURST sessions' worth.
+     * AddressSanitizer holds freed memory back (its quarantine) and has its own allocator, so under
+     * it the figure is printed only. */
+#ifndef __SANITIZE_ADDRESS__
     ck_assert_msg(peak - before < 160 * 1024, "RSS from %ld kB to %ld kB", before, peak);
+#endif
     gui_stop(&g);
 }
 END_TEST
