@@ -1399,9 +1399,9 @@ static void probe_declaration(void *ctx, const char *line)
 static void probe_error(void *ctx, const char *line)
 {
     struct option_probe *p = ctx;
-    const char *text = line + strlen("info string ");
-    if (p->error[0] || strncmp(line, "info string ", 12) || !strstr(text, "error"))
+    if (p->error[0] || strncmp(line, "info string ", 12) || !strstr(line + 12, "error"))
         return;
+    const char *text = line + 12;
     snprintf(p->error, sizeof p->error, "%s", strncmp(text, "error: ", 7) ? text : text + 7);
 }
 
