@@ -429,6 +429,46 @@ START_TEST(test_command_line)
 }
 END_TEST
 
+/* Whether two files hold the same bytes. */
+static bool same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    for (int ca = 0, cb = 0; same && ca != EOF; same = ca == cb)
+        ca = getc(fa), cb = getc(fb);
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* The Makefile installs ./sennight by renaming a copy into place (install_exe): a copy onto an
+ * executable that runs (the GUI in another terminal) failed with "Text file busy", and with it
+ * `make play`, `make gui` and `make demo`. Here a running copy of $SENNIGHT is replaced by $TOY_ENGINE. */
+START_TEST(test_install_while_running)
+{
+    char dir[] = "/tmp/sennight-install-XXXXXX", target[64], cmd[1024];
+    const char *toy = getenv("TOY_ENGINE") && *getenv("TOY_ENGINE") ? getenv("TOY_ENGINE") : "build/test/toy_engine";
+    ck_assert(mkdtemp(dir));
+    snprintf(target, sizeof target, "%s/sennight", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", pipe_engine_path(), target);
+    ck_assert_int_eq(system(cmd), 0);
+    struct proc running = { 0 };
+    char err[256];
+    ck_assert_msg(proc_start(&running, (char *const[]){ target, NULL }, true, err, sizeof err), "%s", err);
+    snprintf(cmd, sizeof cmd, "make -s --no-print-directory MODE=test '--eval=install-probe: ; @$(call install_exe,%s,%s)' "
+             "install-probe", toy, target);
+    int status = system(cmd);
+    bool installed = same_file(toy, target);
+    proc_end(&running, 0, NULL, 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_msg(status == 0 && installed, "make's install over a running executable: status %d, %s", status,
+                  installed ? "installed" : "not installed");
+}
+END_TEST
+
 /* One declaration of the uci reply: option name <name> type <type> [default <d>] [min <a> max <b>]. */
 struct declared {
     char name[64], type[16], def[64];
@@ -1644,6 +1684,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_perft_finishes_before_quit);
     tcase_add_test(tc, test_bench_job);
     tcase_add_test(tc, test_command_line);
+    tcase_add_test(tc, test_install_while_running);
     tcase_add_test(tc, test_no_head_of_line_blocking);
     tcase_add_test(tc, test_quit_while_blocked);
     tcase_add_test(tc, test_stop_before_go_starts);
