@@ -55,7 +55,7 @@ IS_GCC := $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo yes)
 all: deps
 ifeq ($(PGO)$(IS_GCC),1yes)
 	@$(MAKE) -s --no-print-directory -j2 build/pgo/sennight.final
-	@cp build/pgo/sennight.final sennight
+	@$(call install_exe,build/pgo/sennight.final,sennight)
 else
 	@$(MAKE) --no-print-directory MODE=release sennight
 endif
@@ -86,8 +86,12 @@ apt-install:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# A copy renamed into place: a ./sennight that is running (the GUI in another terminal) keeps its
+# file, where cp onto it fails with "Text file busy".
+install_exe = cp $(1) $(2).new && mv -f $(2).new $(2)
+
 sennight: $(BUILD)/sennight
-	@cp $< $@
+	@$(call install_exe,$<,$@)
 
 $(BUILD)/sennight: $(OBJS) $(BUILD)/cli/main.o
 	@echo "  LD    $@"
@@ -245,8 +249,8 @@ tsan: build-tsan
 	sh tests/tsan_uci.sh build/tsan/sennight
 
 # The page's tests in a headless browser against the real server (gui/tests/run.mjs).
-test-gui: deps-test $(BUILD)/sennight
-	SENNIGHT=$(BUILD)/sennight node gui/tests/run.mjs
+test-gui: deps-test $(BUILD)/sennight $(BUILD)/toy_engine
+	SENNIGHT=$(BUILD)/sennight TOY_ENGINE=$(BUILD)/toy_engine node gui/tests/run.mjs
 
 test-run: $(BUILD)/run_tests $(BUILD)/sennight $(BUILD)/toy_engine
 	$(call suite_env,$(BUILD)) $(TEST_ENV) $(BUILD)/run_tests
@@ -306,4 +310,4 @@ books: $(BUILD)/sennight
 	done
 
 clean:
-	rm -rf build sennight
+	rm -rf build sennight sennight.new

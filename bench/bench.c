@@ -136,6 +136,9 @@ static void print_line(const char *fmt, ...)
     fflush(stdout);
 }
 
+const char bench_usage[] = "usage: sennight bench [depth 1..64] [threads 1..256] [hash MB]\n";
+_Static_assert(MAX_THREADS == 256, "bench_usage names the thread limit");
+
 int bench_main(int argc, char **argv)
 {
     long arg[3] = { BENCH_DEPTH, 1, 16 }, lo[3] = { 1, 1, 1 }, hi[3] = { 64, MAX_THREADS, 65536 };
@@ -143,7 +146,7 @@ int bench_main(int argc, char **argv)
         char *end;
         arg[i] = strtol(argv[i], &end, 10);
         if (*end || end == argv[i] || arg[i] < lo[i] || arg[i] > hi[i]) {
-            fprintf(stderr, "usage: sennight bench [depth 1..64] [threads 1..%d] [hash MB]\n", MAX_THREADS);
+            fputs(bench_usage, stderr);
             return 2;
         }
     }

@@ -25,5 +25,6 @@ int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights 
               const atomic_bool *stop, void (*say)(const char *fmt, ...), struct bench_result *out);
 /* `sennight bench [depth] [threads] [hash]` */
 int bench_main(int argc, char **argv);
+extern const char bench_usage[];
 
 #endif

@@ -41,13 +41,15 @@ static int measure(const struct variant *v, bool wide, double seconds, int depth
     return d;
 }
 
+const char perft_speed_usage[] = "usage: sennight perft-speed [seconds per variant, above 0]\n";
+
 int perft_speed(int argc, char **argv)
 {
     char err[512], *end = NULL;
     double seconds = argc > 0 ? strtod(argv[0], &end) : 3.0;
     if (argc > 1 || (end && (end == argv[0] || *end)) || !(seconds > 0 && seconds <= 86400)
         || !registry_init(err, sizeof err)) {
-        fprintf(stderr, "usage: sennight perft-speed [seconds per variant, above 0]\n");
+        fputs(perft_speed_usage, stderr);
         return 2;
     }
     /* The name column fits the longest name, loaded variants' included. */

@@ -3,5 +3,6 @@
 #define PERFT_SPEED_H
 
 int perft_speed(int argc, char **argv);
+extern const char perft_speed_usage[];
 
 #endif

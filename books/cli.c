@@ -18,7 +18,7 @@ enum { BUILD = 1, SHOW = 2, MERGE = 4, OPENINGS = 8, MAX_WORDS = 64, ERR_LEN = 4
 /* The two ways to build, and the options that belong to one of them. */
 enum source { ANY, GAMES, EXPAND };
 
-static const char usage[] =
+const char book_usage[] =
     "usage: sennight book build --variant NAME --out FILE --games FILE [--games FILE ...] [--max-ply N] [--min-games N]\n"
     "       sennight book build --variant NAME --out FILE --expand --plies N --margin CP (--nodes N | --depth N)\n"
     "                           [--width N] [--hash MB] [--fen FEN]\n"
@@ -317,13 +317,9 @@ int book_main(int argc, char **argv)
     struct args a;
     char err[ERR_LEN];
     const struct variant *v = NULL;
-    if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-        fputs(usage, stdout);
-        return 0;
-    }
     if (!parse_args(&a, argc, argv, err, sizeof err) || (a.command == BUILD && !check_build(&a, err, sizeof err))
         || (a.command == OPENINGS && !check_openings(&a, err, sizeof err))) {
-        fprintf(stderr, "sennight book: %s\n%s", err, usage);
+        fprintf(stderr, "sennight book: %s\n%s", err, book_usage);
         return 2;
     }
     int status = 1;
@@ -339,6 +335,6 @@ int book_main(int argc, char **argv)
                                            : merge(&a, err, sizeof err);
     }
     if (status)
-        fprintf(stderr, "sennight book: %s\n%s", err, status == 2 ? usage : "");
+        fprintf(stderr, "sennight book: %s\n%s", err, status == 2 ? book_usage : "");
     return status;
 }

@@ -4,5 +4,6 @@
 
 /* The arguments after `book`; returns the exit status (2: bad usage, 1: failure). */
 int book_main(int argc, char **argv);
+extern const char book_usage[];
 
 #endif

@@ -1,4 +1,5 @@
 /* sennight: a UCI engine for hexagonal chess variants. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,11 +22,14 @@ static const char usage[] =
     "                 perft-speed [seconds] | check <file> | variants | --version | --help]\n"
     "Without arguments: the UCI protocol on standard input and output (docs/protocol.md).\n";
 
+static const char check_usage[] = "usage: sennight check <variant file>\n";
+static const char variants_usage[] = "usage: sennight variants\n";
+
 static int check_main(int argc, char **argv)
 {
     char err[4096];
     if (argc != 1 || !registry_init(err, sizeof err)) {
-        fprintf(stderr, "usage: sennight check <variant file>\n");
+        fputs(check_usage, stderr);
         return 2;
     }
     int n = registry_add_file(argv[0], true, err, sizeof err);
@@ -42,7 +46,7 @@ static int variants_main(int argc, char **argv)
     (void)argv;
     char err[4096];
     if (argc) {
-        fprintf(stderr, "usage: sennight variants\n");
+        fputs(variants_usage, stderr);
         return 2;
     }
     if (!registry_init(err, sizeof err)) {
@@ -53,28 +57,43 @@ static int variants_main(int argc, char **argv)
     return 0;
 }
 
+static bool help_asked(const char *arg)
+{
+    return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         int (*run)(int argc, char **argv);
+        const char *usage;
     } commands[] = {
-        { "bench", bench_main },   { "match", match_main }, { "book", book_main },
-        { "datagen", datagen_main }, { "tune", tune_main }, { "gui", gui_main },   { "play", play_main },   { "perft-speed", perft_speed },
-        { "check", check_main },   { "variants", variants_main },
+        { "bench", bench_main, bench_usage },       { "match", match_main, match_usage },
+        { "book", book_main, book_usage },          { "datagen", datagen_main, datagen_usage },
+        { "tune", tune_main, tune_usage },          { "gui", gui_main, gui_usage },
+        { "play", play_main, play_usage },          { "perft-speed", perft_speed, perft_speed_usage },
+        { "check", check_main, check_usage },       { "variants", variants_main, variants_usage },
     };
     engine_init();
     registry_set_validator(game_validate_variant);
     if (argc == 1)
         return uci_loop(stdin);
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 2, argv + 2);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        if (strcmp(argv[1], commands[i].name))
+            continue;
+        /* `sennight <command> --help`: the command's usage on stdout, a success. */
+        if (argc == 3 && help_asked(argv[2])) {
+            fputs(commands[i].usage, stdout);
+            return 0;
+        }
+        return commands[i].run(argc - 2, argv + 2);
+    }
     if (argc == 2 && !strcmp(argv[1], "--version")) {
         printf("Sennight %s\n", sennight_version);
         return 0;
     }
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    if (argc == 2 && help_asked(argv[1])) {
         fputs(usage, stdout);
         return 0;
     }

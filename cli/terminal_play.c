@@ -18,7 +18,7 @@
 enum { FEN_LEN = 2048, ERR_LEN = 512, MOVE_LEN = 16, QUOTE_LEN = 24, TEXT_LEN = 4096, THINK_WIDTH = 78,
        LIST_WIDTH = 76 };
 
-static const char usage[] = "usage: sennight play [--variant NAME] [--side LETTER] [--time SECONDS] [--threads N] "
+const char play_usage[] = "usage: sennight play [--variant NAME] [--side LETTER] [--time SECONDS] [--threads N] "
                             "[--hash MB] [--fen FEN] [--colour | --no-colour]\n";
 
 struct options {
@@ -780,7 +780,7 @@ int play_main(int argc, char **argv)
     struct options o;
     int parsed = options_parse(argc, argv, &o);
     if (parsed <= 0) {
-        fputs(usage, parsed ? stderr : stdout);
+        fputs(play_usage, parsed ? stderr : stdout);
         return parsed ? 2 : 0;
     }
     char err[ERR_LEN];

@@ -4,5 +4,6 @@
 
 /* `sennight play [options]`; returns the exit status. */
 int play_main(int argc, char **argv);
+extern const char play_usage[];
 
 #endif

@@ -16,7 +16,7 @@
 
 enum { ERR_LEN = 4096, FEN_LEN = 1024 };
 
-static const char usage[] =
+const char datagen_usage[] =
     "usage: sennight datagen --variant NAME --out FILE [--games 100] [--nodes 5000] [--concurrency 1] [--seed 1]\n"
     "                        [--shard K/N] [--random-plies 4] [--hash 1] [--openings FILE] [--variant-file FILE]\n"
     "       sennight datagen --dump FILE [--variant-file FILE]\n"
@@ -134,7 +134,7 @@ int datagen_main(int argc, char **argv)
     char err[ERR_LEN];
     if (!parse_args(&a, argc, argv, err, sizeof err)
         || (a.shard && !shard_parse(a.shard, "--shard", &o.shard, &o.nshards, err, sizeof err))) {
-        fprintf(stderr, "%s\n%s", err, usage);
+        fprintf(stderr, "%s\n%s", err, datagen_usage);
         return 2;
     }
     if (!registry_init(err, sizeof err)

@@ -3,5 +3,6 @@
 #define DATAGEN_CLI_H
 
 int datagen_main(int argc, char **argv);
+extern const char datagen_usage[];
 
 #endif

@@ -2,6 +2,7 @@
 #include "gui.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -15,9 +16,11 @@
 #include "server.h"
 #include "session.h"
 
+const char gui_usage[] = "usage: sennight gui [--port N] [--host ADDR] [--engine \"CMD\"]... [--no-browser]\n";
+
 static int usage(void)
 {
-    fprintf(stderr, "usage: sennight gui [--port N] [--host ADDR] [--engine \"CMD\"]... [--no-browser]\n");
+    fputs(gui_usage, stderr);
     return 2;
 }
 
@@ -93,6 +96,11 @@ int gui_main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
     atexit(proc_kill_all);
+    /* A session's game tables are large blocks (0.9 MB on 169 cells): kept mapped on their own, they
+     * go back to the system when the session ends. glibc would otherwise raise its threshold after
+     * the first free and carve them from heaps that the many connection threads keep fragmented
+     * (the server grew to about 350 MB for 16 sessions). */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     sessions_start(engines, nengines);
     if (!server_start(host, port, &bound, err, sizeof err)) {
         fprintf(stderr, "sennight gui: %s\n", err);

@@ -4,5 +4,6 @@
 
 /* The arguments after "gui"; returns the exit status. */
 int gui_main(int argc, char **argv);
+extern const char gui_usage[];
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../rules/registry.h"
 #include "../util/number.h"
@@ -15,6 +16,9 @@
 
 enum {
     MAX_BODY = 64 * 1024,
+    /* A game record: the fifty-move rule ends any game of a built-in variant within 90 000 plies
+     * (each capture or pawn step may restart its count), about 1 MB as the server writes it. */
+    MAX_RECORD = 2 * 1024 * 1024,
     MAX_URL = 4 * 1024,
     SSE_BLOCK = 16 * 1024,
 };
@@ -27,7 +31,7 @@ static struct {
 
 /* One request: its URL's length with the query (from MHD's URI logger) and its body. */
 struct request {
-    size_t url_len;
+    size_t url_len, max_body;
     bool started;
     bool too_big;
     char *body;
@@ -105,6 +109,25 @@ static bool own_host(const char *value)
             return true;
     }
     return false;
+}
+
+/* Counts the Host and Origin headers (names compared case-insensitively, as MHD does). */
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind, (void)value;
+    int *counts = cls;
+    counts[0] += !strcasecmp(key, MHD_HTTP_HEADER_HOST);
+    counts[1] += !strcasecmp(key, MHD_HTTP_HEADER_ORIGIN);
+    return MHD_YES;
+}
+
+/* MHD's lookup gives the first of repeated headers: a request could name this host first and a
+ * foreign origin second, so one that repeats either is refused. */
+static bool repeats_origin(struct MHD_Connection *c)
+{
+    int counts[2] = { 0, 0 };
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_header, counts);
+    return counts[0] > 1 || counts[1] > 1;
 }
 
 static bool own_origin(struct MHD_Connection *c)
@@ -275,6 +298,20 @@ static enum MHD_Result route(struct MHD_Connection *c, const char *url, const ch
     return send_error(c, 404, "unknown path");
 }
 
+/* The most body a request may have: a game record (POST .../pgn) more than the JSON of the rest. */
+static size_t body_limit(const char *url, const char *method)
+{
+    size_t n = strlen(url);
+    bool record = !strcmp(method, "POST") && !strncmp(url, "/api/session/", 13) && n > 4
+               && !strcmp(url + n - 4, "/pgn");
+    return record ? MAX_RECORD : MAX_BODY;
+}
+
+static enum MHD_Result send_too_big(struct MHD_Connection *c, const struct request *req)
+{
+    return send_error(c, 413, req->max_body == MAX_RECORD ? "the record is over 2 MB" : "the body is over 64 KB");
+}
+
 /* Called once with the headers, then for each part of the body, then once more at its end. */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_size, void **con_cls)
@@ -285,18 +322,21 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_NO;
     if (!req->started) {
         req->started = true;
+        req->max_body = body_limit(url, method);
         const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (req->url_len > MAX_URL)
             return send_error(c, 413, "the URL is over 4 KB");
+        if (repeats_origin(c))
+            return send_error(c, 403, "more than one Host or Origin header");
         if (!own_origin(c))
             return send_error(c, 403, "a foreign Host or Origin");
-        if (length && strtoull(length, NULL, 10) > MAX_BODY)
-            return send_error(c, 413, "the body is over 64 KB");
+        if (length && strtoull(length, NULL, 10) > req->max_body)
+            return send_too_big(c, req);
         if (!strcmp(method, "POST"))
             return MHD_YES;
     }
     if (*upload_size) {
-        if (req->len + *upload_size > MAX_BODY) {
+        if (req->len + *upload_size > req->max_body) {
             req->too_big = true;
         } else if (!req->too_big) {
             char *grown = realloc(req->body, req->len + *upload_size + 1);
@@ -311,7 +351,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_YES;
     }
     if (req->too_big)
-        return send_error(c, 413, "the body is over 64 KB");
+        return send_too_big(c, req);
     return route(c, url, method, req);
 }
 

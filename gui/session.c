@@ -17,6 +17,7 @@
 #include "../match/match_game.h"
 #include "../match/pgn.h"
 #include "../match/tc.h"
+#include "../protocol/option_line.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"
 
@@ -38,6 +39,8 @@ static const long long DEFAULT_MOVETIME = 1 * SECONDS;  /* engines' limit when t
 static const long long ENGINE_TIMEOUT = 10 * SECONDS;   /* handshake, isready, stop */
 static const long long SEARCH_TIMEOUT = 300 * SECONDS;  /* depth and node limits */
 static const long long STALL_GRACE = 2 * SECONDS;       /* past its time, an engine is taken for hung */
+/* A clock, increment or move time in ms: a week, far from overflowing the microsecond sums. */
+#define MAX_TIME_MS (7 * 24 * 3600 * 1000LL)
 
 static const char *const allowed_options[] = { "Threads", "Hash", "MultiPV", "OwnBook", "UCI_LimitStrength", "UCI_Elo" };
 
@@ -268,6 +271,14 @@ static bool record_load(struct record *rec, const struct variant *v, const char 
     for (int i = 0; ok && i < n; i++) {
         move_t m;
         char why[256];
+        struct game_status st = game_status(&rec->game);
+        /* A record that plays on past the end of its game (a repetition, say) is not this game. */
+        if (st.outcome != GAME_ONGOING) {
+            game_status_text(&rec->game, st, why, sizeof why);
+            snprintf(err, errlen, "move %d '%s': the game ended after move %d (%s)", i + 1, moves[i], i, why);
+            ok = false;
+            break;
+        }
         ok = game_parse_move(&rec->game, moves[i], &m, why, sizeof why);
         if (!ok)
             snprintf(err, errlen, "move %d '%s': %s", i + 1, moves[i], why);
@@ -986,14 +997,16 @@ static bool parse_limits(json_t *clock, json_t *limits, struct limits *l, char *
 {
     json_int_t base = 0, inc = 0, movetime = 0, depth = 0, nodes = 0;
     if (clock && !json_is_null(clock)
-        && (json_unpack(clock, "{s:I, s?I}", "base_ms", &base, "inc_ms", &inc) || base <= 0 || inc < 0)) {
-        snprintf(err, errlen, "clock: {\"base_ms\": n > 0, \"inc_ms\": n >= 0} expected");
+        && (json_unpack(clock, "{s:I, s?I}", "base_ms", &base, "inc_ms", &inc) || base <= 0 || inc < 0
+            || base > MAX_TIME_MS || inc > MAX_TIME_MS)) {
+        snprintf(err, errlen, "clock: {\"base_ms\": 1..%lld, \"inc_ms\": 0..%lld} expected", MAX_TIME_MS, MAX_TIME_MS);
         return false;
     }
     if (limits && !json_is_null(limits)
         && (json_unpack(limits, "{s?I, s?I, s?I}", "movetime_ms", &movetime, "depth", &depth, "nodes", &nodes)
-            || movetime < 0 || depth < 0 || depth > 1000 || nodes < 0)) {
-        snprintf(err, errlen, "limits: {\"movetime_ms\"|\"depth\"|\"nodes\": n} expected");
+            || movetime < 0 || movetime > MAX_TIME_MS || depth < 0 || depth > 1000 || nodes < 0)) {
+        snprintf(err, errlen, "limits: {\"movetime_ms\": 0..%lld | \"depth\": 0..1000 | \"nodes\": n >= 0} expected",
+                 MAX_TIME_MS);
         return false;
     }
     *l = (struct limits){ .base = base * MS, .inc = inc * MS, .movetime = movetime * MS, .depth = (int)depth,
@@ -1007,7 +1020,8 @@ static void session_engine_init(struct session *s, struct engine *e)
     e->new_game = true;
 }
 
-/* Makes room for one more session: the oldest one without a stream goes. */
+/* Reserves a place for one more session, counted at once so that concurrent creations cannot pass
+ * the limit together (nor allocate their games first): the oldest one without a stream goes. */
 static bool make_room(void)
 {
     pthread_mutex_lock(&sessions.lock);
@@ -1015,10 +1029,19 @@ static bool make_room(void)
     bool full = sessions.count >= MAX_SESSIONS && !victim;
     if (victim)
         unlink_session(victim);
+    sessions.count += !full;
     pthread_mutex_unlock(&sessions.lock);
     if (victim)
         session_end(victim);
     return !full;
+}
+
+/* Gives back a place that make_room reserved for a session that was not made. */
+static void free_room(void)
+{
+    pthread_mutex_lock(&sessions.lock);
+    sessions.count--;
+    pthread_mutex_unlock(&sessions.lock);
 }
 
 void session_create(const json_t *body, struct reply *r)
@@ -1048,14 +1071,25 @@ void session_create(const json_t *body, struct reply *r)
     s->multipv = 1;
     s->analysis_seat = -1;
     s->refs = 1;
-    bool ok = parse_seats(seats, s, err, sizeof err) && parse_limits(clock, limits, &s->limits, err, sizeof err);
-    if (!ok || !record_load(&s->rec, v, fen, NULL, 0, err, sizeof err)) {
+    if (!parse_seats(seats, s, err, sizeof err) || !parse_limits(clock, limits, &s->limits, err, sizeof err)) {
         reply_error(r, 400, "%s", err);
+        free(s);
+        return;
+    }
+    if (!make_room()) {
+        reply_error(r, 503, "too many sessions");
+        free(s);
+        return;
+    }
+    if (!record_load(&s->rec, v, fen, NULL, 0, err, sizeof err)) {
+        reply_error(r, 400, "%s", err);
+        free_room();
         free(s);
         return;
     }
     if (!game_init(&s->view, v, false, err, sizeof err)) {
         reply_error(r, 503, "%s", err);
+        free_room();
         record_free(&s->rec);
         free(s);
         return;
@@ -1073,8 +1107,9 @@ void session_create(const json_t *body, struct reply *r)
     pthread_mutex_init(&s->lock, NULL);
     cond_init(&s->wake);
     cond_init(&s->changed);
-    if (!make_room() || pthread_create(&s->worker, NULL, worker_main, s)) {
-        reply_error(r, 503, "too many sessions");
+    if (pthread_create(&s->worker, NULL, worker_main, s)) {
+        reply_error(r, 503, "out of threads");
+        free_room();
         session_free(s);
         return;
     }
@@ -1083,7 +1118,8 @@ void session_create(const json_t *body, struct reply *r)
     if (!closing) {
         s->next = sessions.list;
         sessions.list = s;
-        sessions.count++;
+    } else {
+        sessions.count--;
     }
     pthread_mutex_unlock(&sessions.lock);
     pthread_mutex_lock(&s->lock);
@@ -1286,15 +1322,19 @@ static void pgn_post(struct session *s, const char *text, size_t len, struct rep
     else if (v->nplayers != s->nseats)
         reply_error(r, 400, "the record's variant has %d armies, the session %d", v->nplayers, s->nseats);
     else {
-        const char *moves[game.nmoves + 1];
-        for (int i = 0; i < game.nmoves; i++)
+        /* On the heap: a record of up to 2 MB may hold hundreds of thousands of moves. */
+        const char **moves = malloc(((size_t)game.nmoves + 1) * sizeof *moves);
+        for (int i = 0; moves && i < game.nmoves; i++)
             moves[i] = game.moves[i].text;
-        if (!record_load(&rec, v, game.fen, moves, game.nmoves, err, sizeof err)) {
+        if (!moves) {
+            reply_error(r, 503, "out of memory");
+        } else if (!record_load(&rec, v, game.fen, moves, game.nmoves, err, sizeof err)) {
             reply_error(r, 400, "%s", err);
         } else {
             replace_game(s, &rec);
             reply_json(r, 200, state_json(s));
         }
+        free(moves);
     }
     records_close(&records);
 }
@@ -1341,6 +1381,65 @@ static void do_hint(struct session *s, const json_t *body, const char *text, siz
         reply_json(r, 200, json_pack("{s:s}", "move", s->hint));
 }
 
+/* What an engine says of a value for one of its options, as a probe of its own process finds it. */
+struct option_probe {
+    const char *name;
+    char declaration[8192];     /* its 'option name <name> type ...' line, empty if none */
+    char error[256];            /* the first error line it printed after the setoption */
+};
+
+static void probe_declaration(void *ctx, const char *line)
+{
+    struct option_probe *p = ctx;
+    size_t n = strlen(p->name);
+    if (!strncmp(line, "option name ", 12) && !strncmp(line + 12, p->name, n) && !strncmp(line + 12 + n, " type ", 6))
+        snprintf(p->declaration, sizeof p->declaration, "%s", line);
+}
+
+static void probe_error(void *ctx, const char *line)
+{
+    struct option_probe *p = ctx;
+    if (p->error[0] || strncmp(line, "info string ", 12) || !strstr(line + 12, "error"))
+        return;
+    const char *text = line + 12;
+    snprintf(p->error, sizeof p->error, "%s", strncmp(text, "error: ", 7) ? text : text + 7);
+}
+
+/* The HTTP status of setting an option, 200 if the engine takes the value: a process of the engine
+ * is asked, so that a refusal (by its declaration's type and bounds, or its own error line) comes
+ * back to the page instead of reaching the session's engines unseen. */
+static int option_verdict(const char *cmd, const char *variant, const char *name, const char *value, char *err,
+                          size_t errlen)
+{
+    struct uci_client c = { .timeout = ENGINE_TIMEOUT };
+    struct option_probe p = { .name = name };
+    atomic_bool never = false;
+    int status = 200;
+    enum uci_status st = uci_client_start(&c, cmd, NULL, 0, variant, &never);
+    if (st == UCI_OK)
+        st = uci_client_ask(&c, "uci", "uciok", probe_declaration, &p);
+    if (st == UCI_OK && !p.declaration[0]) {
+        snprintf(err, errlen, "the engine has no option '%s'", name);
+        status = 400;
+    } else if (st == UCI_OK && !option_line_check(p.declaration, value, err, errlen)) {
+        status = 400;
+    } else if (st == UCI_OK) {
+        st = uci_client_set_option(&c, name, value);
+        if (st == UCI_OK)
+            st = uci_client_ask(&c, "isready", "readyok", probe_error, &p);
+        if (st == UCI_OK && p.error[0]) {
+            snprintf(err, errlen, "%s", p.error);
+            status = 400;
+        }
+    }
+    if (st != UCI_OK) {
+        snprintf(err, errlen, "the engine could not be asked: %s", c.error);
+        status = 503;
+    }
+    uci_client_end(&c, st == UCI_OK);
+    return status;
+}
+
 static void do_options(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
 {
     (void)text, (void)len;
@@ -1368,6 +1467,15 @@ static void do_options(struct session *s, const json_t *body, const char *text, 
         snprintf(text_value, sizeof text_value, "%s", json_is_true(value) ? "true" : "false");
     if (strpbrk(text_value, "\r\n")) {
         reply_error(r, 400, "an option's value is one line");
+        return;
+    }
+    char err[512];
+    const char *variant = s->rec.v->name;
+    pthread_mutex_unlock(&s->lock);
+    int status = option_verdict(sessions.engines[id].cmd, variant, name, text_value, err, sizeof err);
+    pthread_mutex_lock(&s->lock);
+    if (status != 200) {
+        reply_error(r, status, "%s", err);
         return;
     }
     struct uci_option *list = s->option[id];

@@ -308,7 +308,7 @@ int match_run(const struct match_conf *c, struct match_result *r, FILE *out)
     return r->interrupted ? 130 : r->error[0] ? 1 : 0;
 }
 
-static const char usage[] =
+const char match_usage[] =
     "usage: sennight match -engine cmd=<command> [name=<name>] [option.<Name>=<value>...] [<limits>]\n"
     "                      -engine cmd=<command> ... [-engine ... (three-player variants, tournaments)]\n"
     "                      [-tournament gauntlet|round-robin (3 or more engines, two-player variants)]\n"
@@ -329,7 +329,7 @@ int match_main(int argc, char **argv)
     struct match_result r;
     char err[512];
     if (!match_parse(argc, argv, &c, err, sizeof err)) {
-        fprintf(stderr, "sennight match: %s\n%s", err, usage);
+        fprintf(stderr, "sennight match: %s\n%s", err, match_usage);
         return 2;
     }
     return c.nresults ? results_main(&c, &r, stdout) : match_run(&c, &r, stdout);

@@ -64,5 +64,6 @@ bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t 
 int match_run(const struct match_conf *c, struct match_result *r, FILE *out);
 /* 'sennight match ...'; also prints the usage on bad arguments (exit status 2). */
 int match_main(int argc, char **argv);
+extern const char match_usage[];
 
 #endif

@@ -253,6 +253,26 @@ enum uci_status uci_client_stop(struct uci_client *c, struct uci_reply *r)
     return st == UCI_OK ? await_bestmove(c, start, start + c->timeout, NULL, r) : st;
 }
 
+enum uci_status uci_client_ask(struct uci_client *c, const char *command, const char *until,
+                               void (*each)(void *ctx, const char *line), void *ctx)
+{
+    enum uci_status st = tell(c, command);
+    long long deadline = clock_us() + c->timeout;
+    const char *line;
+    while (st == UCI_OK) {
+        enum proc_read r = proc_read_line(&c->proc, deadline, NULL, &line);
+        if (r != PROC_LINE) {
+            char what[128];
+            snprintf(what, sizeof what, "waiting for %s", until);
+            return read_failure(c, r, what, c->timeout);
+        }
+        if (!strcmp(line, until))
+            break;
+        each(ctx, line);
+    }
+    return st;
+}
+
 enum uci_status uci_client_set_option(struct uci_client *c, const char *name, const char *value)
 {
     struct text line = { 0 };

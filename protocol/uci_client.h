@@ -61,6 +61,9 @@ enum uci_status uci_client_go(struct uci_client *c, const char *position, const 
 enum uci_status uci_client_stop(struct uci_client *c, struct uci_reply *r);
 /* Whether the engine declared the option (by name, as written in its 'option name' line). */
 bool uci_client_has_option(const struct uci_client *c, const char *name);
+/* Sends `command` and reads up to the line `until`, giving each line before it to each(ctx, line). */
+enum uci_status uci_client_ask(struct uci_client *c, const char *command, const char *until,
+                               void (*each)(void *ctx, const char *line), void *ctx);
 /* 'setoption name <name> value <value>', between searches. */
 enum uci_status uci_client_set_option(struct uci_client *c, const char *name, const char *value);
 /* Ends the engine: 'quit' and a short wait when it is healthy, at once otherwise. */

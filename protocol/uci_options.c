@@ -1,7 +1,9 @@
 /* The reader of the UCI option table: declarations for `uci`, lookup and type checks for `setoption`. */
 #include "uci_options.h"
+#include "option_line.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -88,4 +90,41 @@ bool option_parse(const struct uci_option *o, const char *value, long *x, char *
         break;
     }
     return true;
+}
+
+enum { MAX_DECLARED_VARS = 256 };
+
+/* The number after " <word> " in a declaration, or `otherwise`. */
+static long declared_number(const char *line, const char *word, long otherwise)
+{
+    const char *at = strstr(line, word);
+    return at ? strtol(at + strlen(word), NULL, 10) : otherwise;
+}
+
+bool option_line_check(const char *line, const char *value, char *err, size_t errlen)
+{
+    const char *name = line + strlen("option name "), *type = strstr(name, " type ");
+    char copy[8192], label[256];
+    const char *vars[MAX_DECLARED_VARS + 1] = { NULL };
+    if (strncmp(line, "option name ", 12) || !type || strlen(line) >= sizeof copy)
+        return true;
+    snprintf(label, sizeof label, "%.*s", (int)(type - name), name);
+    struct uci_option o = { .name = label, .type = OPTION_TYPE_STRING };
+    for (size_t t = 0; t < sizeof type_names / sizeof *type_names; t++) {
+        size_t len = strlen(type_names[t]);
+        if (!strncmp(type + 6, type_names[t], len) && (type[6 + len] == ' ' || !type[6 + len]))
+            o.type = (enum option_type)t;
+    }
+    o.min = declared_number(type, " min ", 0);
+    o.max = declared_number(type, " max ", 0);
+    /* A combo's values, each after " var " (and up to the next). */
+    snprintf(copy, sizeof copy, "%s", type);
+    int n = 0;
+    for (char *v = strstr(copy, " var "); v && n < MAX_DECLARED_VARS; v = strstr(v, " var ")) {
+        *v = 0;
+        vars[n++] = v += 5;
+    }
+    o.vars = o.type == OPTION_TYPE_COMBO && n ? vars : NULL;
+    long x;
+    return option_parse(&o, value, &x, err, errlen);
 }

@@ -413,9 +413,59 @@ START_TEST(test_command_line)
         ck_assert_msg(strstr(r->out, commands[i]), "--help does not list %s: %s", commands[i], r->out);
     char help[8192];
     snprintf(help, sizeof help, "%s", r->out);
+    /* Every sub-command's --help: its own usage on stdout, and success. */
+    static const char *const subcommands[] = { "play", "bench", "match", "book", "datagen", "tune", "gui",
+                                               "perft-speed", "check", "variants" };
+    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++) {
+        char start[64];
+        snprintf(start, sizeof start, "usage: sennight %s", subcommands[i]);
+        r = run_sennight((const char *[]){ subcommands[i], "--help", NULL });
+        ck_assert_msg(r->status == 0 && !r->err[0] && !strncmp(r->out, start, strlen(start)), "%s --help: %d '%s' '%s'",
+                      subcommands[i], r->status, r->out, r->err);
+    }
     r = run_sennight((const char *[]){ "frobnicate", NULL });
     ck_assert_msg(r->status == 2 && !r->out[0] && strstr(r->err, "sennight: unknown command 'frobnicate'\n")
                       && strstr(r->err, help), "%d '%s' '%s'", r->status, r->out, r->err);
+}
+END_TEST
+
+/* Whether two files hold the same bytes. */
+static bool same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    for (int ca = 0, cb = 0; same && ca != EOF; same = ca == cb)
+        ca = getc(fa), cb = getc(fb);
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* The Makefile installs ./sennight by renaming a copy into place (install_exe): a copy onto an
+ * executable that runs (the GUI in another terminal) failed with "Text file busy", and with it
+ * `make play`, `make gui` and `make demo`. Here a running copy of $SENNIGHT is replaced by $TOY_ENGINE. */
+START_TEST(test_install_while_running)
+{
+    char dir[] = "/tmp/sennight-install-XXXXXX", target[64], cmd[1024];
+    const char *toy = getenv("TOY_ENGINE") && *getenv("TOY_ENGINE") ? getenv("TOY_ENGINE") : "build/test/toy_engine";
+    ck_assert(mkdtemp(dir));
+    snprintf(target, sizeof target, "%s/sennight", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", pipe_engine_path(), target);
+    ck_assert_int_eq(system(cmd), 0);
+    struct proc running = { 0 };
+    char err[256];
+    ck_assert_msg(proc_start(&running, (char *const[]){ target, NULL }, true, err, sizeof err), "%s", err);
+    snprintf(cmd, sizeof cmd, "make -s --no-print-directory MODE=test '--eval=install-probe: ; @$(call install_exe,%s,%s)' "
+             "install-probe", toy, target);
+    int status = system(cmd);
+    bool installed = same_file(toy, target);
+    proc_end(&running, 0, NULL, 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_msg(status == 0 && installed, "make's install over a running executable: status %d, %s", status,
+                  installed ? "installed" : "not installed");
 }
 END_TEST
 
@@ -1634,6 +1684,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_perft_finishes_before_quit);
     tcase_add_test(tc, test_bench_job);
     tcase_add_test(tc, test_command_line);
+    tcase_add_test(tc, test_install_while_running);
     tcase_add_test(tc, test_no_head_of_line_blocking);
     tcase_add_test(tc, test_quit_while_blocked);
     tcase_add_test(tc, test_stop_before_go_starts);

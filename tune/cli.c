@@ -12,7 +12,7 @@
 
 enum { ERR_LEN = 4096, MAX_DATA = 64 };
 
-static const char usage[] =
+const char tune_usage[] =
     "usage: sennight tune --variant NAME --data FILE [--data FILE]... --out FILE [--weights FILE]\n"
     "                     [--lambda 0.5] [--epochs 400] [--lr 1] [--batch 0] [--k 0] [--threads 1] [--seed 1]\n";
 
@@ -104,7 +104,7 @@ int tune_main(int argc, char **argv)
     struct text out = { 0 };
     long skipped = 0;
     if (!parse_args(&a, argc, argv, err, sizeof err)) {
-        fprintf(stderr, "sennight tune: %s\n%s", err, usage);
+        fprintf(stderr, "sennight tune: %s\n%s", err, tune_usage);
         return 2;
     }
     bool ok = registry_init(err, sizeof err);

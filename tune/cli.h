@@ -3,5 +3,6 @@
 #define TUNE_CLI_H
 
 int tune_main(int argc, char **argv);
+extern const char tune_usage[];
 
 #endif

@@ -3,7 +3,7 @@
 // GUI_TESTS=text runs only the tests whose names contain it)
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +14,9 @@ const TEST_TIMEOUT = 60000;
 
 // --- the server
 
-function startServer(executable) {
-  const server = spawn(path.resolve(executable), ['gui', '--port', '0', '--no-browser'], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startServer(executable, args = []) {
+  const server = spawn(path.resolve(executable), ['gui', '--port', '0', '--no-browser', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   server.stderr.on('data', d => { log += d; });
   const ready = new Promise((resolve, reject) => {
@@ -377,6 +378,53 @@ test('an engine crash is shown with a restart button; the game stays', 'glinski'
   await waitMoves(page, 2);
 });
 
+// The markup that the hostile toy engine prints; it sets window.__pwned if the page ever runs it.
+const MARKUP = '<img src=x onerror=window.__pwned=1>';
+
+test('what an engine prints is shown as text and never runs', 'glinski', async (page, ctx) => {
+  // a server whose second engine is the toy in its hostile mode, under a file name that is markup too
+  // (tabs: a command is split at spaces, and HTML takes tabs between attributes)
+  const dir = mkdtempSync(path.join(tmpdir(), 'sennight-hostile-'));
+  const name = 'toy<img\tsrc=x\tonerror=window.__pwned=1>';
+  symlinkSync(path.resolve(ctx.toy), path.join(dir, name));
+  const server = startServer(process.env.SENNIGHT, ['--engine', `${path.join(dir, name)} hostile`]);
+  try {
+    const url = await server.ready;
+    let hostileStream = false;
+    // the analysis panel shows engine 0's lines: its stream is replaced by one with the toy's line
+    await page.route('**/events', route => {
+      if (!hostileStream) return route.continue();
+      const analysis = { seat: null, depth: 1,
+        lines: [{ multipv: 1, depth: 1, score: { cp: 0 }, pv: [MARKUP, 'f5f6'], nodes: 1, nps: 1 }] };
+      return route.fulfill({ status: 200, contentType: 'text/event-stream',
+        body: `retry: 200\nevent: analysis\ndata: ${JSON.stringify(analysis)}\n\n` });
+    });
+    await page.goto(`${url}?variant=glinski`);
+    await page.waitForSelector('#board [data-piece]', { timeout: 30000 });
+    await newGame(page, ['human', 'engine:1'], ['movetime_ms', '200']);
+    await page.click('[data-cell="f5"]');
+    await page.click('[data-cell="f6"]');
+    await waitMoves(page, 2); // the toy has sent its line with the markup in its pv, and moved
+    const label = await page.textContent('#players [data-army="b"] .label');
+    expect(label === name, `the engine's name on its card: ${JSON.stringify(label)}`);
+    const option = await page.textContent('#options select[name=engine] option[value="1"]');
+    expect(option === name, `the engine's name in the options: ${JSON.stringify(option)}`);
+    const seat = await page.textContent('select[name=seat-1] option[value="engine:1"]');
+    expect(seat === name, `the engine's name in the new game form: ${JSON.stringify(seat)}`);
+    hostileStream = true;
+    await newGame(page, ['human', 'engine:1'], ['movetime_ms', '200']);
+    await page.evaluate(() => { document.querySelector('#analyse').checked = true; });
+    await page.waitForFunction(
+      m => [...document.querySelectorAll('#pv-lines .pv')].some(e => e.textContent.startsWith(m)), MARKUP);
+    await page.waitForTimeout(500); // an image's error event comes after its load fails
+    expect(await page.evaluate(() => window.__pwned) === undefined, 'the engine\'s markup ran');
+    expect(await page.locator('img').count() === 0, 'the engine\'s markup became an element');
+  } finally {
+    server.process.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('screenshots of every variant (GUI_SCREENSHOTS=1)', 'glinski', async (page, ctx) => {
   if (!ctx.shots) return;
   for (const v of ctx.variants) {
@@ -407,7 +455,8 @@ async function main() {
       viewport: { width: 1280, height: 800 },
     });
     const { variants } = await (await fetch(`${url}api/variants`)).json();
-    const ctx = { variants, shots, server: server.process };
+    const toy = process.env.TOY_ENGINE || path.join(path.dirname(executable), 'toy_engine');
+    const ctx = { variants, shots, server: server.process, toy };
     const only = process.env.GUI_TESTS; // a part of the names of the tests to run, to run fewer
     for (const t of tests.filter(t => !only || t.name.includes(only))) {
       const started = performance.now();

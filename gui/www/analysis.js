@@ -1,6 +1,7 @@
 // Analysis: the engine's lines for the shown position, their arrows, the evaluation bar and the graph.
 import { scoreText, forFirstArmy, winChance } from './score.js';
 import { parseMove } from './moves.js';
+import { element } from './dom.js';
 
 export class Analysis {
   /**
@@ -61,7 +62,7 @@ export class Analysis {
 
   clear() {
     this.latest = null;
-    this.els.lines.innerHTML = '';
+    this.els.lines.replaceChildren();
     this.els.info.textContent = '';
     this.els.bar.hidden = true;
     this.onArrows([]);
@@ -76,9 +77,9 @@ export class Analysis {
     const top = lines[0];
     this.els.info.textContent = `depth ${event.depth}` +
       (top ? ` · ${formatCount(top.nodes)} nodes · ${formatCount(top.nps)} nps` : '');
-    this.els.lines.innerHTML = lines.map(l =>
-      `<li data-multipv="${l.multipv}"><span class="score">${scoreText(forFirstArmy(l.score, turn, this.armies))}</span>` +
-      `<span class="pv">${l.pv.join(' ')}</span></li>`).join('');
+    this.els.lines.replaceChildren(...lines.map(l => element('li', { 'data-multipv': l.multipv },
+      element('span', { class: 'score' }, scoreText(forFirstArmy(l.score, turn, this.armies))),
+      element('span', { class: 'pv' }, l.pv.join(' ')))));
     this.onArrows(lines.map((l, i) => {
       const m = parseMove(l.pv[0] || '');
       return m && { from: m.from, to: m.to, kind: i ? 'alt' : 'best', weight: i ? 0.7 : 1 };

@@ -1,4 +1,5 @@
 // The new-game form: who sits at each army's seat (human or an engine, with its Elo), clock and limits.
+import { element } from './dom.js';
 
 export class NewGameForm {
   /** `onStart()` is called when the form is submitted. */
@@ -18,15 +19,15 @@ export class NewGameForm {
     }));
     const keep = old.length === variant.armies.length;
     const choices = [['human', 'Human'], ...engines.map(e => [`engine:${e.id}`, e.name])];
-    this.seats.innerHTML = variant.armies.map((army, i) => {
+    this.seats.replaceChildren(...variant.armies.map((army, i) => {
       const kind = keep ? old[i].kind : (i === 0 ? 'human' : 'engine:0');
-      const options = choices.map(([value, label]) =>
-        `<option value="${value}"${value === kind ? ' selected' : ''}>${label}</option>`).join('');
-      return `<div class="seat" data-army="${army.letter}"><span>${army.name}</span>` +
-        `<select name="seat-${i}" aria-label="${army.name} player">${options}</select>` +
-        `<input name="elo-${i}" type="number" min="500" max="3000" step="50" placeholder="full Elo" ` +
-        `value="${keep ? old[i].elo : ''}" aria-label="${army.name} Elo"></div>`;
-    }).join('');
+      // engines' names as text: a program's name is not markup
+      const options = choices.map(([value, label]) => element('option', { value, selected: value === kind }, label));
+      return element('div', { class: 'seat', 'data-army': army.letter }, element('span', {}, army.name),
+        element('select', { name: `seat-${i}`, 'aria-label': `${army.name} player` }, ...options),
+        element('input', { name: `elo-${i}`, type: 'number', min: 500, max: 3000, step: 50, placeholder: 'full Elo',
+          value: keep ? old[i].elo : '', 'aria-label': `${army.name} Elo` }));
+    }));
   }
 
   /** The seats, clock and limits of POST /api/session. */

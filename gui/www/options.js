@@ -1,4 +1,5 @@
 // Engine options: every change in the form is sent to the chosen engine of the session at once.
+import { element } from './dom.js';
 
 export class OptionsForm {
   /** `send(engine, name, value)` sets one option and may reject with the server's error line. */
@@ -20,7 +21,6 @@ export class OptionsForm {
   }
 
   setEngines(engines) {
-    this.form.elements.engine.innerHTML =
-      engines.map(e => `<option value="${e.id}">${e.name}</option>`).join('');
+    this.form.elements.engine.replaceChildren(...engines.map(e => element('option', { value: e.id }, e.name)));
   }
 }

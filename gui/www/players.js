@@ -1,5 +1,6 @@
 // The player cards: each army's seat, who plays it, its engine's status and its clock.
 import { Clock, formatClock } from './clock.js';
+import { element } from './dom.js';
 
 /** The engine statuses that need the player: the engine must be restarted. */
 export const TROUBLE = new Set(['crashed', 'hung', 'failed']);
@@ -15,21 +16,23 @@ export class Players {
   render(state, variant, engines) {
     this.clock.set(state.clocks);
     const eliminated = new Set(state.eliminated || []);
-    this.element.innerHTML = variant.armies.map((army, i) => {
+    this.element.replaceChildren(...variant.armies.map((army, i) => {
       const seat = state.seats?.[i] || {};
       const status = seat.status;
       const classes = ['player'];
       if (state.turn === army.letter && !state.result) classes.push('to-move');
       if (eliminated.has(army.letter)) classes.push('eliminated');
+      // the engine's name is its program's, which the page must show as text
       const label = seat.kind === 'engine'
         ? `${engines.find(e => e.id === seat.engine)?.name ?? 'Engine'}${seat.elo ? ` ${seat.elo}` : ''}` : 'Human';
-      const note = TROUBLE.has(status) && seat.kind === 'engine' ? `<small class="trouble">${status}</small>` : '';
-      return `<div class="${classes.join(' ')}" data-army="${army.letter}">` +
-        `<span class="swatch army-${army.letter}"></span>` +
-        `<span class="who${status === 'thinking' ? ' thinking' : ''}">${army.name}<small class="label">${label}</small>${note}` +
-        '<small class="engine-line"></small></span>' +
-        `<span class="clock"${state.clocks ? '' : ' hidden'}></span></div>`;
-    }).join('');
+      const note = TROUBLE.has(status) && seat.kind === 'engine'
+        ? [element('small', { class: 'trouble' }, status)] : [];
+      return element('div', { class: classes.join(' '), 'data-army': army.letter },
+        element('span', { class: `swatch army-${army.letter}` }),
+        element('span', { class: `who${status === 'thinking' ? ' thinking' : ''}` }, army.name,
+          element('small', { class: 'label' }, label), ...note, element('small', { class: 'engine-line' })),
+        element('span', { class: 'clock', hidden: !state.clocks }));
+    }));
     this.tick();
   }
 
