@@ -420,8 +420,9 @@ static json_t *state_json(struct session *s)
         json_array_append_new(from_to, json_string(v->geo.name[move_from(m)]));
         json_array_append_new(from_to, json_string(v->geo.name[move_to(m)]));
     }
-    return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i}",
-                     "id", s->id, "variant", v->name, "start", s->rec.start, "fen", fen, "ply", s->ply, "plies",
+    /* The version orders the STATEs: a reply to a request may reach the page after the stream's newer one. */
+    return json_pack("{s:s, s:I, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i}",
+                     "id", s->id, "version", (json_int_t)s->state_version, "variant", v->name, "start", s->rec.start, "fen", fen, "ply", s->ply, "plies",
                      s->rec.nmoves, "turn", letter_json(v, side), "pieces", pieces, "legal", legal, "check",
                      cells_json(v, check), "last", from_to, "moves", moves, "result", result_json(s),
                      "eliminated", eliminated, "seats", seats_json(s), "clocks", clocks_json(s), "analysing",

@@ -57,10 +57,13 @@ async function waitMoves(page, n) {
   await page.waitForFunction(k => document.querySelectorAll('#movelist [data-move]').length >= k, n, { timeout: 15000 });
 }
 
-/** Starts a game from the New game tab: `seats` like ['human', 'engine:0'], an engine limit, no clock. */
-async function newGame(page, seats, limit = ['movetime_ms', '200'], clock = '') {
+/** Starts a game from the New game tab: `seats` like ['human', 'engine:0'], an engine limit, no clock, engines' Elo. */
+async function newGame(page, seats, limit = ['movetime_ms', '200'], clock = '', elo = '') {
   await page.click('[data-tab=game]');
-  for (const [i, kind] of seats.entries()) await page.selectOption(`select[name=seat-${i}]`, kind);
+  for (const [i, kind] of seats.entries()) {
+    await page.selectOption(`select[name=seat-${i}]`, kind);
+    await page.fill(`input[name=elo-${i}]`, kind === 'human' ? '' : elo);
+  }
   await page.selectOption('select[name=clock]', clock);
   await page.selectOption('select[name=limit-kind]', limit[0]);
   await page.fill('input[name=limit-value]', limit[1]);
@@ -78,6 +81,49 @@ async function loadFen(page, fen) {
   await page.waitForFunction(f => document.querySelector('#fen-form input[name=fen]').value === f || document.querySelector('.io-error').textContent, fen);
   const error = await page.textContent('.io-error');
   if (error) throw new Error(`FEN refused: ${error}`);
+}
+
+/** The pieces the page draws, as "cell:piece" sorted. */
+const shownPieces = page => page.locator('#board [data-at]').evaluateAll(els =>
+  els.map(e => `${e.dataset.at}:${e.dataset.piece}`).sort().join(' '));
+
+/** Polls the server until the game waits for a person (or is over): its STATE then. */
+async function settledState(page, after = -1) {
+  for (;;) {
+    const state = await sessionState(page);
+    if (state.plies > after && (state.legal.length || state.result || state.seats.every(s => s.kind === 'engine'))) return state;
+    await page.waitForTimeout(30);
+  }
+}
+
+/**
+ * Plays `moves` random moves of the first army against engines, typed in the move box; after each,
+ * once the server waits for the person again, the page must show the server's position within a second.
+ */
+async function playAgainstEngines(page, armies, limit, elo, moves) {
+  let seed = 7;
+  const random = n => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const start = () => newGame(page, ['human', ...Array(armies - 1).fill('engine:0')], limit, '', elo);
+  await start();
+  for (let played = 0; played < moves;) {
+    let state = await settledState(page);
+    if (state.result || state.eliminated.includes(state.seats[0].army)) {
+      await start();
+      continue;
+    }
+    const move = state.legal[random(state.legal.length)];
+    await page.fill('#move-entry input', move);
+    await page.press('#move-entry input', 'Enter');
+    played++;
+    state = await settledState(page, state.plies);
+    const server = state.pieces.map(p => `${p.cell}:${p.piece}`).sort().join(' ');
+    await page.waitForFunction(want => [...document.querySelectorAll('#board [data-at]')]
+      .map(e => `${e.dataset.at}:${e.dataset.piece}`).sort().join(' ') === want, server, { timeout: 1000 })
+      .catch(async () => {
+        throw new Error(`move ${played} (${move}): after ply ${state.plies} the page shows another position` +
+          ` (${(await shownPieces(page)).length} vs ${server.length} characters of pieces)`);
+      });
+  }
 }
 
 /** Picks a variant in the header, which starts a game of it; resolves when its pieces are drawn. */
@@ -168,6 +214,14 @@ test('takeback returns to the human\'s turn', 'glinski', async page => {
   await page.waitForFunction(() => document.querySelectorAll('#movelist [data-move]').length === 0);
   expect(await pieceAt(page, 'e4') === 'P', 'the pawn is not back on e4');
 });
+
+for (const [variant, armies] of [['glinski', 2], ['nd-mccooey-3p', 3]]) {
+  test(`no stale page: 40 moves against nodes=200 (${variant})`, variant, page =>
+    playAgainstEngines(page, armies, ['nodes', '200'], '', 40));
+  // a short time per move keeps the run short: a weakened three-player search still uses all it gets
+  test(`no stale page: 40 moves against Elo 800 (${variant})`, variant, page =>
+    playAgainstEngines(page, armies, ['movetime_ms', '100'], '800', 40));
+}
 
 test('a move by dragging a piece', 'glinski', async page => {
   await newGame(page, ['human', 'human']);

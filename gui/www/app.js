@@ -117,6 +117,7 @@ async function resume() {
 
 function applyState(state) {
   if (state.id && state.id !== page.id) return; // a late reply from an older session
+  if (state.version < page.state?.version) return; // a reply that arrives after the stream's newer STATE
   const moved = page.state?.fen !== state.fen;
   const stepped = page.state && state.ply === page.state.ply + 1; // one move on: it slides
   page.state = state;
@@ -203,7 +204,7 @@ function choice(uci) {
   return { uci, icon: pieceIcon(piece, variant), label };
 }
 
-/** Runs a call that answers with a STATE and shows it (the stream sends it too; twice is harmless). */
+/** Runs a call that answers with a STATE and shows it unless the stream has sent a newer one. */
 async function act(call) {
   try {
     applyState(await call());
