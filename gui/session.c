@@ -108,6 +108,7 @@ struct session {
     struct clock clock[MAX_PLAYERS];
     long long turn_start;       /* when the clock of the army to move started */
     int forfeit;                /* the army that lost on time, or -1 */
+    bool aborted;               /* ended before every army had moved */
     /* The worker's job; a change that makes it obsolete sets cancel. */
     enum job job;
     int job_seat;
@@ -298,14 +299,38 @@ static bool clocked(const struct session *s)
 
 static bool game_over(struct session *s)
 {
-    return s->forfeit >= 0 || game_status(&s->rec.game).outcome != GAME_ONGOING;
+    return s->forfeit >= 0 || s->aborted || game_status(&s->rec.game).outcome != GAME_ONGOING;
+}
+
+static bool has_moved(const struct session *s, int army)
+{
+    for (int i = 0; i < s->rec.nmoves; i++)
+        if (s->rec.moves[i].army == army)
+            return true;
+    return false;
+}
+
+/* Whether an army's clock runs now. As on lichess, it starts with the army's first move: the time
+ * taken over that move (reading the board, the piece guide) is not counted. */
+static bool clock_runs(struct session *s, int army)
+{
+    return clocked(s) && army == side_to_move(s) && has_moved(s, army) && !game_over(s);
+}
+
+/* A game may be aborted until every army has moved. */
+static bool abortable(struct session *s)
+{
+    for (int a = 0; a < s->nseats; a++)
+        if (!has_moved(s, a))
+            return !game_over(s);
+    return false;
 }
 
 /* Time left on an army's clock now. */
-static long long clock_left(const struct session *s, int army)
+static long long clock_left(struct session *s, int army)
 {
     long long left = s->clock[army].left;
-    if (army == side_to_move(s) && s->forfeit < 0)
+    if (clock_runs(s, army))
         left -= clock_us() - s->turn_start;
     return left > 0 ? left : 0;
 }
@@ -332,6 +357,8 @@ static json_t *result_json(struct session *s)
         snprintf(text, sizeof text, "time forfeit: %c loses on time", s->rec.v->colour_letter[s->forfeit]);
         return json_pack("{s:s}", "text", text);
     }
+    if (s->aborted)
+        return json_pack("{s:s}", "text", "aborted");
     struct game_status st = game_status(&s->rec.game);
     if (st.outcome == GAME_ONGOING)
         return json_null();
@@ -369,7 +396,8 @@ static json_t *clocks_json(struct session *s)
         char letter[2] = { s->rec.v->colour_letter[p], 0 };
         json_object_set_new(clocks, letter, json_integer(clock_left(s, p) / MS));
     }
-    json_object_set_new(clocks, "running", game_over(s) ? json_null() : letter_json(s->rec.v, side_to_move(s)));
+    json_object_set_new(clocks, "running",
+                        clock_runs(s, side_to_move(s)) ? letter_json(s->rec.v, side_to_move(s)) : json_null());
     return clocks;
 }
 
@@ -421,12 +449,13 @@ static json_t *state_json(struct session *s)
         json_array_append_new(from_to, json_string(v->geo.name[move_to(m)]));
     }
     /* The version orders the STATEs: a reply to a request may reach the page after the stream's newer one. */
-    return json_pack("{s:s, s:I, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i}",
-                     "id", s->id, "version", (json_int_t)s->state_version, "variant", v->name, "start", s->rec.start, "fen", fen, "ply", s->ply, "plies",
-                     s->rec.nmoves, "turn", letter_json(v, side), "pieces", pieces, "legal", legal, "check",
-                     cells_json(v, check), "last", from_to, "moves", moves, "result", result_json(s),
-                     "eliminated", eliminated, "seats", seats_json(s), "clocks", clocks_json(s), "analysing",
-                     s->analyse, "multipv", s->multipv);
+    return json_pack(
+        "{s:s, s:I, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:i}", "id",
+        s->id, "version", (json_int_t)s->state_version, "variant", v->name, "start", s->rec.start, "fen", fen, "ply",
+        s->ply, "plies", s->rec.nmoves, "turn", letter_json(v, side), "pieces", pieces, "legal", legal, "check",
+        cells_json(v, check), "last", from_to, "moves", moves, "result", result_json(s), "eliminated", eliminated,
+        "seats", seats_json(s), "clocks", clocks_json(s), "abortable", abortable(s), "analysing", s->analyse, "multipv",
+        s->multipv);
 }
 
 /* ---- changes and events ---- */
@@ -491,7 +520,7 @@ static void lose_on_time(struct session *s, int side)
 static bool charge_clock(struct session *s)
 {
     int side = side_to_move(s);
-    if (!clocked(s) || clock_charge(&s->clock[side], &s->limits, clock_us() - s->turn_start))
+    if (!clock_runs(s, side) || clock_charge(&s->clock[side], &s->limits, clock_us() - s->turn_start))
         return true;
     lose_on_time(s, side);
     return false;
@@ -791,7 +820,7 @@ static void *worker_main(void *arg)
                 s->hint_done = s->hint_asked, s->hint[0] = 0, pthread_cond_broadcast(&s->changed);
         } else if (s->analyse && s->analysis_done != s->analysis_wanted && analysable(s)) {
             run_analysis(s, false);
-        } else if (clocked(s) && !game_over(s)) {
+        } else if (clock_runs(s, side_to_move(s))) {
             /* Waits for the flag of the army to move at the latest. */
             long long wait = clock_left(s, side_to_move(s));
             if (wait > 0)
@@ -1154,7 +1183,22 @@ static void do_undo(struct session *s, const json_t *body, const char *text, siz
         return;
     }
     s->forfeit = -1;
+    s->aborted = false;
     game_changed(s, true);
+    reply_json(r, 200, state_json(s));
+}
+
+static void do_abort(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)body, (void)text, (void)len;
+    if (!abortable(s)) {
+        reply_error(r, 409,
+                    game_over(s) ? "the game is over" : "every army has moved: the game can no longer be aborted");
+        return;
+    }
+    s->aborted = true;
+    interrupt(s, true);
+    state_changed(s);
     reply_json(r, 200, state_json(s));
 }
 
@@ -1196,6 +1240,7 @@ static void replace_game(struct session *s, struct record *rec)
     }
     s->helper.new_game = true;
     s->forfeit = -1;
+    s->aborted = false;
     game_changed(s, true);
 }
 
@@ -1408,10 +1453,10 @@ static const struct {
     const char *name, *method;
     action_fn fn;
 } actions[] = {
-    { "", "GET", do_state },           { "move", "POST", do_move },       { "undo", "POST", do_undo },
-    { "view", "POST", do_view },       { "fen", "POST", do_fen },         { "pgn", "GET", do_pgn },
-    { "pgn", "POST", do_pgn },         { "analyse", "POST", do_analyse }, { "hint", "POST", do_hint },
-    { "options", "POST", do_options }, { "restart", "POST", do_restart },
+    { "", "GET", do_state },       { "move", "POST", do_move },       { "undo", "POST", do_undo },
+    { "abort", "POST", do_abort }, { "view", "POST", do_view },       { "fen", "POST", do_fen },
+    { "pgn", "GET", do_pgn },      { "pgn", "POST", do_pgn },         { "analyse", "POST", do_analyse },
+    { "hint", "POST", do_hint },   { "options", "POST", do_options }, { "restart", "POST", do_restart },
 };
 
 void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,

@@ -223,6 +223,37 @@ for (const [variant, armies] of [['glinski', 2], ['nd-mccooey-3p', 3]]) {
     playAgainstEngines(page, armies, ['movetime_ms', '100'], '800', 40));
 }
 
+/** Types a move in the move box and waits for it in the move list. */
+async function typeMove(page, move) {
+  const n = (await movesPlayed(page)).length;
+  await page.fill('#move-entry input', move);
+  await page.press('#move-entry input', 'Enter');
+  await waitMoves(page, n + 1);
+}
+
+test('clocks start with each side\'s first move; abort before it', 'glinski', async page => {
+  await newGame(page, ['human', 'human'], undefined, '60000+0');
+  await page.waitForTimeout(1200);
+  let { clocks } = await sessionState(page);
+  expect(clocks.w === 60000 && clocks.running === null, `before any move: ${JSON.stringify(clocks)}`);
+  expect(await page.isVisible('#abort'), 'no Abort button before the first moves');
+  await typeMove(page, 'f5f6');
+  await page.waitForTimeout(600);
+  ({ clocks } = await sessionState(page));
+  expect(clocks.w === 60000 && clocks.b === 60000 && clocks.running === null, `after White's first move: ${JSON.stringify(clocks)}`);
+  await typeMove(page, 'e7e6');
+  await page.waitForTimeout(600);
+  ({ clocks } = await sessionState(page));
+  expect(clocks.b === 60000 && clocks.running === 'w' && clocks.w < 59700, `after Black's first move: ${JSON.stringify(clocks)}`);
+  expect(!await page.isVisible('#abort'), 'Abort is offered after every army has moved');
+  await newGame(page, ['human', 'engine:0'], ['movetime_ms', '100'], '60000+0');
+  await page.click('#abort');
+  await page.waitForFunction(() => /aborted/i.test(document.querySelector('#status').textContent));
+  await page.waitForTimeout(400);
+  const state = await sessionState(page);
+  expect(state.plies === 0 && state.result && state.clocks.running === null, `after the abort: ${JSON.stringify(state.result)}, ${state.plies} plies`);
+});
+
 test('a move by dragging a piece', 'glinski', async page => {
   await newGame(page, ['human', 'human']);
   // The board may be redrawn after the new game starts: wait for the cell before measuring it.

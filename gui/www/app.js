@@ -128,6 +128,7 @@ function applyState(state) {
   io.setState(state);
   analysis.setState(state, page.variant);
   graph.setGame(state.plies, state.ply);
+  $('#abort').hidden = !state.abortable;
   showStatus();
   const down = state.seats.findIndex(s => TROUBLE.has(s.status));
   if (down >= 0) showEngineAlert(down, `${armyName(state.seats[down].army)}'s engine ${state.seats[down].status}.`);
@@ -234,6 +235,7 @@ $('select[name=variant]').addEventListener('change', async e => {
   await start();
 });
 $('#undo').addEventListener('click', () => act(() => page.session.undo()));
+$('#abort').addEventListener('click', () => act(() => page.session.abort()));
 $('#flip').addEventListener('click', () => setView((page.view + 1) % page.variant.armies.length));
 $('#names').addEventListener('change', e => board.setShowNames(e.target.checked));
 $('#hint').addEventListener('click', async () => {
