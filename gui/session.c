@@ -646,6 +646,12 @@ static void run_engine_move(struct session *s, int side)
         now[p].left = clock_left(s, p);
     }
     clock_go_args(limits, now, s->rec.v->colour_letter, s->nseats, side, &q.go);
+    /* A time per move beside a clock (the page's default against a person) sets the engine's pace; a
+     * tenth of its clock at most, so that the clock stays in force. */
+    if (clocked(s) && s->limits.movetime) {
+        long long pace = now[side].left / 10 < s->limits.movetime ? now[side].left / 10 : s->limits.movetime;
+        text_printf(&q.go, " movetime %lld", pace > MS ? pace / MS : 1);
+    }
     long long allowance = clock_allowance(&now[side], &s->limits);
     q.limit = allowance >= 0 ? allowance + STALL_GRACE : SEARCH_TIMEOUT;
     s->job = JOB_ENGINE;

@@ -254,6 +254,37 @@ test('clocks start with each side\'s first move; abort before it', 'glinski', as
   expect(state.plies === 0 && state.result && state.clocks.running === null, `after the abort: ${JSON.stringify(state.result)}, ${state.plies} plies`);
 });
 
+/**
+ * The engine's replies in the game the page starts by itself (the New game form's defaults): the
+ * human plays `moves` random moves; resolves with the median time from a move to the person's turn
+ * again, per engine reply.
+ */
+async function defaultReplyTime(page, moves) {
+  const times = [];
+  let seed = 11;
+  for (let i = 0; i < moves; i++) {
+    let state = await settledState(page);
+    if (state.result) break;
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const started = performance.now();
+    await page.fill('#move-entry input', state.legal[seed % state.legal.length]);
+    await page.press('#move-entry input', 'Enter');
+    const engines = state.seats.filter(s => s.kind === 'engine' && !state.eliminated.includes(s.army)).length;
+    state = await settledState(page, state.plies);
+    times.push((performance.now() - started) / 1000 / engines);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+for (const variant of ['glinski', 'nd-mccooey-3p', 'nd-wellisch-4p']) {
+  test(`the default game's engine replies briskly (${variant})`, variant, async page => {
+    const median = await defaultReplyTime(page, 5);
+    notes.push(`${variant}: the default game's median engine reply ${median.toFixed(2)} s`);
+    expect(median <= 2, `median engine reply ${median.toFixed(2)} s`);
+  });
+}
+
 test('a move by dragging a piece', 'glinski', async page => {
   await newGame(page, ['human', 'human']);
   // The board may be redrawn after the new game starts: wait for the cell before measuring it.
