@@ -17,6 +17,7 @@
 #include "../match/match_game.h"
 #include "../match/pgn.h"
 #include "../match/tc.h"
+#include "../rules/fen_variant.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"
 
@@ -1146,7 +1147,7 @@ static void do_move(struct session *s, const json_t *body, const char *text, siz
 {
     (void)text, (void)len;
     const char *move;
-    char err[256];
+    char err[256], plain[64];
     move_t m;
     if (json_unpack((json_t *)body, "{s:s}", "move", &move)) {
         reply_error(r, 400, "{\"move\": \"f5f6\"} expected");
@@ -1157,7 +1158,9 @@ static void do_move(struct session *s, const json_t *body, const char *text, siz
                                                                                        : "not a person's turn");
         return;
     }
-    if (!game_parse_move(&s->rec.game, move, &m, err, sizeof err)) {
+    /* The move as terminal play takes it: "f5f6", "f5-f6", "Pf5f6". */
+    if (!game_plain_move(&s->rec.game, move, plain, sizeof plain, err, sizeof err)
+        || !game_parse_move(&s->rec.game, plain, &m, err, sizeof err)) {
         reply_error(r, 400, "%s", err);
         return;
     }
@@ -1256,16 +1259,29 @@ static void do_fen(struct session *s, const json_t *body, const char *text, size
     const char *fen;
     char err[512];
     struct record rec;
+    char boards[256];
     if (json_unpack((json_t *)body, "{s:s}", "fen", &fen)) {
         reply_error(r, 400, "{\"fen\": FEN} expected");
         return;
     }
-    if (!record_load(&rec, s->rec.v, fen, NULL, 0, err, sizeof err)) {
-        reply_error(r, 400, "%s", err);
+    /* Another variant's starting position (McCooey's given to Glinski, on the same board) is a game of it. */
+    const struct variant *v = fen_start_variant(s->rec.v, fen);
+    if (!record_load(&rec, v ? v : s->rec.v, fen, NULL, 0, err, sizeof err)) {
+        if (fen_fitting_variants(s->rec.v, fen, boards, sizeof boards))
+            reply_error(r, 400, "not a position of %s (%d cells): this FEN is one of %s", s->rec.v->name,
+                        s->rec.v->geo.ncells, boards);
+        else
+            reply_error(r, 400, "%s", err);
         return;
     }
+    char notice[160] = "";
+    if (v && v != s->rec.v)
+        snprintf(notice, sizeof notice, "the starting position of %s: loaded as a game of %s", v->name, v->name);
     replace_game(s, &rec);
-    reply_json(r, 200, state_json(s));
+    json_t *state = state_json(s);
+    if (notice[0])
+        json_object_set_new(state, "notice", json_string(notice));
+    reply_json(r, 200, state);
 }
 
 static const char *seat_name(const struct session *s, int k)

@@ -74,13 +74,20 @@ async function newGame(page, seats, limit = ['movetime_ms', '200'], clock = '', 
   await page.waitForSelector(`body[data-session="${id}"]`);
 }
 
+/** Loads a FEN from the FEN/PGN tab; a refusal throws with the error the tab shows. */
 async function loadFen(page, fen) {
   await page.click('[data-tab=io]');
   await page.fill('#fen-form input[name=fen]', fen);
+  const answered = page.waitForResponse(r => r.url().endsWith('/fen') && r.request().method() === 'POST');
   await page.click('#fen-form button[type=submit]');
-  await page.waitForFunction(f => document.querySelector('#fen-form input[name=fen]').value === f || document.querySelector('.io-error').textContent, fen);
-  const error = await page.textContent('.io-error');
-  if (error) throw new Error(`FEN refused: ${error}`);
+  const reply = await answered;
+  if (!reply.ok()) {
+    const shown = await page.waitForFunction(() => document.querySelector('.io-error').textContent, null, { timeout: 2000 })
+      .then(() => page.textContent('.io-error'), () => 'no error shown in the FEN/PGN tab');
+    throw new Error(`FEN refused: ${shown}`);
+  }
+  const state = await reply.json();
+  await page.waitForFunction(f => document.querySelector('#fen-form input[name=fen]').value === f, state.fen);
 }
 
 /** The pieces the page draws, as "cell:piece" sorted. */
@@ -315,7 +322,8 @@ test('keyboard: move entry and arrow keys step through the game', 'glinski', asy
   expect((await movesPlayed(page)).join(' ') === 'f5f6 e7e6', 'typed moves not played');
   await page.fill('#move-entry input', 'a1a6');
   await page.press('#move-entry input', 'Enter');
-  expect((await page.textContent('#move-entry .error')).includes('not legal'), 'an illegal move is not refused');
+  await page.waitForFunction(() => document.querySelector('#move-entry .error').textContent);
+  expect(/legal/.test(await page.textContent('#move-entry .error')), 'an illegal move is not refused');
   await page.click('#status');
   await page.keyboard.press('ArrowLeft');
   await page.waitForSelector('#movelist [data-ply="1"].current');
@@ -325,6 +333,79 @@ test('keyboard: move entry and arrow keys step through the game', 'glinski', asy
   expect(await pieceAt(page, 'f5') === 'P', 'at the start the pawn is not on f5');
   await page.click('#movelist [data-move="e7e6"]');
   await page.waitForSelector('#movelist [data-ply="2"].current');
+});
+
+test('arrow keys still step after a click on the Names or Analyse checkbox', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  await typeMove(page, 'f5f6');
+  await typeMove(page, 'e7e6');
+  await page.click('#names');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('#movelist [data-ply="1"].current', { timeout: 3000 });
+  await page.click('[data-tab=analysis]');
+  await page.click('#analyse');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => !document.querySelector('#movelist .current'), null, { timeout: 3000 });
+  await page.click('#analyse');
+});
+
+test('the move box takes moves as terminal play does: f5-f6, Pe7e6', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  await typeMove(page, 'f5-f6');
+  await typeMove(page, 'Pe7e6');
+  expect((await movesPlayed(page)).join(' ') === 'f5f6 e7e6', `played ${await movesPlayed(page)}`);
+  await page.fill('#move-entry input', 'Ne4e5');
+  await page.press('#move-entry input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#move-entry .error').textContent);
+  const error = await page.textContent('#move-entry .error');
+  expect(/pawn/.test(error), `a knight's move from a pawn's cell: ${error}`);
+});
+
+test('a page opened with ?variant= keeps its game on reload, and asks before leaving it', 'shafran', async page => {
+  await newGame(page, ['human', 'human']);
+  const { legal } = await sessionState(page);
+  await typeMove(page, legal[0]);
+  const id = await page.getAttribute('body', 'data-session');
+  await page.reload();
+  await page.waitForSelector('#board [data-piece]');
+  expect(await page.getAttribute('body', 'data-session') === id, 'the reload started another game');
+  expect((await movesPlayed(page)).join(' ') === legal[0], 'the move was lost');
+  let asked = '';
+  page.once('dialog', d => { asked = d.message(); d.dismiss(); });
+  await page.selectOption('select[name=variant]', 'glinski');
+  await page.waitForTimeout(300);
+  expect(asked, 'no question before leaving a game in progress');
+  expect(await page.inputValue('select[name=variant]') === 'shafran', 'the variant list does not show the game\'s variant');
+  expect(await page.getAttribute('body', 'data-session') === id, 'the game was left though the player said no');
+  page.once('dialog', d => d.accept());
+  await pickVariant(page, 'glinski', 91);
+  expect(await page.getAttribute('body', 'data-session') !== id, 'no new game after the player said yes');
+});
+
+test('FEN errors in the FEN/PGN tab: the board named, another variant\'s start, move numbers', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  const glinski = await page.evaluate(async () => (await fetch('/api/variant/glinski')).json());
+  await loadFen(page, glinski.start.replace(/ 1$/, ' 5'));
+  await typeMove(page, 'f5f6');
+  expect(await page.textContent('#movelist .num') === '5', `the first move is numbered ${await page.textContent('#movelist .num')}`);
+  const big = await page.evaluate(async () => { // an nd-mccooey position after one move (not its start)
+    const post = (url, body) => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const { id, state } = await (await post('/api/session', { variant: 'nd-mccooey' })).json();
+    return (await post(`/api/session/${id}/move`, { move: state.legal[0] })).json();
+  });
+  const refused = await loadFen(page, big.fen).then(() => null, err => err.message);
+  expect(refused && /169/.test(refused) && /nd-mccooey/.test(refused), `a 169-cell FEN: ${refused}`);
+  expect(!/169/.test(await page.textContent('#status')), 'the FEN error is in the status line');
+  await page.fill('#pgn-form textarea', '[Variant "glinski"]\n\n1. z9z10 *');
+  await page.click('#pgn-form button[type=submit]');
+  await page.waitForFunction(() => document.querySelector('.io-error').textContent, null, { timeout: 3000 });
+  const mccooey = await page.evaluate(async () => (await fetch('/api/variant/mccooey')).json());
+  await page.fill('#fen-form input[name=fen]', mccooey.start);
+  await page.click('#fen-form button[type=submit]');
+  await page.waitForFunction(() => /mccooey/.test(document.querySelector('.io-error').textContent), null, { timeout: 3000 });
+  await page.waitForSelector('#board[data-variant="mccooey"]');
+  expect(await page.inputValue('select[name=variant]') === 'mccooey', 'the variant list does not say mccooey');
+  expect((await sessionState(page)).variant === 'mccooey', 'the server\'s game is not mccooey');
 });
 
 test('a reload resumes the tab\'s game', 'mccooey', async page => {

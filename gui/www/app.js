@@ -39,9 +39,10 @@ const analysis = new Analysis({
 }, { graph, onArrows: list => setArrows('analysis', list) });
 const guide = new Guide($('#guide-pieces'), $('#guide-board'));
 const newGame = new NewGameForm($('#newgame'), { onStart: () => start() });
+// the FEN/PGN tab shows its own errors: these calls let them through
 const io = new GameIO({ fenForm: $('#fen-form'), pgnForm: $('#pgn-form'), error: $('.io-error') }, {
-  loadFen: fen => act(() => page.session.fen(fen)),
-  loadPgn: text => act(() => page.session.loadPgn(text)),
+  loadFen: fen => show(page.session.fen(fen)),
+  loadPgn: text => show(page.session.loadPgn(text)),
   getPgn: () => page.session.pgn(),
 });
 const options = new OptionsForm($('#options'), (engine, name, value) => page.session.option(engine, name, value));
@@ -52,6 +53,7 @@ setupTabs($('.tabs'), $('.panel'));
 async function loadVariant(name) {
   page.variant = await api.getVariant(name);
   $('select[name=variant]').value = name;
+  history.replaceState(null, '', `?variant=${encodeURIComponent(name)}`); // a reload keeps the variant
   $('#description').textContent = page.variant.description;
   board.setVariant(page.variant);
   guide.setVariant(page.variant);
@@ -99,12 +101,13 @@ function attach(id, state) {
   });
 }
 
-/** Resumes this tab's session after a reload, if the server still has it. */
-async function resume() {
+/** Resumes this tab's session after a reload, if the server still has it (and it plays `variant`, if given). */
+async function resume(variant) {
   const saved = sessionStorage.getItem(SAVED);
   if (!saved) return false;
   try {
     const state = await api.sessionApi(saved).state();
+    if (variant && state.variant !== variant) return false;
     await loadVariant(state.variant);
     attach(saved, state);
     return true;
@@ -118,6 +121,10 @@ async function resume() {
 function applyState(state) {
   if (state.id && state.id !== page.id) return; // a late reply from an older session
   if (state.version < page.state?.version) return; // a reply that arrives after the stream's newer STATE
+  if (state.variant !== page.variant.name) { // a FEN or record of another variant was loaded
+    loadVariant(state.variant).then(() => applyState(state), err => notify(err.message));
+    return;
+  }
   const moved = page.state?.fen !== state.fen;
   const stepped = page.state && state.ply === page.state.ply + 1; // one move on: it slides
   page.state = state;
@@ -205,10 +212,17 @@ function choice(uci) {
   return { uci, icon: pieceIcon(piece, variant), label };
 }
 
-/** Runs a call that answers with a STATE and shows it unless the stream has sent a newer one. */
+/** Shows the STATE a request answers with, unless the stream has sent a newer one; resolves with it. */
+async function show(request) {
+  const state = await request;
+  applyState(state);
+  return state;
+}
+
+/** Runs a call that answers with a STATE and shows it; an error goes to the status line. */
 async function act(call) {
   try {
-    applyState(await call());
+    await show(call());
   } catch (err) {
     notify(err.message);
   }
@@ -230,7 +244,14 @@ function setArrows(kind, list) {
 
 // --- controls
 
+/** Whether the game on the board has moves and no result: leaving it asks first. */
+const inProgress = () => page.state && page.state.plies > 0 && !page.state.result;
+
 $('select[name=variant]').addEventListener('change', async e => {
+  if (inProgress() && !confirm(`Leave this game of ${page.variant.name} and start ${e.target.value}?`)) {
+    e.target.value = page.variant.name;
+    return;
+  }
   await loadVariant(e.target.value);
   await start();
 });
@@ -253,7 +274,7 @@ $('#engine-alert .restart').addEventListener('click', async () => {
   hideEngineAlert();
   await act(() => page.session.restart(seat));
 });
-$('#move-entry').addEventListener('submit', e => {
+$('#move-entry').addEventListener('submit', async e => {
   e.preventDefault();
   const input = e.target.elements.move;
   const error = e.target.querySelector('.error');
@@ -261,13 +282,25 @@ $('#move-entry').addEventListener('submit', e => {
   const legal = page.state.legal;
   // "f10f11" stands for every move between those cells (the picker then asks which)
   const ucis = legal.includes(text) ? [text] : legal.filter(m => parseMove(m)?.from + parseMove(m)?.to === text);
-  error.textContent = ucis.length ? '' : legal.length ? `${text} is not legal here` : 'not your move';
-  if (!ucis.length) return;
-  input.value = '';
-  chooseAndPlay(parseMove(ucis[0]).to, ucis);
+  error.textContent = '';
+  if (ucis.length) {
+    input.value = '';
+    chooseAndPlay(parseMove(ucis[0]).to, ucis);
+    return;
+  }
+  // other writings ("f5-f6", "Pf5f6") are read by the server as terminal play reads them
+  try {
+    await show(page.session.move(text));
+    input.value = '';
+  } catch (err) {
+    error.textContent = err.message;
+  }
 });
+// Keys that text fields and lists use themselves; a checkbox or button leaves them to the board.
+const KEEPS_KEYS = 'textarea, select, ' +
+  'input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])';
 document.addEventListener('keydown', e => {
-  if (e.target.closest('input, textarea, select') || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.closest(KEEPS_KEYS) || e.ctrlKey || e.metaKey || e.altKey) return;
   const nav = { ArrowLeft: 'back', ArrowRight: 'forward', ArrowUp: 'first', Home: 'first', ArrowDown: 'last', End: 'last' }[e.key];
   if (nav && page.session) {
     e.preventDefault();
@@ -286,7 +319,7 @@ async function init() {
   $('select[name=variant]').innerHTML = variants.map(v =>
     `<option value="${v.name}">${v.name} · ${v.cells} cells${v.players > 2 ? ` · ${v.players} players` : ''}</option>`).join('');
   const wanted = new URLSearchParams(location.search).get('variant');
-  if (!wanted && await resume()) return;
+  if (await resume(wanted)) return;
   await loadVariant(variants.some(v => v.name === wanted) ? wanted : variants[0].name);
   await start();
 }

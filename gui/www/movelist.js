@@ -32,6 +32,8 @@ export class MoveList {
     const n = armies.length;
     this.list.style.setProperty('--armies', n);
     const cells = [];
+    // rounds are numbered on from the starting FEN's move number
+    const first = Number(state.start.trim().split(/\s+/).at(-1)) || 1;
     let round = 0;
     let col = 0; // the next free column of the current row
     state.moves.forEach((m, i) => {
@@ -39,7 +41,7 @@ export class MoveList {
       if (round === 0 || c < col) { // this army already moved in the row: a new round
         if (round) cells.push('<span></span>'.repeat(n - col));
         round++;
-        cells.push(`<span class="num">${round}</span>`);
+        cells.push(`<span class="num">${first + round - 1}</span>`);
         col = 0;
       }
       cells.push('<span></span>'.repeat(c - col));
