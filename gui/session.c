@@ -351,20 +351,41 @@ static json_t *letter_json(const struct variant *v, int army)
     return json_string(letter);
 }
 
+/* Each army's points out of one: {"w": 1, "b": 0}. */
+static json_t *points_json(const struct variant *v, const int *score, int den)
+{
+    json_t *points = json_object();
+    for (int p = 0; p < v->nplayers; p++) {
+        char letter[2] = { v->colour_letter[p], 0 };
+        json_object_set_new(points, letter, json_real((double)score[p] / den));
+    }
+    return points;
+}
+
+/* The result: the engine's line, why the game ended and each army's points (none for an abort). */
 static json_t *result_json(struct session *s)
 {
+    static const char *const reasons[] = { "", "checkmate", "stalemate", "repetition", "100-ply rule", "last army" };
+    const struct variant *v = s->rec.v;
     char text[256];
     if (s->forfeit >= 0) {
-        snprintf(text, sizeof text, "time forfeit: %c loses on time", s->rec.v->colour_letter[s->forfeit]);
-        return json_pack("{s:s}", "text", text);
+        /* The armies still on the board share the point the loser forfeits. */
+        int score[MAX_PLAYERS] = { 0 }, den = 0;
+        unsigned armies = game_armies(&s->rec.game) & ~(1u << s->forfeit);
+        for (int p = 0; p < v->nplayers; p++)
+            den += score[p] = armies >> p & 1;
+        snprintf(text, sizeof text, "time forfeit: %c loses on time", v->colour_letter[s->forfeit]);
+        return json_pack("{s:s, s:s, s:o}", "text", text, "reason", "time", "points",
+                         points_json(v, score, den ? den : 1));
     }
     if (s->aborted)
-        return json_pack("{s:s}", "text", "aborted");
+        return json_pack("{s:s, s:s, s:n}", "text", "aborted", "reason", "aborted", "points");
     struct game_status st = game_status(&s->rec.game);
     if (st.outcome == GAME_ONGOING)
         return json_null();
     game_status_text(&s->rec.game, st, text, sizeof text);
-    return json_pack("{s:s}", "text", text);
+    return json_pack("{s:s, s:s, s:o}", "text", text, "reason", reasons[st.outcome], "points",
+                     points_json(v, st.score, st.den));
 }
 
 static json_t *engine_json(const struct engine *e, int seat)

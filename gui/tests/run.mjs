@@ -94,11 +94,12 @@ async function loadFen(page, fen) {
 const shownPieces = page => page.locator('#board [data-at]').evaluateAll(els =>
   els.map(e => `${e.dataset.at}:${e.dataset.piece}`).sort().join(' '));
 
-/** Polls the server until the game waits for a person (or is over): its STATE then. */
+/** Polls the server until the game waits for a person (or is over, or has no person left): its STATE then. */
 async function settledState(page, after = -1) {
   for (;;) {
     const state = await sessionState(page);
-    if (state.plies > after && (state.legal.length || state.result || state.seats.every(s => s.kind === 'engine'))) return state;
+    const people = state.seats.filter(s => s.kind === 'human' && !state.eliminated.includes(s.army));
+    if (state.plies > after && (state.legal.length || state.result || !people.length)) return state;
     await page.waitForTimeout(30);
   }
 }
@@ -271,7 +272,7 @@ async function defaultReplyTime(page, moves) {
   let seed = 11;
   for (let i = 0; i < moves; i++) {
     let state = await settledState(page);
-    if (state.result) break;
+    if (state.result || !state.legal.length) break; // over, or the person's army left the board
     seed = (seed * 1103515245 + 12345) % 2147483648;
     const started = performance.now();
     await page.fill('#move-entry input', state.legal[seed % state.legal.length]);
@@ -286,7 +287,7 @@ async function defaultReplyTime(page, moves) {
 
 for (const variant of ['glinski', 'nd-mccooey-3p', 'nd-wellisch-4p']) {
   test(`the default game's engine replies briskly (${variant})`, variant, async page => {
-    const median = await defaultReplyTime(page, 5);
+    const median = await defaultReplyTime(page, 6);
     notes.push(`${variant}: the default game's median engine reply ${median.toFixed(2)} s`);
     expect(median <= 2, `median engine reply ${median.toFixed(2)} s`);
   });
@@ -479,6 +480,10 @@ test('checkmate: the check is marked and the result announced', 'glinski', async
   await page.press('#move-entry input', 'Enter');
   await page.waitForSelector('#movelist .result-line');
   expect(/checkmate/.test(await page.textContent('#status')), `status: ${await page.textContent('#status')}`);
+  await page.waitForSelector('#result-dialog[open]');
+  const headline = await page.textContent('#result-dialog .headline');
+  expect(headline === 'White wins by checkmate', `the result dialog says "${headline}"`);
+  await page.click('#result-dialog .close');
   expect(await page.locator('#board .cell.check').count() === 1, 'the mated king is not marked');
   expect(await page.locator('#board .cell.movable').count() === 0, 'pieces can still be moved');
 });
@@ -543,6 +548,32 @@ test('three players: a move eliminates an army', 'wellisch', async page => {
   expect(state.eliminated.includes('w') && state.turn === 'b', `eliminated ${state.eliminated}, turn ${state.turn}`);
 });
 
+test('three players: each army\'s expected share of the points, a bar per army', 'nd-mccooey-3p', async page => {
+  await newGame(page, ['engine:0', 'engine:0', 'engine:0'], ['movetime_ms', '300']);
+  await waitMoves(page, 3);
+  const shares = await page.locator('#shares .share').evaluateAll(els =>
+    els.filter(e => e.offsetParent).map(e => Number(e.dataset.share)));
+  const sum = shares.reduce((a, b) => a + b, 0);
+  expect(shares.length === 3 && Math.abs(sum - 1) < 0.01, `shares ${shares} (sum ${sum})`);
+  expect(shares.every(x => x > 0.1 && x < 0.7), `shares near the start ${shares.map(x => x.toFixed(2))}: not about even`);
+  expect(!await page.isVisible('#evalbar'), 'the two-army evaluation bar is shown for three armies');
+  await page.waitForFunction(() => [...document.querySelectorAll('.player .engine-line')].some(e => /% of the points/.test(e.textContent)));
+});
+
+test('a three-player result in words, with each army\'s points', 'wellisch', async (page, ctx) => {
+  await newGame(page, ['human', 'human', 'human']);
+  await loadFen(page, '6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1');
+  await typeMove(page, 'k4k3');
+  await page.waitForSelector('#result-dialog[open]');
+  const headline = await page.textContent('#result-dialog .headline');
+  const detail = await page.textContent('#result-dialog .detail');
+  const points = await page.locator('#result-dialog .points li').evaluateAll(els => els.map(e => e.textContent).join(' '));
+  expect(headline === 'White wins as the last army on the board', `headline "${headline}"`);
+  expect(detail === 'Red and Black are eliminated.', `detail "${detail}"`);
+  expect(points === 'Red0 White1 Black0', `points "${points}"`);
+  if (ctx.shots) await page.screenshot({ path: path.join(SHOTS, 'result-3p.png') });
+});
+
 test('the piece guide marks moves and captures', 'glinski', async page => {
   await page.click('[data-tab=guide]');
   await page.click('[data-guide="N"]');
@@ -572,6 +603,22 @@ test('an engine crash is shown with a restart button; the game stays', 'glinski'
   await page.click('#engine-alert .restart');
   await page.waitForSelector('#engine-alert', { state: 'hidden', timeout: 15000 });
   await waitMoves(page, 2);
+});
+
+test('a phone: from 360 px wide nothing scrolls sideways and the board fills the width', 'nd-mccooey-3p', async (page, ctx) => {
+  for (const [width, height] of [[390, 844], [360, 740]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(200);
+    for (const tab of ['game', 'analysis', 'guide', 'io', 'engine']) {
+      await page.click(`[data-tab=${tab}]`);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(wide <= width, `${width} px: the page is ${wide} px wide with the ${tab} tab`);
+    }
+    await page.click('[data-tab=game]');
+    const board = await page.locator('#board').boundingBox();
+    expect(board.width >= width - 24, `${width} px: the board is ${board.width.toFixed(0)} px wide`);
+    if (ctx.shots) await page.screenshot({ path: path.join(SHOTS, `phone-${width}.png`), fullPage: true });
+  }
 });
 
 test('screenshots of every variant (GUI_SCREENSHOTS=1)', 'glinski', async (page, ctx) => {

@@ -7,6 +7,8 @@ import { Analysis } from './analysis.js';
 import { ScoreGraph } from './graph.js';
 import { Guide } from './guide.js';
 import { NewGameForm } from './newgame.js';
+import { Shares } from './shares.js';
+import { ResultDialog, resultWords } from './result.js';
 import { GameIO } from './io.js';
 import { OptionsForm } from './options.js';
 import { pick } from './picker.js';
@@ -37,6 +39,8 @@ const graph = new ScoreGraph($('#graph'), { onPly: showPly });
 const analysis = new Analysis({
   toggle: $('#analyse'), multipv: $('#multipv'), info: $('#analysis-info'), lines: $('#pv-lines'), bar: $('#evalbar'),
 }, { graph, onArrows: list => setArrows('analysis', list) });
+const shares = new Shares($('#shares'));
+const resultDialog = new ResultDialog($('#result-dialog'));
 const guide = new Guide($('#guide-pieces'), $('#guide-board'));
 const newGame = new NewGameForm($('#newgame'), { onStart: () => start() });
 // the FEN/PGN tab shows its own errors: these calls let them through
@@ -90,6 +94,8 @@ function attach(id, state) {
   setView(Math.max(0, human));
   analysis.setSession(page.session, state);
   graph.reset();
+  shares.reset(page.variant);
+  resultDialog.close();
   page.state = null;
   applyState(state);
   page.events = page.session.events({
@@ -127,6 +133,7 @@ function applyState(state) {
   }
   const moved = page.state?.fen !== state.fen;
   const stepped = page.state && state.ply === page.state.ply + 1; // one move on: it slides
+  const ended = page.state && !page.state.result && state.result; // while this page watched
   page.state = state;
   if (moved) setArrows('hint', []);
   board.setPosition(state, stepped);
@@ -136,7 +143,9 @@ function applyState(state) {
   analysis.setState(state, page.variant);
   graph.setGame(state.plies, state.ply);
   $('#abort').hidden = !state.abortable;
+  shares.render(state.eliminated);
   showStatus();
+  if (ended) resultDialog.show(state, page.variant.armies);
   const down = state.seats.findIndex(s => TROUBLE.has(s.status));
   if (down >= 0) showEngineAlert(down, `${armyName(state.seats[down].army)}'s engine ${state.seats[down].status}.`);
   else if (page.alertSeat !== null) hideEngineAlert(); // the analysis engine's trouble stays until restarted
@@ -149,7 +158,11 @@ function showStatus(message = '') {
   if (message) {
     el.textContent = message;
   } else if (state.result && state.ply === state.plies) {
-    el.innerHTML = `<span class="result">${state.result.text}</span>`;
+    const { headline, detail } = resultWords(state, page.variant.armies);
+    const result = document.createElement('span');
+    result.className = 'result';
+    result.textContent = `${headline}${detail ? `. ${detail}` : ''}`;
+    el.replaceChildren(result);
   } else {
     el.textContent = `${armyName(state.turn)} to move` + (state.check.length ? ' · check' : '') +
       (state.ply < state.plies ? ` · move ${state.ply} of ${state.plies}` : '');
@@ -164,9 +177,15 @@ function notify(message) {
 /** Lines of the analysis, or (with a seat) of an engine thinking over its move, shown on its card. */
 function analysisEvent(event) {
   const seat = event.seat ?? null;
+  const top = event.lines.find(l => l.multipv === 1);
+  // every search scores for the army to move: the analysed position's, or the thinking seat's
+  shares.record(seat === null ? page.state.turn : page.variant.armies[seat].letter, top?.score);
+  const now = shares.render(page.state.eliminated);
   if (seat === null) return analysis.update(event);
-  const top = event.lines[0];
-  const score = top && scoreText(forFirstArmy(top.score, page.state.turn, page.variant.armies));
+  const army = page.variant.armies[seat].letter;
+  // three or four armies: the seat's expected share of the points, which reads the same in every game
+  const score = now ? `${Math.round(now.get(army) * 100)}% of the points`
+    : top && scoreText(forFirstArmy(top.score, page.state.turn, page.variant.armies));
   players.setThinking(seat, top ? `depth ${event.depth} · ${score}` : '');
 }
 

@@ -1,4 +1,5 @@
 // The move list: one row per round, one column per army; click a move or use the buttons to step through.
+import { resultWords } from './result.js';
 
 export class MoveList {
   /** `onPly(k)` asks to show the position after k plies. */
@@ -50,7 +51,7 @@ export class MoveList {
       cells.push(`<button type="button" class="move${current}" data-move="${m.uci}" data-ply="${i + 1}">${m.uci}${left}</button>`);
       col = c + 1;
     });
-    if (state.result) cells.push(`<div class="result-line">${state.result.text}</div>`);
+    if (state.result) cells.push(`<div class="result-line">${resultWords(state, armies).headline}</div>`);
     this.list.innerHTML = cells.join('');
     this.list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
     this.buttons.first.disabled = this.buttons.back.disabled = state.ply === 0;
