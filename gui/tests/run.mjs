@@ -116,6 +116,10 @@ async function playAgainstEngines(page, armies, limit, elo, moves) {
   for (let played = 0; played < moves;) {
     let state = await settledState(page);
     if (state.result || state.eliminated.includes(state.seats[0].army)) {
+      if (state.result) { // the result dialog is modal
+        await page.waitForSelector('#result-dialog[open]');
+        await page.click('#result-dialog .close');
+      }
       await start();
       continue;
     }
