@@ -438,44 +438,14 @@ static bool engine_move(struct human_game *p)
     return true;
 }
 
-/* Long algebraic as players write it: a piece letter first ("Nc1e3") and '-', 'x' or ':' between
- * the cells ("f5-f6", "e5xe6") are dropped; the letter must name the piece on the from-cell. The
- * move goes to out; false, with the reason said, if the letter names another piece. */
-static bool move_plain(struct human_game *p, const char *text, char *out, size_t len)
-{
-    const struct variant *v = p->g.v;
-    int n = 0, from = geo_parse_cell(&v->geo, text, &n);
-    char letter = 0;
-    if (from == CELL_NONE && isalpha((unsigned char)text[0])
-        && (from = geo_parse_cell(&v->geo, text + 1, &n)) != CELL_NONE)
-        letter = *text++;
-    if (from == CELL_NONE) {
-        snprintf(out, len, "%s", text);
-        return true;
-    }
-    int m = 0;
-    bool sep = strchr("-x:", text[n]) && text[n] && geo_parse_cell(&v->geo, text + n + 1, &m) != CELL_NONE;
-    snprintf(out, len, "%.*s%s", n, text, text + n + sep);
-    struct setup s;
-    p->g.ops->position_get(p->g.pos, &s);
-    if (!letter || (s.piece[from] && tolower((unsigned char)v->piece[piece_type(s.piece[from])].letter) == letter))
-        return true;
-    if (!s.piece[from])
-        printf("there is no piece on %s, so no %c\n", v->geo.name[from], toupper((unsigned char)letter));
-    else
-        printf("the piece on %s is a %s (%c), not %c\n", v->geo.name[from], v->piece[piece_type(s.piece[from])].name,
-               v->piece[piece_type(s.piece[from])].letter, toupper((unsigned char)letter));
-    return false;
-}
-
 static void human_move(struct human_game *p, const char *text)
 {
     char err[ERR_LEN], plain[QUOTE_LEN + MOVE_LEN];
     move_t m;
     if (play_over(p)) {
         printf("the game is over: type 'new', 'undo' or 'quit'\n");
-    } else if (!move_plain(p, text, plain, sizeof plain)) {
-        return;
+    } else if (!game_plain_move(&p->g, text, plain, sizeof plain, err, sizeof err)) {
+        printf("%s\n", err);
     } else if (!game_parse_move(&p->g, plain, &m, err, sizeof err)) {
         explain_illegal(p, plain);
     } else if (play_move(p, m)) {

@@ -18,6 +18,7 @@
 #include "../match/pgn.h"
 #include "../match/tc.h"
 #include "../protocol/option_line.h"
+#include "../rules/fen_variant.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"
 
@@ -111,6 +112,7 @@ struct session {
     struct clock clock[MAX_PLAYERS];
     long long turn_start;       /* when the clock of the army to move started */
     int forfeit;                /* the army that lost on time, or -1 */
+    bool aborted;               /* ended before every army had moved */
     /* The worker's job; a change that makes it obsolete sets cancel. */
     enum job job;
     int job_seat;
@@ -309,14 +311,38 @@ static bool clocked(const struct session *s)
 
 static bool game_over(struct session *s)
 {
-    return s->forfeit >= 0 || game_status(&s->rec.game).outcome != GAME_ONGOING;
+    return s->forfeit >= 0 || s->aborted || game_status(&s->rec.game).outcome != GAME_ONGOING;
+}
+
+static bool has_moved(const struct session *s, int army)
+{
+    for (int i = 0; i < s->rec.nmoves; i++)
+        if (s->rec.moves[i].army == army)
+            return true;
+    return false;
+}
+
+/* Whether an army's clock runs now. As on lichess, it starts with the army's first move: the time
+ * taken over that move (reading the board, the piece guide) is not counted. */
+static bool clock_runs(struct session *s, int army)
+{
+    return clocked(s) && army == side_to_move(s) && has_moved(s, army) && !game_over(s);
+}
+
+/* A game may be aborted until every army has moved. */
+static bool abortable(struct session *s)
+{
+    for (int a = 0; a < s->nseats; a++)
+        if (!has_moved(s, a))
+            return !game_over(s);
+    return false;
 }
 
 /* Time left on an army's clock now. */
-static long long clock_left(const struct session *s, int army)
+static long long clock_left(struct session *s, int army)
 {
     long long left = s->clock[army].left;
-    if (army == side_to_move(s) && s->forfeit < 0)
+    if (clock_runs(s, army))
         left -= clock_us() - s->turn_start;
     return left > 0 ? left : 0;
 }
@@ -336,18 +362,41 @@ static json_t *letter_json(const struct variant *v, int army)
     return json_string(letter);
 }
 
+/* Each army's points out of one: {"w": 1, "b": 0}. */
+static json_t *points_json(const struct variant *v, const int *score, int den)
+{
+    json_t *points = json_object();
+    for (int p = 0; p < v->nplayers; p++) {
+        char letter[2] = { v->colour_letter[p], 0 };
+        json_object_set_new(points, letter, json_real((double)score[p] / den));
+    }
+    return points;
+}
+
+/* The result: the engine's line, why the game ended and each army's points (none for an abort). */
 static json_t *result_json(struct session *s)
 {
+    static const char *const reasons[] = { "", "checkmate", "stalemate", "repetition", "100-ply rule", "last army" };
+    const struct variant *v = s->rec.v;
     char text[256];
     if (s->forfeit >= 0) {
-        snprintf(text, sizeof text, "time forfeit: %c loses on time", s->rec.v->colour_letter[s->forfeit]);
-        return json_pack("{s:s}", "text", text);
+        /* The armies still on the board share the point the loser forfeits. */
+        int score[MAX_PLAYERS] = { 0 }, den = 0;
+        unsigned armies = game_armies(&s->rec.game) & ~(1u << s->forfeit);
+        for (int p = 0; p < v->nplayers; p++)
+            den += score[p] = armies >> p & 1;
+        snprintf(text, sizeof text, "time forfeit: %c loses on time", v->colour_letter[s->forfeit]);
+        return json_pack("{s:s, s:s, s:o}", "text", text, "reason", "time", "points",
+                         points_json(v, score, den ? den : 1));
     }
+    if (s->aborted)
+        return json_pack("{s:s, s:s, s:n}", "text", "aborted", "reason", "aborted", "points");
     struct game_status st = game_status(&s->rec.game);
     if (st.outcome == GAME_ONGOING)
         return json_null();
     game_status_text(&s->rec.game, st, text, sizeof text);
-    return json_pack("{s:s}", "text", text);
+    return json_pack("{s:s, s:s, s:o}", "text", text, "reason", reasons[st.outcome], "points",
+                     points_json(v, st.score, st.den));
 }
 
 static json_t *engine_json(const struct engine *e, int seat)
@@ -380,7 +429,8 @@ static json_t *clocks_json(struct session *s)
         char letter[2] = { s->rec.v->colour_letter[p], 0 };
         json_object_set_new(clocks, letter, json_integer(clock_left(s, p) / MS));
     }
-    json_object_set_new(clocks, "running", game_over(s) ? json_null() : letter_json(s->rec.v, side_to_move(s)));
+    json_object_set_new(clocks, "running",
+                        clock_runs(s, side_to_move(s)) ? letter_json(s->rec.v, side_to_move(s)) : json_null());
     return clocks;
 }
 
@@ -431,12 +481,14 @@ static json_t *state_json(struct session *s)
         json_array_append_new(from_to, json_string(v->geo.name[move_from(m)]));
         json_array_append_new(from_to, json_string(v->geo.name[move_to(m)]));
     }
-    return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i}",
-                     "id", s->id, "variant", v->name, "start", s->rec.start, "fen", fen, "ply", s->ply, "plies",
-                     s->rec.nmoves, "turn", letter_json(v, side), "pieces", pieces, "legal", legal, "check",
-                     cells_json(v, check), "last", from_to, "moves", moves, "result", result_json(s),
-                     "eliminated", eliminated, "seats", seats_json(s), "clocks", clocks_json(s), "analysing",
-                     s->analyse, "multipv", s->multipv);
+    /* The version orders the STATEs: a reply to a request may reach the page after the stream's newer one. */
+    return json_pack(
+        "{s:s, s:I, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:i}", "id",
+        s->id, "version", (json_int_t)s->state_version, "variant", v->name, "start", s->rec.start, "fen", fen, "ply",
+        s->ply, "plies", s->rec.nmoves, "turn", letter_json(v, side), "pieces", pieces, "legal", legal, "check",
+        cells_json(v, check), "last", from_to, "moves", moves, "result", result_json(s), "eliminated", eliminated,
+        "seats", seats_json(s), "clocks", clocks_json(s), "abortable", abortable(s), "analysing", s->analyse, "multipv",
+        s->multipv);
 }
 
 /* ---- changes and events ---- */
@@ -501,7 +553,7 @@ static void lose_on_time(struct session *s, int side)
 static bool charge_clock(struct session *s)
 {
     int side = side_to_move(s);
-    if (!clocked(s) || clock_charge(&s->clock[side], &s->limits, clock_us() - s->turn_start))
+    if (!clock_runs(s, side) || clock_charge(&s->clock[side], &s->limits, clock_us() - s->turn_start))
         return true;
     lose_on_time(s, side);
     return false;
@@ -627,6 +679,12 @@ static void run_engine_move(struct session *s, int side)
         now[p].left = clock_left(s, p);
     }
     clock_go_args(limits, now, s->rec.v->colour_letter, s->nseats, side, &q.go);
+    /* A time per move beside a clock (the page's default against a person) sets the engine's pace; a
+     * tenth of its clock at most, so that the clock stays in force. */
+    if (clocked(s) && s->limits.movetime) {
+        long long pace = now[side].left / 10 < s->limits.movetime ? now[side].left / 10 : s->limits.movetime;
+        text_printf(&q.go, " movetime %lld", pace > MS ? pace / MS : 1);
+    }
     long long allowance = clock_allowance(&now[side], &s->limits);
     q.limit = allowance >= 0 ? allowance + STALL_GRACE : SEARCH_TIMEOUT;
     s->job = JOB_ENGINE;
@@ -801,7 +859,7 @@ static void *worker_main(void *arg)
                 s->hint_done = s->hint_asked, s->hint[0] = 0, pthread_cond_broadcast(&s->changed);
         } else if (s->analyse && s->analysis_done != s->analysis_wanted && analysable(s)) {
             run_analysis(s, false);
-        } else if (clocked(s) && !game_over(s)) {
+        } else if (clock_runs(s, side_to_move(s))) {
             /* Waits for the flag of the army to move at the latest. */
             long long wait = clock_left(s, side_to_move(s));
             if (wait > 0)
@@ -1146,7 +1204,7 @@ static void do_move(struct session *s, const json_t *body, const char *text, siz
 {
     (void)text, (void)len;
     const char *move;
-    char err[256];
+    char err[256], plain[64];
     move_t m;
     if (json_unpack((json_t *)body, "{s:s}", "move", &move)) {
         reply_error(r, 400, "{\"move\": \"f5f6\"} expected");
@@ -1157,7 +1215,9 @@ static void do_move(struct session *s, const json_t *body, const char *text, siz
                                                                                        : "not a person's turn");
         return;
     }
-    if (!game_parse_move(&s->rec.game, move, &m, err, sizeof err)) {
+    /* The move as terminal play takes it: "f5f6", "f5-f6", "Pf5f6". */
+    if (!game_plain_move(&s->rec.game, move, plain, sizeof plain, err, sizeof err)
+        || !game_parse_move(&s->rec.game, plain, &m, err, sizeof err)) {
         reply_error(r, 400, "%s", err);
         return;
     }
@@ -1189,7 +1249,22 @@ static void do_undo(struct session *s, const json_t *body, const char *text, siz
         return;
     }
     s->forfeit = -1;
+    s->aborted = false;
     game_changed(s, true);
+    reply_json(r, 200, state_json(s));
+}
+
+static void do_abort(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)body, (void)text, (void)len;
+    if (!abortable(s)) {
+        reply_error(r, 409,
+                    game_over(s) ? "the game is over" : "every army has moved: the game can no longer be aborted");
+        return;
+    }
+    s->aborted = true;
+    interrupt(s, true);
+    state_changed(s);
     reply_json(r, 200, state_json(s));
 }
 
@@ -1231,6 +1306,7 @@ static void replace_game(struct session *s, struct record *rec)
     }
     s->helper.new_game = true;
     s->forfeit = -1;
+    s->aborted = false;
     game_changed(s, true);
 }
 
@@ -1240,16 +1316,29 @@ static void do_fen(struct session *s, const json_t *body, const char *text, size
     const char *fen;
     char err[512];
     struct record rec;
+    char boards[256];
     if (json_unpack((json_t *)body, "{s:s}", "fen", &fen)) {
         reply_error(r, 400, "{\"fen\": FEN} expected");
         return;
     }
-    if (!record_load(&rec, s->rec.v, fen, NULL, 0, err, sizeof err)) {
-        reply_error(r, 400, "%s", err);
+    /* Another variant's starting position (McCooey's given to Glinski, on the same board) is a game of it. */
+    const struct variant *v = fen_start_variant(s->rec.v, fen);
+    if (!record_load(&rec, v ? v : s->rec.v, fen, NULL, 0, err, sizeof err)) {
+        if (fen_fitting_variants(s->rec.v, fen, boards, sizeof boards))
+            reply_error(r, 400, "not a position of %s (%d cells): this FEN is one of %s", s->rec.v->name,
+                        s->rec.v->geo.ncells, boards);
+        else
+            reply_error(r, 400, "%s", err);
         return;
     }
+    char notice[160] = "";
+    if (v && v != s->rec.v)
+        snprintf(notice, sizeof notice, "the starting position of %s: loaded as a game of %s", v->name, v->name);
     replace_game(s, &rec);
-    reply_json(r, 200, state_json(s));
+    json_t *state = state_json(s);
+    if (notice[0])
+        json_object_set_new(state, "notice", json_string(notice));
+    reply_json(r, 200, state);
 }
 
 static const char *seat_name(const struct session *s, int k)
@@ -1515,10 +1604,10 @@ static const struct {
     const char *name, *method;
     action_fn fn;
 } actions[] = {
-    { "", "GET", do_state },           { "move", "POST", do_move },       { "undo", "POST", do_undo },
-    { "view", "POST", do_view },       { "fen", "POST", do_fen },         { "pgn", "GET", do_pgn },
-    { "pgn", "POST", do_pgn },         { "analyse", "POST", do_analyse }, { "hint", "POST", do_hint },
-    { "options", "POST", do_options }, { "restart", "POST", do_restart },
+    { "", "GET", do_state },       { "move", "POST", do_move },       { "undo", "POST", do_undo },
+    { "abort", "POST", do_abort }, { "view", "POST", do_view },       { "fen", "POST", do_fen },
+    { "pgn", "GET", do_pgn },      { "pgn", "POST", do_pgn },         { "analyse", "POST", do_analyse },
+    { "hint", "POST", do_hint },   { "options", "POST", do_options }, { "restart", "POST", do_restart },
 };
 
 void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,

@@ -402,7 +402,20 @@ START_TEST(test_moves)
     ck_assert(has_string(json_object_get(state, "legal"), "f5f6"));
     ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 51);
     json_decref(state);
-    state = session_post(&g, id, "move", "{\"move\": \"f5f6\"}", 200);
+    json_t *abort = session_post(&g, id, "abort", NULL, 200);
+    ck_assert_str_eq(str(json_object_get(abort, "result"), "text"), "aborted");
+    ck_assert_int_eq((int)json_array_size(json_object_get(abort, "legal")), 0);
+    json_decref(abort);
+    json_decref(session_post(&g, id, "abort", NULL, 409));
+    json_decref(session_post(&g, id, "move", "{\"move\": \"f5f6\"}", 409));
+    state = new_session(&g, "{\"variant\": \"glinski\"}", id);
+    long long version = json_integer_value(json_object_get(state, "version"));
+    json_decref(state);
+    /* Moves as terminal play takes them; a letter naming another piece is refused. */
+    json_decref(session_post(&g, id, "move", "{\"move\": \"Nf5f6\"}", 400));
+    state = session_post(&g, id, "move", "{\"move\": \"Pf5-f6\"}", 200);
+    ck_assert(json_integer_value(json_object_get(state, "version")) > version);
+    ck_assert(json_is_true(json_object_get(state, "abortable")));
     ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 1);
     ck_assert_str_eq(str(state, "turn"), "b");
     ck_assert_str_eq(json_string_value(json_array_get(json_object_get(state, "last"), 1)), "f6");
@@ -441,12 +454,19 @@ START_TEST(test_fen_and_pgn)
     const char *fen = "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 b - - 3 7";
     gui_start(&g, NULL);
     json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
-    char body[512];
+    char body[1100];
     snprintf(body, sizeof body, "{\"fen\": \"%s\"}", fen);
     json_t *state = session_post(&g, id, "fen", body, 200);
     ck_assert_str_eq(str(state, "fen"), fen);
     json_decref(state);
     json_decref(session_post(&g, id, "fen", "{\"fen\": \"6/P5p/RP4pr w - - 0 1\"}", 400));
+    /* Another board's FEN is refused with the variants it belongs to. */
+    snprintf(body, sizeof body, "{\"fen\": \"%s\"}", test_variant("nd-wellisch")->start_fen);
+    strstr(body, "5ppb/")[3] = '1'; /* not its starting position, which would start a game of it */
+    json_t *err = session_post(&g, id, "fen", body, 400);
+    ck_assert_msg(strstr(str(err, "error"), "169 cells") && strstr(str(err, "error"), "nd-wellisch"), "%s",
+                  str(err, "error"));
+    json_decref(err);
     state = session_state(&g, id);
     ck_assert_str_eq(str(state, "fen"), fen);
     ck_assert_str_eq(str(state, "start"), fen);
@@ -469,6 +489,12 @@ START_TEST(test_fen_and_pgn)
     /* A match record, with the engines' evaluations after the moves. */
     state = session_post(&g, id, "pgn", "[Variant \"glinski\"]\n\n1. c1f4 {+0.35/12 0.52s} c8f8 {-M4/9 1.5s} *\n", 200);
     ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 2);
+    json_decref(state);
+    /* McCooey's starting position given to a Glinski game (the same board) starts a McCooey game. */
+    snprintf(body, sizeof body, "{\"fen\": \"%s\"}", test_variant("mccooey")->start_fen);
+    state = session_post(&g, id, "fen", body, 200);
+    ck_assert_str_eq(str(state, "variant"), "mccooey");
+    ck_assert_msg(strstr(str(state, "notice"), "mccooey"), "%s", str(state, "notice"));
     json_decref(state);
     gui_stop(&g);
 }

@@ -58,10 +58,13 @@ async function waitMoves(page, n) {
   await page.waitForFunction(k => document.querySelectorAll('#movelist [data-move]').length >= k, n, { timeout: 15000 });
 }
 
-/** Starts a game from the New game tab: `seats` like ['human', 'engine:0'], an engine limit, no clock. */
-async function newGame(page, seats, limit = ['movetime_ms', '200'], clock = '') {
+/** Starts a game from the New game tab: `seats` like ['human', 'engine:0'], an engine limit, no clock, engines' Elo. */
+async function newGame(page, seats, limit = ['movetime_ms', '200'], clock = '', elo = '') {
   await page.click('[data-tab=game]');
-  for (const [i, kind] of seats.entries()) await page.selectOption(`select[name=seat-${i}]`, kind);
+  for (const [i, kind] of seats.entries()) {
+    await page.selectOption(`select[name=seat-${i}]`, kind);
+    await page.fill(`input[name=elo-${i}]`, kind === 'human' ? '' : elo);
+  }
   await page.selectOption('select[name=clock]', clock);
   await page.selectOption('select[name=limit-kind]', limit[0]);
   await page.fill('input[name=limit-value]', limit[1]);
@@ -72,13 +75,68 @@ async function newGame(page, seats, limit = ['movetime_ms', '200'], clock = '') 
   await page.waitForSelector(`body[data-session="${id}"]`);
 }
 
+/** Loads a FEN from the FEN/PGN tab; a refusal throws with the error the tab shows. */
 async function loadFen(page, fen) {
   await page.click('[data-tab=io]');
   await page.fill('#fen-form input[name=fen]', fen);
+  const answered = page.waitForResponse(r => r.url().endsWith('/fen') && r.request().method() === 'POST');
   await page.click('#fen-form button[type=submit]');
-  await page.waitForFunction(f => document.querySelector('#fen-form input[name=fen]').value === f || document.querySelector('.io-error').textContent, fen);
-  const error = await page.textContent('.io-error');
-  if (error) throw new Error(`FEN refused: ${error}`);
+  const reply = await answered;
+  if (!reply.ok()) {
+    const shown = await page.waitForFunction(() => document.querySelector('.io-error').textContent, null, { timeout: 2000 })
+      .then(() => page.textContent('.io-error'), () => 'no error shown in the FEN/PGN tab');
+    throw new Error(`FEN refused: ${shown}`);
+  }
+  const state = await reply.json();
+  await page.waitForFunction(f => document.querySelector('#fen-form input[name=fen]').value === f, state.fen);
+}
+
+/** The pieces the page draws, as "cell:piece" sorted. */
+const shownPieces = page => page.locator('#board [data-at]').evaluateAll(els =>
+  els.map(e => `${e.dataset.at}:${e.dataset.piece}`).sort().join(' '));
+
+/** Polls the server until the game waits for a person (or is over, or has no person left): its STATE then. */
+async function settledState(page, after = -1) {
+  for (;;) {
+    const state = await sessionState(page);
+    const people = state.seats.filter(s => s.kind === 'human' && !state.eliminated.includes(s.army));
+    if (state.plies > after && (state.legal.length || state.result || !people.length)) return state;
+    await page.waitForTimeout(30);
+  }
+}
+
+/**
+ * Plays `moves` random moves of the first army against engines, typed in the move box; after each,
+ * once the server waits for the person again, the page must show the server's position within a second.
+ */
+async function playAgainstEngines(page, armies, limit, elo, moves) {
+  let seed = 7;
+  const random = n => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const start = () => newGame(page, ['human', ...Array(armies - 1).fill('engine:0')], limit, '', elo);
+  await start();
+  for (let played = 0; played < moves;) {
+    let state = await settledState(page);
+    if (state.result || state.eliminated.includes(state.seats[0].army)) {
+      if (state.result) { // the result dialog is modal
+        await page.waitForSelector('#result-dialog[open]');
+        await page.click('#result-dialog .close');
+      }
+      await start();
+      continue;
+    }
+    const move = state.legal[random(state.legal.length)];
+    await page.fill('#move-entry input', move);
+    await page.press('#move-entry input', 'Enter');
+    played++;
+    state = await settledState(page, state.plies);
+    const server = state.pieces.map(p => `${p.cell}:${p.piece}`).sort().join(' ');
+    await page.waitForFunction(want => [...document.querySelectorAll('#board [data-at]')]
+      .map(e => `${e.dataset.at}:${e.dataset.piece}`).sort().join(' ') === want, server, { timeout: 1000 })
+      .catch(async () => {
+        throw new Error(`move ${played} (${move}): after ply ${state.plies} the page shows another position` +
+          ` (${(await shownPieces(page)).length} vs ${server.length} characters of pieces)`);
+      });
+  }
 }
 
 /** Picks a variant in the header, which starts a game of it; resolves when its pieces are drawn. */
@@ -170,6 +228,76 @@ test('takeback returns to the human\'s turn', 'glinski', async page => {
   expect(await pieceAt(page, 'e4') === 'P', 'the pawn is not back on e4');
 });
 
+for (const [variant, armies] of [['glinski', 2], ['nd-mccooey-3p', 3]]) {
+  test(`no stale page: 40 moves against nodes=200 (${variant})`, variant, page =>
+    playAgainstEngines(page, armies, ['nodes', '200'], '', 40));
+  // a short time per move keeps the run short: a weakened three-player search still uses all it gets
+  test(`no stale page: 40 moves against Elo 800 (${variant})`, variant, page =>
+    playAgainstEngines(page, armies, ['movetime_ms', '100'], '800', 40));
+}
+
+/** Types a move in the move box and waits for it in the move list. */
+async function typeMove(page, move) {
+  const n = (await movesPlayed(page)).length;
+  await page.fill('#move-entry input', move);
+  await page.press('#move-entry input', 'Enter');
+  await waitMoves(page, n + 1);
+}
+
+test('clocks start with each side\'s first move; abort before it', 'glinski', async page => {
+  await newGame(page, ['human', 'human'], undefined, '60000+0');
+  await page.waitForTimeout(1200);
+  let { clocks } = await sessionState(page);
+  expect(clocks.w === 60000 && clocks.running === null, `before any move: ${JSON.stringify(clocks)}`);
+  expect(await page.isVisible('#abort'), 'no Abort button before the first moves');
+  await typeMove(page, 'f5f6');
+  await page.waitForTimeout(600);
+  ({ clocks } = await sessionState(page));
+  expect(clocks.w === 60000 && clocks.b === 60000 && clocks.running === null, `after White's first move: ${JSON.stringify(clocks)}`);
+  await typeMove(page, 'e7e6');
+  await page.waitForTimeout(600);
+  ({ clocks } = await sessionState(page));
+  expect(clocks.b === 60000 && clocks.running === 'w' && clocks.w < 59700, `after Black's first move: ${JSON.stringify(clocks)}`);
+  expect(!await page.isVisible('#abort'), 'Abort is offered after every army has moved');
+  await newGame(page, ['human', 'engine:0'], ['movetime_ms', '100'], '60000+0');
+  await page.click('#abort');
+  await page.waitForFunction(() => /aborted/i.test(document.querySelector('#status').textContent));
+  await page.waitForTimeout(400);
+  const state = await sessionState(page);
+  expect(state.plies === 0 && state.result && state.clocks.running === null, `after the abort: ${JSON.stringify(state.result)}, ${state.plies} plies`);
+});
+
+/**
+ * The engine's replies in the game the page starts by itself (the New game form's defaults): the
+ * human plays `moves` random moves; resolves with the median time from a move to the person's turn
+ * again, per engine reply.
+ */
+async function defaultReplyTime(page, moves) {
+  const times = [];
+  let seed = 11;
+  for (let i = 0; i < moves; i++) {
+    let state = await settledState(page);
+    if (state.result || !state.legal.length) break; // over, or the person's army left the board
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const started = performance.now();
+    await page.fill('#move-entry input', state.legal[seed % state.legal.length]);
+    await page.press('#move-entry input', 'Enter');
+    const engines = state.seats.filter(s => s.kind === 'engine' && !state.eliminated.includes(s.army)).length;
+    state = await settledState(page, state.plies);
+    times.push((performance.now() - started) / 1000 / engines);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+for (const variant of ['glinski', 'nd-mccooey-3p', 'nd-wellisch-4p']) {
+  test(`the default game's engine replies briskly (${variant})`, variant, async page => {
+    const median = await defaultReplyTime(page, 6);
+    notes.push(`${variant}: the default game's median engine reply ${median.toFixed(2)} s`);
+    expect(median <= 2, `median engine reply ${median.toFixed(2)} s`);
+  });
+}
+
 test('a move by dragging a piece', 'glinski', async page => {
   await newGame(page, ['human', 'human']);
   // The board may be redrawn after the new game starts: wait for the cell before measuring it.
@@ -200,7 +328,8 @@ test('keyboard: move entry and arrow keys step through the game', 'glinski', asy
   expect((await movesPlayed(page)).join(' ') === 'f5f6 e7e6', 'typed moves not played');
   await page.fill('#move-entry input', 'a1a6');
   await page.press('#move-entry input', 'Enter');
-  expect((await page.textContent('#move-entry .error')).includes('not legal'), 'an illegal move is not refused');
+  await page.waitForFunction(() => document.querySelector('#move-entry .error').textContent);
+  expect(/legal/.test(await page.textContent('#move-entry .error')), 'an illegal move is not refused');
   await page.click('#status');
   await page.keyboard.press('ArrowLeft');
   await page.waitForSelector('#movelist [data-ply="1"].current');
@@ -210,6 +339,79 @@ test('keyboard: move entry and arrow keys step through the game', 'glinski', asy
   expect(await pieceAt(page, 'f5') === 'P', 'at the start the pawn is not on f5');
   await page.click('#movelist [data-move="e7e6"]');
   await page.waitForSelector('#movelist [data-ply="2"].current');
+});
+
+test('arrow keys still step after a click on the Names or Analyse checkbox', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  await typeMove(page, 'f5f6');
+  await typeMove(page, 'e7e6');
+  await page.click('#names');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('#movelist [data-ply="1"].current', { timeout: 3000 });
+  await page.click('[data-tab=analysis]');
+  await page.click('#analyse');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => !document.querySelector('#movelist .current'), null, { timeout: 3000 });
+  await page.click('#analyse');
+});
+
+test('the move box takes moves as terminal play does: f5-f6, Pe7e6', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  await typeMove(page, 'f5-f6');
+  await typeMove(page, 'Pe7e6');
+  expect((await movesPlayed(page)).join(' ') === 'f5f6 e7e6', `played ${await movesPlayed(page)}`);
+  await page.fill('#move-entry input', 'Ne4e5');
+  await page.press('#move-entry input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#move-entry .error').textContent);
+  const error = await page.textContent('#move-entry .error');
+  expect(/pawn/.test(error), `a knight's move from a pawn's cell: ${error}`);
+});
+
+test('a page opened with ?variant= keeps its game on reload, and asks before leaving it', 'shafran', async page => {
+  await newGame(page, ['human', 'human']);
+  const { legal } = await sessionState(page);
+  await typeMove(page, legal[0]);
+  const id = await page.getAttribute('body', 'data-session');
+  await page.reload();
+  await page.waitForSelector('#board [data-piece]');
+  expect(await page.getAttribute('body', 'data-session') === id, 'the reload started another game');
+  expect((await movesPlayed(page)).join(' ') === legal[0], 'the move was lost');
+  let asked = '';
+  page.once('dialog', d => { asked = d.message(); d.dismiss(); });
+  await page.selectOption('select[name=variant]', 'glinski');
+  await page.waitForTimeout(300);
+  expect(asked, 'no question before leaving a game in progress');
+  expect(await page.inputValue('select[name=variant]') === 'shafran', 'the variant list does not show the game\'s variant');
+  expect(await page.getAttribute('body', 'data-session') === id, 'the game was left though the player said no');
+  page.once('dialog', d => d.accept());
+  await pickVariant(page, 'glinski', 91);
+  expect(await page.getAttribute('body', 'data-session') !== id, 'no new game after the player said yes');
+});
+
+test('FEN errors in the FEN/PGN tab: the board named, another variant\'s start, move numbers', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  const glinski = await page.evaluate(async () => (await fetch('/api/variant/glinski')).json());
+  await loadFen(page, glinski.start.replace(/ 1$/, ' 5'));
+  await typeMove(page, 'f5f6');
+  expect(await page.textContent('#movelist .num') === '5', `the first move is numbered ${await page.textContent('#movelist .num')}`);
+  const big = await page.evaluate(async () => { // an nd-mccooey position after one move (not its start)
+    const post = (url, body) => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const { id, state } = await (await post('/api/session', { variant: 'nd-mccooey' })).json();
+    return (await post(`/api/session/${id}/move`, { move: state.legal[0] })).json();
+  });
+  const refused = await loadFen(page, big.fen).then(() => null, err => err.message);
+  expect(refused && /169/.test(refused) && /nd-mccooey/.test(refused), `a 169-cell FEN: ${refused}`);
+  expect(!/169/.test(await page.textContent('#status')), 'the FEN error is in the status line');
+  await page.fill('#pgn-form textarea', '[Variant "glinski"]\n\n1. z9z10 *');
+  await page.click('#pgn-form button[type=submit]');
+  await page.waitForFunction(() => document.querySelector('.io-error').textContent, null, { timeout: 3000 });
+  const mccooey = await page.evaluate(async () => (await fetch('/api/variant/mccooey')).json());
+  await page.fill('#fen-form input[name=fen]', mccooey.start);
+  await page.click('#fen-form button[type=submit]');
+  await page.waitForFunction(() => /mccooey/.test(document.querySelector('.io-error').textContent), null, { timeout: 3000 });
+  await page.waitForSelector('#board[data-variant="mccooey"]');
+  expect(await page.inputValue('select[name=variant]') === 'mccooey', 'the variant list does not say mccooey');
+  expect((await sessionState(page)).variant === 'mccooey', 'the server\'s game is not mccooey');
 });
 
 test('a reload resumes the tab\'s game', 'mccooey', async page => {
@@ -283,6 +485,10 @@ test('checkmate: the check is marked and the result announced', 'glinski', async
   await page.press('#move-entry input', 'Enter');
   await page.waitForSelector('#movelist .result-line');
   expect(/checkmate/.test(await page.textContent('#status')), `status: ${await page.textContent('#status')}`);
+  await page.waitForSelector('#result-dialog[open]');
+  const headline = await page.textContent('#result-dialog .headline');
+  expect(headline === 'White wins by checkmate', `the result dialog says "${headline}"`);
+  await page.click('#result-dialog .close');
   expect(await page.locator('#board .cell.check').count() === 1, 'the mated king is not marked');
   expect(await page.locator('#board .cell.movable').count() === 0, 'pieces can still be moved');
 });
@@ -345,6 +551,32 @@ test('three players: a move eliminates an army', 'wellisch', async page => {
   expect(await page.locator('#movelist [data-move="i8i6"] .out.army-w').count() === 1, 'the move list does not say who left');
   const state = await sessionState(page);
   expect(state.eliminated.includes('w') && state.turn === 'b', `eliminated ${state.eliminated}, turn ${state.turn}`);
+});
+
+test('three players: each army\'s expected share of the points, a bar per army', 'nd-mccooey-3p', async page => {
+  await newGame(page, ['engine:0', 'engine:0', 'engine:0'], ['movetime_ms', '300']);
+  await waitMoves(page, 3);
+  const shares = await page.locator('#shares .share').evaluateAll(els =>
+    els.filter(e => e.offsetParent).map(e => Number(e.dataset.share)));
+  const sum = shares.reduce((a, b) => a + b, 0);
+  expect(shares.length === 3 && Math.abs(sum - 1) < 0.01, `shares ${shares} (sum ${sum})`);
+  expect(shares.every(x => x > 0.1 && x < 0.7), `shares near the start ${shares.map(x => x.toFixed(2))}: not about even`);
+  expect(!await page.isVisible('#evalbar'), 'the two-army evaluation bar is shown for three armies');
+  await page.waitForFunction(() => [...document.querySelectorAll('.player .engine-line')].some(e => /% of the points/.test(e.textContent)));
+});
+
+test('a three-player result in words, with each army\'s points', 'wellisch', async (page, ctx) => {
+  await newGame(page, ['human', 'human', 'human']);
+  await loadFen(page, '6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1');
+  await typeMove(page, 'k4k3');
+  await page.waitForSelector('#result-dialog[open]');
+  const headline = await page.textContent('#result-dialog .headline');
+  const detail = await page.textContent('#result-dialog .detail');
+  const points = await page.locator('#result-dialog .points li').evaluateAll(els => els.map(e => e.textContent).join(' '));
+  expect(headline === 'White wins as the last army on the board', `headline "${headline}"`);
+  expect(detail === 'Red and Black are eliminated.', `detail "${detail}"`);
+  expect(points === 'Red0 White1 Black0', `points "${points}"`);
+  if (ctx.shots) await page.screenshot({ path: path.join(SHOTS, 'result-3p.png') });
 });
 
 test('the piece guide marks moves and captures', 'glinski', async page => {
@@ -422,6 +654,22 @@ test('what an engine prints is shown as text and never runs', 'glinski', async (
   } finally {
     server.process.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a phone: from 360 px wide nothing scrolls sideways and the board fills the width', 'nd-mccooey-3p', async (page, ctx) => {
+  for (const [width, height] of [[390, 844], [360, 740]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(200);
+    for (const tab of ['game', 'analysis', 'guide', 'io', 'engine']) {
+      await page.click(`[data-tab=${tab}]`);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(wide <= width, `${width} px: the page is ${wide} px wide with the ${tab} tab`);
+    }
+    await page.click('[data-tab=game]');
+    const board = await page.locator('#board').boundingBox();
+    expect(board.width >= width - 24, `${width} px: the board is ${board.width.toFixed(0)} px wide`);
+    if (ctx.shots) await page.screenshot({ path: path.join(SHOTS, `phone-${width}.png`), fullPage: true });
   }
 });
 

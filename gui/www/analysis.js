@@ -86,18 +86,15 @@ export class Analysis {
     }).filter(Boolean));
     if (!top) return;
     const score = forFirstArmy(top.score, turn, this.armies);
-    this.drawBar(score, turn);
+    this.drawBar(score);
     this.graph.record(ply, winChance(score), turn);
   }
 
-  /** Two armies: White's share from the bottom; three or four: the mover's share, in the mover's colour. */
-  drawBar(score, turn) {
+  /** Two armies: White's share from the bottom (three or four have a bar per army, shares.js). */
+  drawBar(score) {
     const { bar } = this.els;
-    const three = this.armies.length > 2;
-    bar.hidden = false;
-    const fill = bar.querySelector('.fill');
-    fill.style.height = `${(1 + winChance(score)) * 50}%`;
-    fill.className = `fill${three ? ` swatch army-${turn}` : ''}`;
+    bar.hidden = this.armies.length > 2;
+    bar.querySelector('.fill').style.height = `${(1 + winChance(score)) * 50}%`;
     bar.querySelector('.label').textContent = scoreText(score);
   }
 }

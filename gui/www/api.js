@@ -39,6 +39,7 @@ export function sessionApi(id) {
     state: () => get(base),
     move: move => post(`${base}/move`, { move }),
     undo: () => post(`${base}/undo`),
+    abort: () => post(`${base}/abort`),
     view: ply => post(`${base}/view`, { ply }),
     fen: fen => post(`${base}/fen`, { fen }),
     pgn: () => get(`${base}/pgn`),

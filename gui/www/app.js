@@ -7,6 +7,8 @@ import { Analysis } from './analysis.js';
 import { ScoreGraph } from './graph.js';
 import { Guide } from './guide.js';
 import { NewGameForm } from './newgame.js';
+import { Shares } from './shares.js';
+import { ResultDialog, resultWords } from './result.js';
 import { GameIO } from './io.js';
 import { OptionsForm } from './options.js';
 import { pick } from './picker.js';
@@ -37,11 +39,14 @@ const graph = new ScoreGraph($('#graph'), { onPly: showPly });
 const analysis = new Analysis({
   toggle: $('#analyse'), multipv: $('#multipv'), info: $('#analysis-info'), lines: $('#pv-lines'), bar: $('#evalbar'),
 }, { graph, onArrows: list => setArrows('analysis', list) });
+const shares = new Shares($('#shares'));
+const resultDialog = new ResultDialog($('#result-dialog'));
 const guide = new Guide($('#guide-pieces'), $('#guide-board'));
 const newGame = new NewGameForm($('#newgame'), { onStart: () => start() });
+// the FEN/PGN tab shows its own errors: these calls let them through
 const io = new GameIO({ fenForm: $('#fen-form'), pgnForm: $('#pgn-form'), error: $('.io-error') }, {
-  loadFen: fen => act(() => page.session.fen(fen)),
-  loadPgn: text => act(() => page.session.loadPgn(text)),
+  loadFen: fen => show(page.session.fen(fen)),
+  loadPgn: text => show(page.session.loadPgn(text)),
   getPgn: () => page.session.pgn(),
 });
 const options = new OptionsForm($('#options'), (engine, name, value) => page.session.option(engine, name, value));
@@ -52,6 +57,7 @@ setupTabs($('.tabs'), $('.panel'));
 async function loadVariant(name) {
   page.variant = await api.getVariant(name);
   $('select[name=variant]').value = name;
+  history.replaceState(null, '', `?variant=${encodeURIComponent(name)}`); // a reload keeps the variant
   $('#description').textContent = page.variant.description;
   board.setVariant(page.variant);
   guide.setVariant(page.variant);
@@ -88,6 +94,8 @@ function attach(id, state) {
   setView(Math.max(0, human));
   analysis.setSession(page.session, state);
   graph.reset();
+  shares.reset(page.variant);
+  resultDialog.close();
   page.state = null;
   applyState(state);
   page.events = page.session.events({
@@ -99,12 +107,13 @@ function attach(id, state) {
   });
 }
 
-/** Resumes this tab's session after a reload, if the server still has it. */
-async function resume() {
+/** Resumes this tab's session after a reload, if the server still has it (and it plays `variant`, if given). */
+async function resume(variant) {
   const saved = sessionStorage.getItem(SAVED);
   if (!saved) return false;
   try {
     const state = await api.sessionApi(saved).state();
+    if (variant && state.variant !== variant) return false;
     await loadVariant(state.variant);
     attach(saved, state);
     return true;
@@ -117,8 +126,14 @@ async function resume() {
 
 function applyState(state) {
   if (state.id && state.id !== page.id) return; // a late reply from an older session
+  if (state.version < page.state?.version) return; // a reply that arrives after the stream's newer STATE
+  if (state.variant !== page.variant.name) { // a FEN or record of another variant was loaded
+    loadVariant(state.variant).then(() => applyState(state), err => notify(err.message));
+    return;
+  }
   const moved = page.state?.fen !== state.fen;
   const stepped = page.state && state.ply === page.state.ply + 1; // one move on: it slides
+  const ended = page.state && !page.state.result && state.result; // while this page watched
   page.state = state;
   if (moved) setArrows('hint', []);
   board.setPosition(state, stepped);
@@ -127,7 +142,10 @@ function applyState(state) {
   io.setState(state);
   analysis.setState(state, page.variant);
   graph.setGame(state.plies, state.ply);
+  $('#abort').hidden = !state.abortable;
+  shares.render(state.eliminated);
   showStatus();
+  if (ended) resultDialog.show(state, page.variant.armies);
   const down = state.seats.findIndex(s => TROUBLE.has(s.status));
   if (down >= 0) showEngineAlert(down, `${armyName(state.seats[down].army)}'s engine ${state.seats[down].status}.`);
   else if (page.alertSeat !== null) hideEngineAlert(); // the analysis engine's trouble stays until restarted
@@ -140,7 +158,11 @@ function showStatus(message = '') {
   if (message) {
     el.textContent = message;
   } else if (state.result && state.ply === state.plies) {
-    el.innerHTML = `<span class="result">${state.result.text}</span>`;
+    const { headline, detail } = resultWords(state, page.variant.armies);
+    const result = document.createElement('span');
+    result.className = 'result';
+    result.textContent = `${headline}${detail ? `. ${detail}` : ''}`;
+    el.replaceChildren(result);
   } else {
     el.textContent = `${armyName(state.turn)} to move` + (state.check.length ? ' · check' : '') +
       (state.ply < state.plies ? ` · move ${state.ply} of ${state.plies}` : '');
@@ -155,9 +177,15 @@ function notify(message) {
 /** Lines of the analysis, or (with a seat) of an engine thinking over its move, shown on its card. */
 function analysisEvent(event) {
   const seat = event.seat ?? null;
+  const top = event.lines.find(l => l.multipv === 1);
+  // every search scores for the army to move: the analysed position's, or the thinking seat's
+  shares.record(seat === null ? page.state.turn : page.variant.armies[seat].letter, top?.score);
+  const now = shares.render(page.state.eliminated);
   if (seat === null) return analysis.update(event);
-  const top = event.lines[0];
-  const score = top && scoreText(forFirstArmy(top.score, page.state.turn, page.variant.armies));
+  const army = page.variant.armies[seat].letter;
+  // three or four armies: the seat's expected share of the points, which reads the same in every game
+  const score = now ? `${Math.round(now.get(army) * 100)}% of the points`
+    : top && scoreText(forFirstArmy(top.score, page.state.turn, page.variant.armies));
   players.setThinking(seat, top ? `depth ${event.depth} · ${score}` : '');
 }
 
@@ -203,10 +231,17 @@ function choice(uci) {
   return { uci, icon: pieceIcon(piece, variant), label };
 }
 
-/** Runs a call that answers with a STATE and shows it (the stream sends it too; twice is harmless). */
+/** Shows the STATE a request answers with, unless the stream has sent a newer one; resolves with it. */
+async function show(request) {
+  const state = await request;
+  applyState(state);
+  return state;
+}
+
+/** Runs a call that answers with a STATE and shows it; an error goes to the status line. */
 async function act(call) {
   try {
-    applyState(await call());
+    await show(call());
   } catch (err) {
     notify(err.message);
   }
@@ -228,11 +263,19 @@ function setArrows(kind, list) {
 
 // --- controls
 
+/** Whether the game on the board has moves and no result: leaving it asks first. */
+const inProgress = () => page.state && page.state.plies > 0 && !page.state.result;
+
 $('select[name=variant]').addEventListener('change', async e => {
+  if (inProgress() && !confirm(`Leave this game of ${page.variant.name} and start ${e.target.value}?`)) {
+    e.target.value = page.variant.name;
+    return;
+  }
   await loadVariant(e.target.value);
   await start();
 });
 $('#undo').addEventListener('click', () => act(() => page.session.undo()));
+$('#abort').addEventListener('click', () => act(() => page.session.abort()));
 $('#flip').addEventListener('click', () => setView((page.view + 1) % page.variant.armies.length));
 $('#names').addEventListener('change', e => board.setShowNames(e.target.checked));
 $('#hint').addEventListener('click', async () => {
@@ -250,7 +293,7 @@ $('#engine-alert .restart').addEventListener('click', async () => {
   hideEngineAlert();
   await act(() => page.session.restart(seat));
 });
-$('#move-entry').addEventListener('submit', e => {
+$('#move-entry').addEventListener('submit', async e => {
   e.preventDefault();
   const input = e.target.elements.move;
   const error = e.target.querySelector('.error');
@@ -258,13 +301,25 @@ $('#move-entry').addEventListener('submit', e => {
   const legal = page.state.legal;
   // "f10f11" stands for every move between those cells (the picker then asks which)
   const ucis = legal.includes(text) ? [text] : legal.filter(m => parseMove(m)?.from + parseMove(m)?.to === text);
-  error.textContent = ucis.length ? '' : legal.length ? `${text} is not legal here` : 'not your move';
-  if (!ucis.length) return;
-  input.value = '';
-  chooseAndPlay(parseMove(ucis[0]).to, ucis);
+  error.textContent = '';
+  if (ucis.length) {
+    input.value = '';
+    chooseAndPlay(parseMove(ucis[0]).to, ucis);
+    return;
+  }
+  // other writings ("f5-f6", "Pf5f6") are read by the server as terminal play reads them
+  try {
+    await show(page.session.move(text));
+    input.value = '';
+  } catch (err) {
+    error.textContent = err.message;
+  }
 });
+// Keys that text fields and lists use themselves; a checkbox or button leaves them to the board.
+const KEEPS_KEYS = 'textarea, select, ' +
+  'input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])';
 document.addEventListener('keydown', e => {
-  if (e.target.closest('input, textarea, select') || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.closest(KEEPS_KEYS) || e.ctrlKey || e.metaKey || e.altKey) return;
   const nav = { ArrowLeft: 'back', ArrowRight: 'forward', ArrowUp: 'first', Home: 'first', ArrowDown: 'last', End: 'last' }[e.key];
   if (nav && page.session) {
     e.preventDefault();
@@ -283,7 +338,7 @@ async function init() {
   $('select[name=variant]').innerHTML = variants.map(v =>
     `<option value="${v.name}">${v.name} · ${v.cells} cells${v.players > 2 ? ` · ${v.players} players` : ''}</option>`).join('');
   const wanted = new URLSearchParams(location.search).get('variant');
-  if (!wanted && await resume()) return;
+  if (await resume(wanted)) return;
   await loadVariant(variants.some(v => v.name === wanted) ? wanted : variants[0].name);
   await start();
 }

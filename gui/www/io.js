@@ -1,7 +1,7 @@
 // FEN and PGN in and out: the shown position's FEN, loading a FEN, the game's PGN, loading a PGN.
 
 export class GameIO {
-  /** `actions`: loadFen(fen), loadPgn(text), getPgn() -> text; each may reject with an error line. */
+  /** `actions`: loadFen(fen), loadPgn(text) -> STATE, getPgn() -> text; each may reject with an error line. */
   constructor({ fenForm, pgnForm, error }, actions) {
     this.fenInput = fenForm.elements.fen;
     this.pgnText = pgnForm.elements.pgn;
@@ -30,10 +30,11 @@ export class GameIO {
     if (document.activeElement !== this.fenInput) this.fenInput.value = state.fen;
   }
 
+  /** Runs an action; its error, or the note its STATE carries (a FEN loaded as another variant), is shown here. */
   async run(action) {
     this.error.textContent = '';
     try {
-      await action();
+      this.error.textContent = (await action())?.notice ?? '';
     } catch (err) {
       this.error.textContent = err.message;
     }

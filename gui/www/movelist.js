@@ -1,4 +1,5 @@
 // The move list: one row per round, one column per army; click a move or use the buttons to step through.
+import { resultWords } from './result.js';
 
 export class MoveList {
   /** `onPly(k)` asks to show the position after k plies. */
@@ -32,6 +33,8 @@ export class MoveList {
     const n = armies.length;
     this.list.style.setProperty('--armies', n);
     const cells = [];
+    // rounds are numbered on from the starting FEN's move number
+    const first = Number(state.start.trim().split(/\s+/).at(-1)) || 1;
     let round = 0;
     let col = 0; // the next free column of the current row
     state.moves.forEach((m, i) => {
@@ -39,7 +42,7 @@ export class MoveList {
       if (round === 0 || c < col) { // this army already moved in the row: a new round
         if (round) cells.push('<span></span>'.repeat(n - col));
         round++;
-        cells.push(`<span class="num">${round}</span>`);
+        cells.push(`<span class="num">${first + round - 1}</span>`);
         col = 0;
       }
       cells.push('<span></span>'.repeat(c - col));
@@ -48,7 +51,7 @@ export class MoveList {
       cells.push(`<button type="button" class="move${current}" data-move="${m.uci}" data-ply="${i + 1}">${m.uci}${left}</button>`);
       col = c + 1;
     });
-    if (state.result) cells.push(`<div class="result-line">${state.result.text}</div>`);
+    if (state.result) cells.push(`<div class="result-line">${resultWords(state, armies).headline}</div>`);
     this.list.innerHTML = cells.join('');
     this.list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
     this.buttons.first.disabled = this.buttons.back.disabled = state.ply === 0;
