@@ -20,27 +20,72 @@
 #define INSTANCE_NAME engine_ops_256
 #endif
 
-/* Tables come with the evaluation's own tables, built from the variant's built-in weights, and the
- * net chosen for the variant (EvalFile), if any. */
-static struct tables *instance_tables_new(const struct variant *v)
+/* The move generator's tables, and the evaluation's, built from the variant's built-in weights, with
+ * the net chosen for the variant (EvalFile), if any. */
+static void instance_tables_free(struct engine_tables *t)
 {
-    struct tables *tb = tables_new(v, sizeof(struct evaluated_tables));
-    struct eval_params p;
-    char err[256];
-    if (tb && (!weights_for_variant(v, &p, err, sizeof err) || !eval_attach(tb, &p))) {
-        tables_free(tb);
-        return NULL;
+    if (t) {
+        tables_free(t->move);
+        free(t->eval.data);
     }
-    if (tb)
-        tb->nnue = nnue_for(v);
-    return tb;
+    free(t);
 }
 
-static void instance_tables_free(struct tables *tb)
+static struct engine_tables *instance_tables_new(const struct variant *v)
 {
-    if (tb)
-        free(((struct evaluated_tables *)tb)->eval);
-    tables_free(tb);
+    struct engine_tables *t = calloc(1, sizeof *t);
+    struct eval_params p;
+    char err[256];
+    if (t && (t->move = tables_new(v)) && weights_for_variant(v, &p, err, sizeof err)
+        && eval_attach(&t->eval, t->move, &p)) {
+        nnue_choose(&t->eval, t->move);
+        return t;
+    }
+    instance_tables_free(t);
+    return NULL;
+}
+
+/* The ops take the instance's tables; the width's functions take the part they use. */
+static struct position *instance_position_new(const struct engine_tables *t)
+{
+    return position_new(t->move);
+}
+
+static void instance_piece_reach(const struct engine_tables *t, int player, int type, int from, bool quiet[MAX_CELLS],
+                                 bool capture[MAX_CELLS])
+{
+    piece_reach(t->move, player, type, from, quiet, capture);
+}
+
+static bool instance_see_ge(const struct engine_tables *t, const struct position *pos, move_t m, int threshold)
+{
+    return see_ge(t->eval.data, pos, m, threshold);
+}
+
+static int instance_evaluate(const struct engine_tables *t, const struct position *pos, const struct eval_weights *w,
+                             struct eval_trace *trace)
+{
+    return evaluate_full(t->eval.data, pos, w, trace);
+}
+
+static bool instance_eval_load(struct engine_tables *t, const struct eval_params *p)
+{
+    return eval_attach(&t->eval, t->move, p);
+}
+
+static const struct eval_params *instance_eval_params(const struct engine_tables *t)
+{
+    return eval_params_of(&t->eval);
+}
+
+static int instance_nnue_evaluate(const struct engine_tables *t, const struct position *pos)
+{
+    return nnue_evaluate(&t->eval, pos);
+}
+
+static void instance_nnue_attach(struct engine_tables *t, struct position *pos)
+{
+    nnue_attach(&t->eval, t->move, pos);
 }
 
 const struct engine_ops INSTANCE_NAME = {
@@ -48,7 +93,7 @@ const struct engine_ops INSTANCE_NAME = {
     .init = search_init,
     .tables_new = instance_tables_new,
     .tables_free = instance_tables_free,
-    .position_new = position_new,
+    .position_new = instance_position_new,
     .position_free = position_free,
     .position_set = position_set,
     .position_get = position_get,
@@ -71,7 +116,7 @@ const struct engine_ops INSTANCE_NAME = {
     .movegen_pseudo_quiet = movegen_pseudo_quiet_alone,
     .movegen_is_safe = movegen_is_safe_alone,
     .movegen_is_pseudo = movegen_is_pseudo,
-    .piece_reach = piece_reach,
+    .piece_reach = instance_piece_reach,
     .perft = perft,
     .position_resolve = position_resolve,
     .position_unresolve = position_unresolve,
@@ -82,12 +127,12 @@ const struct engine_ops INSTANCE_NAME = {
     .worker_clear = worker_clear,
     .worker_search = worker_search,
     .worker_best = worker_best,
-    .see_ge = see_ge,
-    .evaluate = evaluate_full,
-    .eval_load = eval_attach,
-    .eval_params = eval_params_of,
+    .see_ge = instance_see_ge,
+    .evaluate = instance_evaluate,
+    .eval_load = instance_eval_load,
+    .eval_params = instance_eval_params,
     .position_rescore = position_rescore,
-    .nnue_evaluate = nnue_evaluate,
-    .nnue_attach = nnue_attach,
-    .nnue_accumulator = nnue_accumulator,
+    .nnue_evaluate = instance_nnue_evaluate,
+    .nnue_attach = instance_nnue_attach,
+    .nnue_accumulator = position_accumulator,
 };

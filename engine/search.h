@@ -10,7 +10,7 @@
 #include "../eval/weights.h"
 #include "../rules/move.h"
 #include "../rules/variant.h"
-#include "score.h"
+#include "../rules/score.h"
 #include "tt.h"
 
 enum { MAX_THREADS = 256, MAX_MULTIPV = 64, MAX_SEARCHMOVES = 256 };

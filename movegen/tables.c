@@ -464,13 +464,11 @@ static void tables_free(struct tables *tb)
     free(tb);
 }
 
-/* size: at least sizeof (struct tables), which come first; the rest is for whoever keeps its own
- * tables beside these (engine/instance.c: the evaluation's). */
 static void tables_reach(struct tables *tb);
 
-static struct tables *tables_new(const struct variant *v, size_t size)
+static struct tables *tables_new(const struct variant *v)
 {
-    struct tables *tb = calloc(1, size);
+    struct tables *tb = calloc(1, sizeof *tb);
     if (!tb)
         return NULL;
     tb->v = v;
