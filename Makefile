@@ -35,19 +35,22 @@ LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) \
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
 LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 
-# Width-independent modules; engine/instance.c is compiled once per cell-set width and includes the
-# width-dependent files itself.
-SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c datagen/*.c tune/*.c gui/*.c cli/*.c)
-SRCS := $(filter-out engine/instance.c engine/search.c engine/search_multi.c eval/eval.c eval/nnue_eval.c cli/main.c,$(SRCS))
+# Each folder's sources are compiled once; those under a width/ folder are compiled once
+# per cell-set width through engine/width/instance.c, which includes them (docs/cellsets.md).
+SRC_DIRS := util rules movegen eval engine protocol bench match books datagen tune gui cli
+SRCS := $(filter-out cli/main.c,$(wildcard $(SRC_DIRS:%=%/*.c)))
+INSTANCE := engine/width/instance.c
+INSTANCE_OBJS := $(BUILD)/$(INSTANCE:.c=128.o) $(BUILD)/$(INSTANCE:.c=256.o)
 TEST_SRCS ?= $(wildcard tests/*.c)
 
-OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/eval_weights.o $(BUILD)/nets.o $(BUILD)/instance128.o $(BUILD)/instance256.o
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/eval_weights.o $(BUILD)/nets.o \
+        $(INSTANCE_OBJS)
 # Header and included-file dependencies, written by the compiler (-MMD -MP).
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
 .PHONY: all deps deps-test deps-fuzz apt-install demo play gui test test-builds test-run test-gui tsan fuzz fuzz-build \
-        fuzz-smoke perft-deep perft-speed openings books clean
+        fuzz-smoke perft-deep perft-speed openings books clean compile_commands.json
 
 # ./sennight is built profile-guided where the compiler is GCC (build/pgo/sennight.final below).
 PGO ?= 1
@@ -145,10 +148,29 @@ $(BUILD)/%.o: %.c
 	@echo "  CC    $< ($(MODE))"
 	@$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/instance128.o $(BUILD)/instance256.o: $(BUILD)/instance%.o: engine/instance.c
+$(INSTANCE_OBJS): $(BUILD)/$(INSTANCE:.c=)%.o: $(INSTANCE)
 	@mkdir -p $(dir $@)
-	@echo "  CC    engine/instance.c, $*-bit cell sets ($(MODE))"
-	@$(CC) $(CFLAGS) $(DEPFLAGS) -DCELLSET_WORDS=$$(($*/64)) -c -o $@ engine/instance.c
+	@echo "  CC    $(INSTANCE), $*-bit cell sets ($(MODE))"
+	@$(CC) $(CFLAGS) $(DEPFLAGS) -DCELLSET_WORDS=$$(($*/64)) -c -o $@ $(INSTANCE)
+
+# clangd's compile commands: every source with the build's flags, 128-bit cell sets. A file under a
+# width/ folder is no unit of its own: its command pre-includes what the instance includes before it
+# (the instance's #include lines, in order), so it parses alone as it compiles there.
+INSTANCE_INCLUDES = $(shell sed -n 's|^\#include "\(.*\)"|$(dir $(INSTANCE))\1|p' $(INSTANCE) \
+                             | xargs realpath -m --relative-to=.)
+CLANGD_FLAGS = $(WARN:-Werror=) -DCELLSET_WORDS=2 \
+               $(shell pkg-config --cflags libxxhash libmicrohttpd jansson check 2>/dev/null)
+CLANGD_SRCS = $(SRCS) cli/main.c $(TEST_SRCS) $(wildcard tests/*/*.c) $(INSTANCE) $(INSTANCE_INCLUDES)
+compile_commands.json: Makefile $(INSTANCE)
+	@echo "  GEN   $@"
+	@flags='$(CLANGD_FLAGS)'; pre=''; sep='['; \
+	for f in $(CLANGD_SRCS); do \
+	  case $$f in *.c) ;; *) pre="$$pre -include $$f"; continue ;; esac; \
+	  extra=; case " $(INSTANCE_INCLUDES) " in *" $$f "*) extra=$$pre; pre="$$pre -include $$f" ;; esac; \
+	  printf '%s\n{"directory": "%s", "file": "%s", "command": "$(CC) %s%s -c %s"}' "$$sep" "$(CURDIR)" "$$f" \
+	    "$$flags" "$$extra" "$$f"; \
+	  sep=','; \
+	done > $@; echo ']' >> $@
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d)
 

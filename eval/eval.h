@@ -1,4 +1,4 @@
-/* Static evaluation (width-dependent: included by engine/instance.c after the move generator). */
+/* Static evaluation (width-dependent: included by engine/width/instance.c after the move generator). */
 #ifndef EVAL_H
 #define EVAL_H
 

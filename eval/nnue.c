@@ -132,7 +132,8 @@ unsigned char *nnue_to_bytes(const struct nnue_net *net, size_t *len)
     le_put(b + 12, net->fingerprint, 8);
     memcpy(b + 20, net->variant, strnlen(net->variant, NAME_LEN - 1));
     le_put(b + 52, (uint64_t)net->scale, 4);
-    const int dims[] = { net->ft.view.nplayers, net->ft.view.ntypes, net->ft.view.ncells, NNUE_HIDDEN, NNUE_L1, NNUE_L2 };
+    const struct feature_view *view = &net->ft.view;
+    const int dims[] = { view->nplayers, view->ntypes, view->ncells, NNUE_HIDDEN, NNUE_L1, NNUE_L2 };
     for (int i = 0; i < 6; i++)
         le_put(b + 56 + 2 * i, (uint64_t)dims[i], 2);
     /* The walk only reads the net when writing. */

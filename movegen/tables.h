@@ -1,5 +1,5 @@
 /* Precomputed tables of one variant at one cell-set width: rays, lines between cells, and every
- * piece type's leap sets and directions per player (width-dependent: see engine/instance.c). */
+ * piece type's leap sets and directions per player (width-dependent: see engine/width/instance.c). */
 #ifndef TABLES_H
 #define TABLES_H
 

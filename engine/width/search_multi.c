@@ -6,7 +6,7 @@
  * Best-reply search (Schadd & Winands 2011), in its BRS+ form (Esser et al. 2013): between two root
  * moves only the single strongest opponent move is searched, chosen among all the opponents' moves;
  * the other opponents play the first move of their move ordering, so every line stays a legal game
- * with the real turn order. Included by engine/instance.c after search.c, once per width. */
+ * with the real turn order. Included by engine/width/instance.c after search.c, once per width. */
 
 /* What an opponent's node does under best-reply search. */
 enum multi_node {

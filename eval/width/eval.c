@@ -1,12 +1,12 @@
 /* Static evaluation: material, piece-cell tables generated from geometry, mobility, royal safety
- * and pawn structure, blended between middlegame and endgame (included by engine/instance.c). */
+ * and pawn structure, blended between middlegame and endgame (included by engine/width/instance.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../rules/score.h"
-#include "eval.h"
-#include "pawn_cache.h"
-#include "values.h"
+#include "../../rules/score.h"
+#include "../eval.h"
+#include "../pawn_cache.h"
+#include "../values.h"
 
 /* A middlegame and an endgame sum in one integer, so that one multiplication and one addition add a
  * weight's count to both: exact while each part stays within an int, which weights of at most
@@ -681,9 +681,9 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
  * alone when it is far outside (alpha, beta). cache (or NULL) keeps
  * the terms of pawn structures met before, memo (or NULL) the pieces' targets (memo_targets). */
-EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position *pos, const struct eval_weights *settings,
-                              struct pawn_cache *cache, struct target_memo *memo, int view, struct eval_trace *tr,
-                              int alpha, int beta)
+EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position *pos,
+                              const struct eval_weights *settings, struct pawn_cache *cache, struct target_memo *memo,
+                              int view, struct eval_trace *tr, int alpha, int beta)
 {
     const struct variant *v = pos->v;
     struct eval_sum s = { .w = ev->packed, .tr = tr };

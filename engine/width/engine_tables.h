@@ -3,8 +3,8 @@
 #ifndef ENGINE_TABLES_H
 #define ENGINE_TABLES_H
 
-#include "../eval/eval.h"
-#include "../movegen/tables.h"
+#include "../../eval/eval.h"
+#include "../../movegen/tables.h"
 
 struct engine_tables {
     struct tables *move;

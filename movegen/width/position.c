@@ -1,9 +1,9 @@
-/* Position set-up, make and unmake (included by engine/instance.c, once per width). */
+/* Position set-up, make and unmake (included by engine/width/instance.c, once per width). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "position.h"
+#include "../position.h"
 
 /* Adds (sign 1) or takes away (-1) a piece's psq weights. */
 static inline void pos_score_psq(struct position *pos, int cell, int piece, int sign)

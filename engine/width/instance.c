@@ -1,16 +1,16 @@
 /* One engine instance per cell-set width: this file is compiled once with CELLSET_WORDS=2 and once
  * with CELLSET_WORDS=4 (see Makefile), and includes every width-dependent module, so that code is
  * written once and its functions stay private to the instance. */
-#include "instance.h"
+#include "../instance.h"
 
-#include "../movegen/tables.c"
-#include "../movegen/attack.c"
-#include "../movegen/position.c"
-#include "../movegen/movegen.c"
-#include "../movegen/turns.c"
-#include "../movegen/perft.c"
-#include "../eval/eval.c"
-#include "../eval/nnue_eval.c"
+#include "../../movegen/width/tables.c"
+#include "../../movegen/width/attack.c"
+#include "../../movegen/width/position.c"
+#include "../../movegen/width/movegen.c"
+#include "../../movegen/width/turns.c"
+#include "../../movegen/width/perft.c"
+#include "../../eval/width/eval.c"
+#include "../../eval/width/nnue_eval.c"
 #include "search.c"
 #include "search_multi.c"
 
@@ -20,8 +20,6 @@
 #define INSTANCE_NAME engine_ops_256
 #endif
 
-/* The move generator's tables, and the evaluation's, built from the variant's built-in weights, with
- * the net chosen for the variant (EvalFile), if any. */
 static void instance_tables_free(struct engine_tables *t)
 {
     if (t) {
@@ -31,6 +29,8 @@ static void instance_tables_free(struct engine_tables *t)
     free(t);
 }
 
+/* The move generator's tables, and the evaluation's, built from the variant's built-in weights, with
+ * the net chosen for the variant (EvalFile), if any. */
 static struct engine_tables *instance_tables_new(const struct variant *v)
 {
     struct engine_tables *t = calloc(1, sizeof *t);

@@ -1,5 +1,5 @@
 /* Iterative deepening principal-variation alpha-beta with quiescence, one worker per thread sharing
- * the transposition table (Lazy SMP). Included by engine/instance.c, once per cell-set width. */
+ * the transposition table (Lazy SMP). Included by engine/width/instance.c, once per cell-set width. */
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "engine_tables.h"
-#include "search.h"
-#include "skill.h"
-#include "../util/clock.h"
+#include "../search.h"
+#include "../skill.h"
+#include "../../util/clock.h"
 
 struct stack {
     move_t move;           /* the move that led to the next ply */
@@ -296,7 +296,8 @@ static void score_moves(struct worker *w, int ply, move_t *list, int *scores, in
             bool sure = !use_see || capture_is_safe(w, m);
             if (!sure && see_later)
                 list[i] |= MOVE_SEE_LATER;
-            scores[i] = sure || see_later || see_ge(w->et->data, pos, m, 0) ? ORDER_GOOD_CAPTURE + mvv : ORDER_BAD_CAPTURE + mvv;
+            scores[i] = sure || see_later || see_ge(w->et->data, pos, m, 0) ? ORDER_GOOD_CAPTURE + mvv
+                                                                             : ORDER_BAD_CAPTURE + mvv;
         } else if (m == ss->killers[0]) {
             scores[i] = (1 << 27) + 2;
         } else if (m == ss->killers[1]) {
@@ -555,8 +556,9 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     int best = -SCORE_INF, stand = SCORE_NONE;
     if (!in_check) {
         /* The table's evaluation is a full one (the main search's): no lazy early score. */
-        stand = hit_eval != SCORE_NONE ? hit_eval
-                                       : eval_position(w->et, pos, &w->sh->weights, &w->pawn_cache, w->memo, alpha, beta);
+        stand = hit_eval != SCORE_NONE
+                    ? hit_eval
+                    : eval_position(w->et, pos, &w->sh->weights, &w->pawn_cache, w->memo, alpha, beta);
         if (stand >= beta) {
             tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER, SCORE_NONE);
             return stand;
@@ -575,8 +577,8 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
         move_t m = tried & ~MOVE_UNTESTED;
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
-        if (!in_check && move_promo(m) < 0 && stand + piece_value(w->et->data, pos->board[move_to(m)]) + QS_MARGIN <= alpha
-            && !(m & MOVE_EP))
+        if (!in_check && move_promo(m) < 0
+            && stand + piece_value(w->et->data, pos->board[move_to(m)]) + QS_MARGIN <= alpha && !(m & MOVE_EP))
             continue;
         /* Move-count and futility pruning, as Stockfish's: past the first two captures only recaptures,
          * promotions and checks go on, and below alpha by the margin only captures that win material. */
@@ -749,7 +751,8 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         /* SEE pruning at shallow depth: a move that loses more material than a few plies can win back.
          * A fusion (onto an own piece) is no exchange. */
         if (best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_DEPTH
-            && (quiet ? !pos->board[move_to(m)] : is_capture(pos, m)) && !see_ge(w->et->data, pos, m, -SEE_PRUNE_MARGIN * depth))
+            && (quiet ? !pos->board[move_to(m)] : is_capture(pos, m))
+            && !see_ge(w->et->data, pos, m, -SEE_PRUNE_MARGIN * depth))
             continue;
         /* The moves pruned above come after one that was searched: a node with no legal move gets here. */
         if (!tried_is_legal(pos, &late, tried))
@@ -830,7 +833,7 @@ static void report(struct worker *w, int depth, int multipv, const struct root_m
     sh->report(sh->report_ctx, &r);
 }
 
-/* The three-player search below a root move (engine/search_multi.c). */
+/* The three-player search below a root move (engine/width/search_multi.c). */
 static int multi_root(struct worker *w, int alpha, int beta, int depth);
 /* The table key of the position a root move leads to, in the three-player search. */
 static uint64_t multi_root_key(const struct worker *w);

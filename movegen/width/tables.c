@@ -1,8 +1,8 @@
-/* Builds struct tables from a variant (included by engine/instance.c, once per width). */
+/* Builds struct tables from a variant (included by engine/width/instance.c, once per width). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "tables.h"
+#include "../tables.h"
 
 static int step_cell(const struct geometry *g, int cell, struct vec v, int times)
 {

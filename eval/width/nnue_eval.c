@@ -1,7 +1,7 @@
 /* The evaluation the search calls: the net when the evaluation's tables have one, else the classical
- * evaluation (width-dependent: included by engine/instance.c after eval/eval.c). */
-#include "eval.h"
-#include "nnue.h"
+ * evaluation (width-dependent: included by engine/width/instance.c after eval/width/eval.c). */
+#include "../eval.h"
+#include "../nnue.h"
 
 /* The net's score with perspective view first (the mover in training), kept off the mate range. */
 static int nnue_evaluate_as(const struct nnue_net *net, const struct position *pos, int view)
@@ -17,7 +17,8 @@ static int nnue_evaluate_as(const struct nnue_net *net, const struct position *p
 static int eval_position_as(const struct eval_tables *et, const struct position *pos, const struct eval_weights *w,
                             struct pawn_cache *cache, struct target_memo *memo, int view, int alpha, int beta)
 {
-    return et->net ? nnue_evaluate_as(et->net, pos, view) : evaluate_as(et->data, pos, w, cache, memo, view, alpha, beta);
+    return et->net ? nnue_evaluate_as(et->net, pos, view)
+                   : evaluate_as(et->data, pos, w, cache, memo, view, alpha, beta);
 }
 
 static int eval_position(const struct eval_tables *et, const struct position *pos, const struct eval_weights *w,
