@@ -50,7 +50,7 @@ DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
 .PHONY: all deps deps-test deps-fuzz apt-install demo play gui test test-builds test-run test-gui tsan fuzz fuzz-build \
-        fuzz-smoke perft-deep perft-speed openings books clean compile_commands.json
+        fuzz-smoke perft-deep perft-speed openings books clean compile_commands.json layers
 
 # ./sennight is built profile-guided where the compiler is GCC (build/pgo/sennight.final below).
 PGO ?= 1
@@ -224,7 +224,8 @@ play: all
 gui: all
 	@./sennight gui $(GUI_ARGS)
 
-# Everything, side by side after the builds: the Check suites in three groups of about equal time,
+# Everything, side by side after the builds: the include check between folders (tests/layers.sh); the
+# Check suites in three groups of about equal time,
 # each group one process, optimised and under address and undefined-behaviour sanitizers; the
 # ThreadSanitizer run over UCI; the page's browser tests; a short run of every fuzzer. TEST_JOBS parts at a time, each logged to
 # build/<part>.log; the report at the end gives every part's status and wall time, and the failures' logs.
@@ -234,7 +235,7 @@ CHECK_GROUP_1 := reference-games reference
 CHECK_GROUP_2 := reference-placements books
 CHECK_GROUP_3 := --except $(CHECK_GROUP_1) $(CHECK_GROUP_2)
 # The optimised groups first, three processes on two cores, as their time limits are unscaled.
-TEST_PARTS := $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan fuzz
+TEST_PARTS := layers $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan fuzz
 # What the suites need from a build directory.
 suite_env = SENNIGHT=$(1)/sennight TOY_ENGINE=$(1)/toy_engine PERFT_DIR=tests/perft
 
@@ -250,6 +251,8 @@ build-%:
 build-tsan:
 	@$(MAKE) --no-print-directory MODE=tsan build/tsan/sennight
 
+part-layers:
+	@sh tests/parts.sh run layers sh tests/layers.sh
 part-check-%:
 	@sh tests/parts.sh run check-$* env $(call suite_env,build/test) build/test/run_tests $(CHECK_GROUP_$*)
 part-asan-%:
@@ -260,6 +263,10 @@ part-tsan:
 	@sh tests/parts.sh run tsan sh tests/tsan_uci.sh build/tsan/sennight
 part-fuzz:
 	@sh tests/parts.sh run fuzz $(MAKE) --no-print-directory fuzz-smoke
+
+# Every #include between folders against the allowed edges of docs/layers.txt (docs/architecture.md).
+layers:
+	@sh tests/layers.sh
 
 # A 4-thread search driven over UCI through stop, ponderhit, isready, option changes and quit under
 # ThreadSanitizer: any report fails (tests/tsan_uci.sh).
