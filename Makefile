@@ -153,24 +153,25 @@ $(INSTANCE_OBJS): $(BUILD)/$(INSTANCE:.c=)%.o: $(INSTANCE)
 	@echo "  CC    $(INSTANCE), $*-bit cell sets ($(MODE))"
 	@$(CC) $(CFLAGS) $(DEPFLAGS) -DCELLSET_WORDS=$$(($*/64)) -c -o $@ $(INSTANCE)
 
-# clangd's compile commands: every source with the build's flags, 128-bit cell sets. A file under a
-# width/ folder is no unit of its own: its command pre-includes what the instance includes before it
-# (the instance's #include lines, in order), so it parses alone as it compiles there.
+# clangd's compile commands: every source and header with the build's flags, 128-bit cell sets. A file
+# under a width/ folder is no unit of its own: its command pre-includes what the instance includes
+# before it (the instance's #include lines, in order), so it parses alone as it compiles there.
 INSTANCE_INCLUDES = $(shell sed -n 's|^\#include "\(.*\)"|$(dir $(INSTANCE))\1|p' $(INSTANCE) \
                              | xargs realpath -m --relative-to=.)
 CLANGD_FLAGS = $(WARN:-Werror=) -DCELLSET_WORDS=2 \
                $(shell pkg-config --cflags libxxhash libmicrohttpd jansson check 2>/dev/null)
-CLANGD_SRCS = $(SRCS) cli/main.c $(TEST_SRCS) $(wildcard tests/*/*.c) $(INSTANCE) $(INSTANCE_INCLUDES)
+CLANGD_SRCS = $(SRCS) cli/main.c $(TEST_SRCS) $(wildcard tests/*/*.c) $(INSTANCE)
+CLANGD_HEADERS = $(wildcard $(SRC_DIRS:%=%/*.h) $(SRC_DIRS:%=%/width/*.h) tests/*.h tests/*/*.h)
 compile_commands.json: Makefile $(INSTANCE)
 	@echo "  GEN   $@"
-	@flags='$(CLANGD_FLAGS)'; pre=''; sep='['; \
-	for f in $(CLANGD_SRCS); do \
-	  case $$f in *.c) ;; *) pre="$$pre -include $$f"; continue ;; esac; \
-	  extra=; case " $(INSTANCE_INCLUDES) " in *" $$f "*) extra=$$pre; pre="$$pre -include $$f" ;; esac; \
-	  printf '%s\n{"directory": "%s", "file": "%s", "command": "$(CC) %s%s -c %s"}' "$$sep" "$(CURDIR)" "$$f" \
-	    "$$flags" "$$extra" "$$f"; \
-	  sep=','; \
-	done > $@; echo ']' >> $@
+	@entry() { printf '%s\n{"directory": "%s", "file": "%s", "command": "$(CC) %s -c %s"}' \
+	             "$$sep" "$(CURDIR)" "$$1" "$$2" "$$1"; sep=','; }; \
+	flags='$(CLANGD_FLAGS)'; sep='['; pre=; \
+	{ for f in $(CLANGD_SRCS); do entry $$f "$$flags"; done; \
+	  for f in $(CLANGD_HEADERS); do entry $$f "$$flags -x c-header"; done; \
+	  for f in $(INSTANCE_INCLUDES); do \
+	    case $$f in *.c) entry $$f "$$flags$$pre" ;; esac; pre="$$pre -include $$f"; \
+	  done; echo; echo ']'; } > $@
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d)
 
