@@ -35,19 +35,22 @@ LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) \
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
 LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 
-# Width-independent modules; engine/instance.c is compiled once per cell-set width and includes the
-# width-dependent files itself.
-SRCS := $(wildcard util/*.c rules/*.c engine/*.c eval/*.c protocol/*.c bench/*.c match/*.c books/*.c datagen/*.c tune/*.c gui/*.c cli/*.c)
-SRCS := $(filter-out engine/instance.c engine/search.c engine/search_multi.c eval/eval.c eval/nnue_eval.c cli/main.c,$(SRCS))
+# Each folder's sources are compiled once; those under a width/ folder are compiled once
+# per cell-set width through engine/width/instance.c, which includes them (docs/cellsets.md).
+SRC_DIRS := util rules movegen eval engine protocol bench match books datagen tune gui cli
+SRCS := $(filter-out cli/main.c,$(wildcard $(SRC_DIRS:%=%/*.c)))
+INSTANCE := engine/width/instance.c
+INSTANCE_OBJS := $(BUILD)/$(INSTANCE:.c=128.o) $(BUILD)/$(INSTANCE:.c=256.o)
 TEST_SRCS ?= $(wildcard tests/*.c)
 
-OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/eval_weights.o $(BUILD)/nets.o $(BUILD)/instance128.o $(BUILD)/instance256.o
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/eval_weights.o $(BUILD)/nets.o \
+        $(INSTANCE_OBJS)
 # Header and included-file dependencies, written by the compiler (-MMD -MP).
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
 .PHONY: all deps deps-test deps-fuzz apt-install demo play gui test test-builds test-run test-gui tsan fuzz fuzz-build \
-        fuzz-smoke perft-deep perft-speed openings books clean
+        fuzz-smoke perft-deep perft-speed openings books clean compile_commands.json layers
 
 # ./sennight is built profile-guided where the compiler is GCC (build/pgo/sennight.final below).
 PGO ?= 1
@@ -149,10 +152,30 @@ $(BUILD)/%.o: %.c
 	@echo "  CC    $< ($(MODE))"
 	@$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/instance128.o $(BUILD)/instance256.o: $(BUILD)/instance%.o: engine/instance.c
+$(INSTANCE_OBJS): $(BUILD)/$(INSTANCE:.c=)%.o: $(INSTANCE)
 	@mkdir -p $(dir $@)
-	@echo "  CC    engine/instance.c, $*-bit cell sets ($(MODE))"
-	@$(CC) $(CFLAGS) $(DEPFLAGS) -DCELLSET_WORDS=$$(($*/64)) -c -o $@ engine/instance.c
+	@echo "  CC    $(INSTANCE), $*-bit cell sets ($(MODE))"
+	@$(CC) $(CFLAGS) $(DEPFLAGS) -DCELLSET_WORDS=$$(($*/64)) -c -o $@ $(INSTANCE)
+
+# clangd's compile commands: every source and header with the build's flags, 128-bit cell sets. A file
+# under a width/ folder is no unit of its own: its command pre-includes what the instance includes
+# before it (the instance's #include lines, in order), so it parses alone as it compiles there.
+INSTANCE_INCLUDES = $(shell sed -n 's|^\#include "\(.*\)"|$(dir $(INSTANCE))\1|p' $(INSTANCE) \
+                             | xargs realpath -m --relative-to=.)
+CLANGD_FLAGS = $(WARN:-Werror=) -DCELLSET_WORDS=2 \
+               $(shell pkg-config --cflags libxxhash libmicrohttpd jansson check 2>/dev/null)
+CLANGD_SRCS = $(SRCS) cli/main.c $(TEST_SRCS) $(wildcard tests/*/*.c) $(INSTANCE)
+CLANGD_HEADERS = $(wildcard $(SRC_DIRS:%=%/*.h) $(SRC_DIRS:%=%/width/*.h) tests/*.h tests/*/*.h)
+compile_commands.json: Makefile $(INSTANCE)
+	@echo "  GEN   $@"
+	@entry() { printf '%s\n{"directory": "%s", "file": "%s", "command": "$(CC) %s -c %s"}' \
+	             "$$sep" "$(CURDIR)" "$$1" "$$2" "$$1"; sep=','; }; \
+	flags='$(CLANGD_FLAGS)'; sep='['; pre=; \
+	{ for f in $(CLANGD_SRCS); do entry $$f "$$flags"; done; \
+	  for f in $(CLANGD_HEADERS); do entry $$f "$$flags -x c-header"; done; \
+	  for f in $(INSTANCE_INCLUDES); do \
+	    case $$f in *.c) entry $$f "$$flags$$pre" ;; esac; pre="$$pre -include $$f"; \
+	  done; echo; echo ']'; } > $@
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d)
 
@@ -206,7 +229,8 @@ play: all
 gui: all
 	@./sennight gui $(GUI_ARGS)
 
-# Everything, side by side after the builds: the Check suites in three groups of about equal time,
+# Everything, side by side after the builds: the include check between folders (tests/layers.sh); the
+# Check suites in three groups of about equal time,
 # each group one process, optimised and under address and undefined-behaviour sanitizers; the
 # ThreadSanitizer run over UCI; the page's browser tests; a short run of every fuzzer. TEST_JOBS parts at a time, each logged to
 # build/<part>.log; the report at the end gives every part's status and wall time, and the failures' logs.
@@ -216,7 +240,7 @@ CHECK_GROUP_1 := reference-games reference
 CHECK_GROUP_2 := reference-placements books
 CHECK_GROUP_3 := --except $(CHECK_GROUP_1) $(CHECK_GROUP_2)
 # The optimised groups first, three processes on two cores, as their time limits are unscaled.
-TEST_PARTS := $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan fuzz
+TEST_PARTS := layers $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan fuzz
 # What the suites need from a build directory.
 suite_env = SENNIGHT=$(1)/sennight TOY_ENGINE=$(1)/toy_engine PERFT_DIR=tests/perft
 
@@ -232,6 +256,8 @@ build-%:
 build-tsan:
 	@$(MAKE) --no-print-directory MODE=tsan build/tsan/sennight
 
+part-layers:
+	@sh tests/parts.sh run layers sh tests/layers.sh
 part-check-%:
 	@sh tests/parts.sh run check-$* env $(call suite_env,build/test) build/test/run_tests $(CHECK_GROUP_$*)
 part-asan-%:
@@ -242,6 +268,10 @@ part-tsan:
 	@sh tests/parts.sh run tsan sh tests/tsan_uci.sh build/tsan/sennight
 part-fuzz:
 	@sh tests/parts.sh run fuzz $(MAKE) --no-print-directory fuzz-smoke
+
+# Every #include between folders against the allowed edges of docs/layers.txt (docs/architecture.md).
+layers:
+	@sh tests/layers.sh
 
 # A 4-thread search driven over UCI through stop, ponderhit, isready, option changes and quit under
 # ThreadSanitizer: any report fails (tests/tsan_uci.sh).

@@ -13,7 +13,7 @@ root=$(git rev-parse --show-toplevel)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -C "$root" archive HEAD | tar -x -C "$tmp"
-python3 - "$tmp/eval/eval.c" <<'PY'
+python3 - "$tmp/eval/width/eval.c" <<'PY'
 import sys
 p = sys.argv[1]
 s = open(p).read()

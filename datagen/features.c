@@ -12,7 +12,7 @@
 struct convert {
     const char *in;
     const struct variant *v;
-    struct nnue_view view;
+    struct feature_view view;
     struct features_stats *st;
     char *err;
     size_t errlen;
@@ -70,7 +70,7 @@ static bool put_record(struct convert *c, const struct datagen_record *r, FILE *
         unsigned char *out = b + 4 + 2 * k * slots;
         for (int cell = 0; cell < r->v->geo.ncells; cell++)
             if (r->s.piece[cell])
-                le_put(out + 2 * n++, (uint64_t)nnue_feature(&c->view, p, r->s.piece[cell], cell), 2);
+                le_put(out + 2 * n++, (uint64_t)feature_index(&c->view, p, r->s.piece[cell], cell), 2);
         for (; n < slots; n++)
             le_put(out + 2 * n, (uint64_t)c->view.nfeatures, 2);
     }

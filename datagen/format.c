@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../engine/score.h"
+#include "../rules/score.h"
 #include "../rules/registry.h"
 #include "../util/le.h"
 

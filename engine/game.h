@@ -11,7 +11,7 @@
 struct game {
     const struct variant *v;
     const struct engine_ops *ops;
-    struct tables *tb;
+    struct engine_tables *tb;
     struct position *pos;
     /* Three players: the armies the turn resolution took off while the position was set, in order. */
     int neliminated;

@@ -12,21 +12,21 @@
 #include "../rules/setup.h"
 #include "../rules/variant.h"
 
-struct tables;
+struct engine_tables;   /* a variant's tables at one width */
 struct position;
 struct worker;
 struct search_shared;
 struct eval_trace;
 struct eval_weights;
 struct eval_params;
-struct nnue_acc;
+struct accumulator;
 
 struct engine_ops {
     int bits;   /* cell-set width */
     void (*init)(void);   /* builds the instance's constant tables (engine_init) */
-    struct tables *(*tables_new)(const struct variant *v);
-    void (*tables_free)(struct tables *tb);
-    struct position *(*position_new)(const struct tables *tb);
+    struct engine_tables *(*tables_new)(const struct variant *v);
+    void (*tables_free)(struct engine_tables *tb);
+    struct position *(*position_new)(const struct engine_tables *tb);
     void (*position_free)(struct position *pos);
     bool (*position_set)(struct position *pos, const struct setup *s, char *err, size_t errlen);
     void (*position_get)(const struct position *pos, struct setup *s);
@@ -61,7 +61,7 @@ struct engine_ops {
      * movegen_pseudo_noisy's, not in check), found without the list. */
     bool (*movegen_is_pseudo)(struct position *pos, move_t m, bool noisy);
     /* The piece guide: a piece alone at from, where it moves and where it would capture. */
-    void (*piece_reach)(const struct tables *tb, int player, int type, int from, bool quiet[MAX_CELLS],
+    void (*piece_reach)(const struct engine_tables *tb, int player, int type, int from, bool quiet[MAX_CELLS],
                         bool capture[MAX_CELLS]);
     uint64_t (*perft)(struct position *pos, int depth, const atomic_bool *stop);
     /* Three players: takes off the armies the rules remove before the turn; returns how many, for
@@ -72,26 +72,27 @@ struct engine_ops {
     /* The armies whose royal the side to move attacks (bit p), after a legal move; exact: tested
      * whole, else as the search finds them. */
     unsigned (*position_royals_attacked)(const struct position *pos, bool exact);
-    struct worker *(*worker_new)(const struct tables *tb);
+    struct worker *(*worker_new)(const struct engine_tables *tb);
     void (*worker_free)(struct worker *w);
     void (*worker_clear)(struct worker *w);
     void (*worker_search)(struct worker *w, const struct position *root, struct search_shared *sh, int id);
     move_t (*worker_best)(const struct worker *w, move_t *ponder, int *depth);
     /* Whether the exchange a capture starts comes to at least `threshold` for the mover (the search's SEE). */
-    bool (*see_ge)(const struct position *pos, move_t m, int threshold);
+    bool (*see_ge)(const struct engine_tables *tb, const struct position *pos, move_t m, int threshold);
     /* The full evaluation for the side to move; with a trace, every weight's count (eval/trace.h). */
-    int (*evaluate)(const struct position *pos, const struct eval_weights *w, struct eval_trace *trace);
+    int (*evaluate)(const struct engine_tables *tb, const struct position *pos, const struct eval_weights *w,
+                    struct eval_trace *trace);
     /* Rebuilds the evaluation's tables from other weights (false: out of memory, nothing changed);
      * never while a search uses the tables. Positions on them need position_rescore after. */
-    bool (*eval_load)(struct tables *tb, const struct eval_params *p);
-    const struct eval_params *(*eval_params)(const struct tables *tb);
+    bool (*eval_load)(struct engine_tables *tb, const struct eval_params *p);
+    const struct eval_params *(*eval_params)(const struct engine_tables *tb);
     /* Recounts the sums the position keeps from the tables' weights (material, piece-cell). */
     void (*position_rescore)(struct position *pos);
     /* The net's score for the side to move, SCORE_NONE when the tables have no net (eval/nnue.h). */
-    int (*nnue_evaluate)(const struct position *pos);
+    int (*nnue_evaluate)(const struct engine_tables *tb, const struct position *pos);
     /* Takes the net now chosen for the variant (nnue_for) and refreshes pos's accumulators. */
-    void (*nnue_attach)(struct tables *tb, struct position *pos);
-    const struct nnue_acc *(*nnue_accumulator)(const struct position *pos, int perspective);
+    void (*nnue_attach)(struct engine_tables *tb, struct position *pos);
+    const struct accumulator *(*nnue_accumulator)(const struct position *pos, int perspective);
 };
 
 extern const struct engine_ops engine_ops_128;

@@ -1,5 +1,5 @@
 /* What a search is asked (limits) and what it shares between threads; the search itself is
- * width-dependent (engine/search.c, compiled into each instance). */
+ * width-dependent (engine/width/search.c, compiled into each instance). */
 #ifndef SEARCH_H
 #define SEARCH_H
 
@@ -10,12 +10,12 @@
 #include "../eval/weights.h"
 #include "../rules/move.h"
 #include "../rules/variant.h"
-#include "score.h"
+#include "../rules/score.h"
 #include "tt.h"
 
 enum { MAX_THREADS = 256, MAX_MULTIPV = 64, MAX_SEARCHMOVES = 256 };
 
-/* How a position with three armies on the board is searched (engine/search_multi.c); the first is
+/* How a position with three armies on the board is searched (engine/width/search_multi.c); the first is
  * the default (docs/engine.md: the matches that chose it). */
 enum search3 { SEARCH3_BRS, SEARCH3_PARANOID };
 

@@ -13,7 +13,7 @@ struct worker;
 
 struct search_pool {
     const struct engine_ops *ops;
-    const struct tables *tb;
+    const struct engine_tables *tb;
     int nthreads;
     enum search3 search3;
     struct worker *workers[MAX_THREADS];

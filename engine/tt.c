@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "score.h"
+#include "../rules/score.h"
 
 /* Packed entry data: move 29 bits (cells, the five promotion bits a type needs, and the flag, fission
  * and castling bits from bit 24), score 16, depth 8, bound 2, age 6. */

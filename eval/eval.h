@@ -1,4 +1,4 @@
-/* Static evaluation (width-dependent: included by engine/instance.c after the move generator). */
+/* Static evaluation (width-dependent: included by engine/width/instance.c after the move generator). */
 #ifndef EVAL_H
 #define EVAL_H
 
@@ -39,16 +39,13 @@ struct eval_data {
     cellset stuck[MAX_PLAYERS][MAX_TYPES];         /* with step_shift: the cells with none */
 };
 
-/* A variant's tables at one width: the move generator's first, so that the tables a position points
- * to also reach the evaluation's, which the move generator never sees. */
-struct evaluated_tables {
-    struct tables move;
-    struct eval_data *eval;
-};
+struct nnue_net;
 
-static inline const struct eval_data *eval_tables(const struct tables *tb)
-{
-    return ((const struct evaluated_tables *)tb)->eval;
-}
+/* What the evaluation keeps per variant at one width, beside the move generator's tables: its own
+ * tables (eval_attach builds them) and the net (NULL: the classical evaluation). */
+struct eval_tables {
+    struct eval_data *data;
+    const struct nnue_net *net;
+};
 
 #endif

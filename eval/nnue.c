@@ -18,7 +18,7 @@
 
 static const char magic[8] = "SNNUE\r\n\x1a";
 
-void nnue_view_init(struct nnue_view *view, const struct variant *v)
+void nnue_view_init(struct feature_view *view, const struct variant *v)
 {
     view->nplayers = v->nplayers;
     view->ntypes = v->ntypes;
@@ -42,7 +42,7 @@ static uint32_t crc32_of(const unsigned char *p, size_t n)
     return ~crc;
 }
 
-static size_t body_size(const struct nnue_view *view)
+static size_t body_size(const struct feature_view *view)
 {
     size_t inputs = (size_t)view->nplayers * NNUE_HIDDEN, features = (size_t)view->nfeatures;
     return 2 * NNUE_HIDDEN + (2 * NNUE_HIDDEN + 4) * features + 4 * NNUE_L1 + NNUE_L1 * inputs + 4 * NNUE_L2
@@ -54,10 +54,10 @@ static struct nnue_net *net_new(const struct variant *v)
     struct nnue_net *net = calloc(1, sizeof *net);
     if (!net)
         return NULL;
-    nnue_view_init(&net->view, v);
-    net->ft_weight = calloc((size_t)net->view.nfeatures * NNUE_HIDDEN, sizeof *net->ft_weight);
-    net->psqt_weight = calloc((size_t)net->view.nfeatures, sizeof *net->psqt_weight);
-    if (!net->ft_weight || !net->psqt_weight) {
+    nnue_view_init(&net->ft.view, v);
+    net->ft.weight = calloc((size_t)net->ft.view.nfeatures * NNUE_HIDDEN, sizeof *net->ft.weight);
+    net->ft.psqt_weight = calloc((size_t)net->ft.view.nfeatures, sizeof *net->ft.psqt_weight);
+    if (!net->ft.weight || !net->ft.psqt_weight) {
         nnue_free(net);
         return NULL;
     }
@@ -72,8 +72,8 @@ static struct nnue_net *net_new(const struct variant *v)
 void nnue_free(struct nnue_net *net)
 {
     if (net) {
-        free(net->ft_weight);
-        free(net->psqt_weight);
+        free(net->ft.weight);
+        free(net->ft.psqt_weight);
     }
     free(net);
 }
@@ -107,10 +107,10 @@ static void field(struct cursor *c, void *values, int count, int bytes)
 static void walk_body(struct nnue_net *net, unsigned char *p, bool write)
 {
     struct cursor c = { p, write };
-    int inputs = net->view.nplayers * NNUE_HIDDEN;
-    field(&c, net->ft_bias, NNUE_HIDDEN, 2);
-    field(&c, net->ft_weight, net->view.nfeatures * NNUE_HIDDEN, 2);
-    field(&c, net->psqt_weight, net->view.nfeatures, 4);
+    int inputs = net->ft.view.nplayers * NNUE_HIDDEN;
+    field(&c, net->ft.bias, NNUE_HIDDEN, 2);
+    field(&c, net->ft.weight, net->ft.view.nfeatures * NNUE_HIDDEN, 2);
+    field(&c, net->ft.psqt_weight, net->ft.view.nfeatures, 4);
     field(&c, net->l1_bias, NNUE_L1, 4);
     for (int o = 0; o < NNUE_L1; o++)
         field(&c, net->l1_weight[o], inputs, 1);
@@ -123,7 +123,7 @@ static void walk_body(struct nnue_net *net, unsigned char *p, bool write)
 
 unsigned char *nnue_to_bytes(const struct nnue_net *net, size_t *len)
 {
-    *len = NNUE_HEADER + body_size(&net->view) + 4;
+    *len = NNUE_HEADER + body_size(&net->ft.view) + 4;
     unsigned char *b = calloc(1, *len);
     if (!b)
         return NULL;
@@ -132,7 +132,8 @@ unsigned char *nnue_to_bytes(const struct nnue_net *net, size_t *len)
     le_put(b + 12, net->fingerprint, 8);
     memcpy(b + 20, net->variant, strnlen(net->variant, NAME_LEN - 1));
     le_put(b + 52, (uint64_t)net->scale, 4);
-    const int dims[] = { net->view.nplayers, net->view.ntypes, net->view.ncells, NNUE_HIDDEN, NNUE_L1, NNUE_L2 };
+    const struct feature_view *view = &net->ft.view;
+    const int dims[] = { view->nplayers, view->ntypes, view->ncells, NNUE_HIDDEN, NNUE_L1, NNUE_L2 };
     for (int i = 0; i < 6; i++)
         le_put(b + 56 + 2 * i, (uint64_t)dims[i], 2);
     /* The walk only reads the net when writing. */
@@ -164,7 +165,7 @@ struct nnue_net *nnue_from_bytes(const unsigned char *b, size_t len, const struc
         snprintf(err, errlen, "a net for variant '%s', not for %s (or for another definition of it)", name, v->name);
         return NULL;
     }
-    struct nnue_view view;
+    struct feature_view view;
     nnue_view_init(&view, v);
     const int want[] = { view.nplayers, view.ntypes, view.ncells, NNUE_HIDDEN, NNUE_L1, NNUE_L2 };
     for (int i = 0; i < 6; i++)
@@ -207,7 +208,7 @@ struct nnue_net *nnue_load(const char *path, const struct variant *v, char *err,
     }
     /* Bounded, so a huge file is refused without reading it whole. */
     size_t cap = NNUE_HEADER + 4
-                 + body_size(&(struct nnue_view){
+                 + body_size(&(struct feature_view){
                      MAX_PLAYERS, MAX_TYPES, MAX_CELLS, MAX_PLAYERS * MAX_TYPES * MAX_CELLS, { { 0 } } });
     unsigned char *b = malloc(cap + 1);
     size_t len = b ? fread(b, 1, cap + 1, f) : 0;
@@ -232,12 +233,12 @@ struct nnue_net *nnue_random(const struct variant *v, uint64_t seed)
     if (!net)
         return NULL;
     net->scale = 400;
-    for (int i = 0; i < net->view.nfeatures * NNUE_HIDDEN; i++)
-        net->ft_weight[i] = (int16_t)((int)(random_next(&seed) % 121) - 60);
+    for (int i = 0; i < net->ft.view.nfeatures * NNUE_HIDDEN; i++)
+        net->ft.weight[i] = (int16_t)((int)(random_next(&seed) % 121) - 60);
     for (int i = 0; i < NNUE_HIDDEN; i++)
-        net->ft_bias[i] = (int16_t)(random_next(&seed) % 100);
-    for (int i = 0; i < net->view.nfeatures; i++)
-        net->psqt_weight[i] = (int32_t)(random_next(&seed) % 200001) - 100000;
+        net->ft.bias[i] = (int16_t)(random_next(&seed) % 100);
+    for (int i = 0; i < net->ft.view.nfeatures; i++)
+        net->ft.psqt_weight[i] = (int32_t)(random_next(&seed) % 200001) - 100000;
     for (int o = 0; o < NNUE_L1; o++) {
         net->l1_bias[o] = (int32_t)(random_next(&seed) % 20001) - 10000;
         for (int i = 0; i < NNUE_MAX_INPUTS; i++)
@@ -295,11 +296,11 @@ static int clip(int32_t x)
     return x <= 0 ? 0 : x / NNUE_QB >= NNUE_QA ? NNUE_QA : x / NNUE_QB;
 }
 
-int nnue_output(const struct nnue_net *net, const struct nnue_acc *const acc[MAX_PLAYERS])
+int nnue_output(const struct nnue_net *net, const struct accumulator *const acc[MAX_PLAYERS])
 {
     uint8_t in[NNUE_MAX_INPUTS], h1[NNUE_L1];
-    int n = net->view.nplayers * NNUE_HIDDEN;
-    for (int p = 0; p < net->view.nplayers; p++)
+    int n = net->ft.view.nplayers * NNUE_HIDDEN;
+    for (int p = 0; p < net->ft.view.nplayers; p++)
         for (int i = 0; i < NNUE_HIDDEN; i++) {
             int x = acc[p]->v[i];
             in[p * NNUE_HIDDEN + i] = (uint8_t)(x < 0 ? 0 : x > NNUE_QA ? NNUE_QA : x);
@@ -307,9 +308,9 @@ int nnue_output(const struct nnue_net *net, const struct nnue_acc *const acc[MAX
     for (int o = 0; o < NNUE_L1; o++)
         h1[o] = (uint8_t)clip(net->l1_bias[o] + net->dot(in, net->l1_weight[o], n));
     int64_t others = 0;
-    for (int p = 1; p < net->view.nplayers; p++)
+    for (int p = 1; p < net->ft.view.nplayers; p++)
         others += acc[p]->psqt;
-    int64_t out = net->out_bias + acc[0]->psqt - others / (net->view.nplayers - 1);
+    int64_t out = net->out_bias + acc[0]->psqt - others / (net->ft.view.nplayers - 1);
     for (int o = 0; o < NNUE_L2; o++)
         out += (int64_t)net->out_weight[o] * clip(net->l2_bias[o] + nnue_dot_portable(h1, net->l2_weight[o], NNUE_L1));
     return (int)(out * net->scale / (NNUE_QA * NNUE_QO));

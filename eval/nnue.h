@@ -7,11 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../movegen/sums.h"
 #include "../rules/variant.h"
 
 enum {
     NNUE_VERSION = 1,
-    NNUE_HIDDEN = 128,      /* accumulator width per perspective */
+    NNUE_HIDDEN = ACC_WIDTH,/* accumulator width per perspective (movegen/sums.h) */
     NNUE_L1 = 16,           /* first hidden layer */
     NNUE_L2 = 32,           /* second hidden layer */
     NNUE_QA = 127,          /* the accumulator's scale: 1.0 is 127, clipped to [0, 127] */
@@ -21,30 +22,14 @@ enum {
     NNUE_MAX_INPUTS = MAX_PLAYERS * NNUE_HIDDEN,
 };
 
-/* How a variant's pieces become features: perspective p sees army (p + k) % nplayers as its k-th,
- * and the board turned so that its own army stands where the first army starts. */
-struct nnue_view {
-    int nplayers, ntypes, ncells, nfeatures;
-    unsigned char cell[MAX_PLAYERS][MAX_CELLS];
-};
-
-/* One perspective's sums over the pieces: the feature transformer's, and the linear piece-cell term's
- * (which no clipping bounds, so that material counts however lopsided the position). */
-struct nnue_acc {
-    int16_t v[NNUE_HIDDEN];
-    int32_t psqt;
-};
-
 typedef int32_t (*nnue_dot_fn)(const uint8_t *in, const int8_t *w, int n);
 
 struct nnue_net {
     char variant[NAME_LEN];
     uint64_t fingerprint;
-    struct nnue_view view;
     int scale;                          /* centipawns per unit of the float output */
-    int16_t *ft_weight;                 /* nfeatures x NNUE_HIDDEN */
-    int32_t *psqt_weight;               /* nfeatures, in output units (NNUE_QA * NNUE_QO per 1.0) */
-    int16_t ft_bias[NNUE_HIDDEN];
+    struct feature_weights ft;          /* the positions' accumulators; psqt in output units (NNUE_QA *
+                                           NNUE_QO per 1.0) */
     int32_t l1_bias[NNUE_L1];
     int8_t l1_weight[NNUE_L1][NNUE_MAX_INPUTS];   /* nplayers * NNUE_HIDDEN used */
     int32_t l2_bias[NNUE_L2];
@@ -54,13 +39,8 @@ struct nnue_net {
     nnue_dot_fn dot;                    /* the first layer's dot product: AVX2 where the CPU has it */
 };
 
-void nnue_view_init(struct nnue_view *view, const struct variant *v);
-/* The feature of a piece (piece_make code) on a cell, from perspective p. */
-static inline int nnue_feature(const struct nnue_view *view, int p, int piece, int cell)
-{
-    int army = (piece_colour(piece) - p + view->nplayers) % view->nplayers;
-    return (army * view->ntypes + piece_type(piece)) * view->ncells + view->cell[p][cell];
-}
+/* The features of variant v's pieces. */
+void nnue_view_init(struct feature_view *view, const struct variant *v);
 
 /* Reads a net for variant v (NULL: the registered variant the file names); on any error NULL and one
  * line in err. */
@@ -75,7 +55,7 @@ void nnue_free(struct nnue_net *net);
 
 /* The score in centipawns from the accumulators of the perspectives in order (the mover's first): the
  * layers' output plus the mover's piece-cell sum less the mean of the others'. */
-int nnue_output(const struct nnue_net *net, const struct nnue_acc *const acc[MAX_PLAYERS]);
+int nnue_output(const struct nnue_net *net, const struct accumulator *const acc[MAX_PLAYERS]);
 /* The first layer's dot products, for the tests: the portable one, and the AVX2 one (NULL when the
  * CPU or the compiler has none). */
 int32_t nnue_dot_portable(const uint8_t *in, const int8_t *w, int n);

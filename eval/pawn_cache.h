@@ -1,5 +1,5 @@
-/* A search thread's memory of the pawn structures it met (eval/eval.c, engine.md; width-dependent:
- * included by eval/eval.c). */
+/* A search thread's memory of the pawn structures it met (eval/width/eval.c, engine.md; width-dependent:
+ * included by eval/width/eval.c). */
 #ifndef PAWN_CACHE_H
 #define PAWN_CACHE_H
 

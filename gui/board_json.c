@@ -114,14 +114,14 @@ static struct {
     pthread_mutex_t lock;
     const struct variant *v[MAX_VARIANTS];
     const struct engine_ops *ops[MAX_VARIANTS];
-    struct tables *tb[MAX_VARIANTS];
+    struct engine_tables *tb[MAX_VARIANTS];
     int n;
 } guide_tables = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Tables are never changed once built, so they are shared and kept for the program's life. */
-static struct tables *tables_of(const struct variant *v, const struct engine_ops **ops)
+static struct engine_tables *tables_of(const struct variant *v, const struct engine_ops **ops)
 {
-    struct tables *tb = NULL;
+    struct engine_tables *tb = NULL;
     pthread_mutex_lock(&guide_tables.lock);
     for (int i = 0; i < guide_tables.n && !tb; i++)
         if (guide_tables.v[i] == v)
@@ -155,7 +155,7 @@ json_t *board_guide(const struct variant *v, const char *piece, int army, const 
         return NULL;
     }
     const struct engine_ops *ops;
-    struct tables *tb = tables_of(v, &ops);
+    struct engine_tables *tb = tables_of(v, &ops);
     if (!tb) {
         snprintf(err, errlen, "out of memory");
         return NULL;

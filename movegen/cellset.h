@@ -1,5 +1,5 @@
 /* Cell sets: one bit per cell, CELLSET_WORDS 64-bit words. Width-dependent code includes this header
- * and is compiled once per width (engine/instance.c), so it is written once for every board size. */
+ * and is compiled once per width (engine/width/instance.c), so it is written once for every board size. */
 #ifndef CELLSET_H
 #define CELLSET_H
 

@@ -5,16 +5,8 @@
 #include "../rules/move.h"
 #include "../rules/setup.h"
 #include "tables.h"
-#include "../eval/nnue.h"
 
 enum { MAX_STATES = 1024 };
-
-/* Sums over the pieces on the board of the tables' psq scores (tables.h), kept by put/remove; and the
- * keys of the pawns on the board (tables' pawn_types), for the pawn cache. */
-struct psq_sums {
-    int material[MAX_PLAYERS], pst[MAX_PLAYERS][2], phase_material;
-    uint64_t pawn_key;
-};
 
 /* What make() changes that unmake() cannot recompute, or puts back faster than it could. */
 struct state {
@@ -57,8 +49,8 @@ struct position {
     int nremoved;       /* armies taken off by eliminations not yet undone */
     struct removed_army removed[MAX_ELIMINATIONS];
     struct psq_sums sums;
-    /* With a net (tables.h), each perspective's accumulator, kept by put/remove (eval/nnue_acc.h). */
-    struct nnue_acc acc[MAX_PLAYERS];
+    /* With feature weights (tables.h), each perspective's accumulator, kept by put/remove. */
+    struct accumulator acc[MAX_PLAYERS];
     struct state st[MAX_STATES];
 };
 

@@ -1,9 +1,10 @@
 /* Precomputed tables of one variant at one cell-set width: rays, lines between cells, and every
- * piece type's leap sets and directions per player (width-dependent: see engine/instance.c). */
+ * piece type's leap sets and directions per player (width-dependent: see engine/width/instance.c). */
 #ifndef TABLES_H
 #define TABLES_H
 
 #include "cellset.h"
+#include "sums.h"
 #include "../rules/variant.h"
 
 /* A pawn's double and triple steps from one cell: one entry per orthogonal step it may repeat and per
@@ -116,14 +117,11 @@ struct castle_cells {
 
 struct tables {
     const struct variant *v;
-    /* Scores a position keeps summed as pieces come and go, set by the evaluation (NULL: none):
-     * a piece's value, its [mg, eg] piece-cell bonus, and the types whose value sets the phase. */
-    const int *psq_value;
-    const int16_t (*psq_cell)[MAX_TYPES][MAX_CELLS][2];
-    uint32_t phase_types;
+    /* The weights of the sums positions keep (sums.h), which the evaluation sets: psq.value NULL for
+     * no psq sums, features NULL for no accumulators. */
+    struct psq_weights psq;
     uint32_t pawn_types;                    /* the variant's pawn types, whose cells make the pawn key */
-    /* The learned evaluation's net (eval/nnue.h), NULL for none: positions keep its accumulators. */
-    const struct nnue_net *nnue;
+    const struct feature_weights *features;
     int ncells;
     cellset bit[MAX_CELLS];
     cellset all;

@@ -20,7 +20,7 @@
 #include "../engine/skill.h"
 #include "../engine/threads.h"
 #include "../eval/trace.h"
-#include "../engine/score.h"
+#include "../rules/score.h"
 #include "../eval/nnue.h"
 #include "../eval/weights.h"
 #include "../rules/registry.h"
@@ -845,7 +845,7 @@ static void cmd_eval(struct uci *u, char **tok, int n)
         say("info string eval: the side to move is in check; the search does not evaluate such positions");
         return;
     }
-    u->game.ops->evaluate(u->game.pos, &u->weights, &tr);
+    u->game.ops->evaluate(u->game.tb, u->game.pos, &u->weights, &tr);
     say("weights %s, lazy margin %d cp", p->source, p->lazy_margin);
     if (tr.material_only) {
         say("Final evaluation: %d cp (side to move %c), Evaluation is material only", tr.total,
@@ -866,7 +866,7 @@ static void cmd_eval(struct uci *u, char **tok, int n)
     }
     say("phase %d/256 (256: middlegame)", tr.phase);
     say("Final evaluation: %d cp (side to move %c)", tr.total, v->colour_letter[u->game.ops->position_side(u->game.pos)]);
-    int net = u->game.ops->nnue_evaluate(u->game.pos);
+    int net = u->game.ops->nnue_evaluate(u->game.tb, u->game.pos);
     if (net != SCORE_NONE)
         say("NNUE evaluation: %d cp (side to move %c), what the search uses", net,
             v->colour_letter[u->game.ops->position_side(u->game.pos)]);

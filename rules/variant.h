@@ -20,7 +20,7 @@ enum {
 
 enum orientation { ORIENT_GLINSKI, ORIENT_WELLISCH };
 
-/* How a turn ends up once resolved (docs/variants.md, three-player rules; movegen/turns.c): the army
+/* How a turn ends up once resolved (docs/variants.md, three-player rules; movegen/width/turns.c): the army
  * to move plays, the last army left has won, or the army to move is stalemated. */
 enum turn_end { TURN_PLAYS, TURN_LAST_ARMY, TURN_STALEMATE };
 

@@ -7,7 +7,7 @@
 
 #include "../datagen/features.h"
 #include "../datagen/format.h"
-#include "../engine/score.h"
+#include "../rules/score.h"
 #include "../eval/nets.h"
 #include "../eval/nnue.h"
 #include "../rules/registry.h"
@@ -63,15 +63,15 @@ START_TEST(test_round_trip)
     ck_assert_str_eq(back->variant, v->name);
     ck_assert_uint_eq(back->fingerprint, v->fingerprint);
     ck_assert_int_eq(back->scale, net->scale);
-    ck_assert(!memcmp(back->ft_weight, net->ft_weight, (size_t)net->view.nfeatures * NNUE_HIDDEN * 2));
-    ck_assert(!memcmp(back->psqt_weight, net->psqt_weight, (size_t)net->view.nfeatures * 4));
+    ck_assert(!memcmp(back->ft.weight, net->ft.weight, (size_t)net->ft.view.nfeatures * NNUE_HIDDEN * 2));
+    ck_assert(!memcmp(back->ft.psqt_weight, net->ft.psqt_weight, (size_t)net->ft.view.nfeatures * 4));
     for (int o = 0; o < NNUE_L1; o++)
         ck_assert(!memcmp(back->l1_weight[o], net->l1_weight[o], (size_t)v->nplayers * NNUE_HIDDEN));
     ck_assert(!memcmp(back->l2_weight, net->l2_weight, sizeof net->l2_weight));
     ck_assert(!memcmp(back->out_weight, net->out_weight, sizeof net->out_weight));
     ck_assert(back->out_bias == net->out_bias && !memcmp(back->l1_bias, net->l1_bias, sizeof net->l1_bias)
               && !memcmp(back->l2_bias, net->l2_bias, sizeof net->l2_bias)
-              && !memcmp(back->ft_bias, net->ft_bias, sizeof net->ft_bias));
+              && !memcmp(back->ft.bias, net->ft.bias, sizeof net->ft.bias));
     unsigned char *again = nnue_to_bytes(back, &len2);
     ck_assert(len2 == len && !memcmp(b, again, len));
     /* The header names the variant and the architecture where docs/nnue.md says. */
@@ -138,7 +138,7 @@ END_TEST
 
 /* The accumulators of the game's position, perspective by perspective; zeros for armies the variant
  * does not have. */
-static void get_acc(const struct game *g, struct nnue_acc acc[MAX_PLAYERS])
+static void get_acc(const struct game *g, struct accumulator acc[MAX_PLAYERS])
 {
     memset(acc, 0, MAX_PLAYERS * sizeof *acc);
     for (int p = 0; p < g->v->nplayers; p++)
@@ -179,9 +179,9 @@ START_TEST(test_incremental)
         use_net_file(v, path);
         struct game g = { 0 }, fresh = { 0 };
         ck_assert_msg(game_init(&g, v, _i, err, sizeof err) && game_init(&fresh, v, _i, err, sizeof err), "%s", err);
-        ck_assert_int_ne(g.ops->nnue_evaluate(g.pos), SCORE_NONE);
+        ck_assert_int_ne(g.ops->nnue_evaluate(g.tb, g.pos), SCORE_NONE);
         /* Where the start array is symmetric under the players' maps, every army sees the same. */
-        struct nnue_acc start[MAX_PLAYERS];
+        struct accumulator start[MAX_PLAYERS];
         get_acc(&g, start);
         if (start_symmetric(&g)) {
             symmetric++;
@@ -194,7 +194,7 @@ START_TEST(test_incremental)
             int n = game_legal_moves(&g, list);
             if (!n || game_status(&g).outcome != GAME_ONGOING)
                 break;
-            struct nnue_acc acc[MAX_PLAYERS], again[MAX_PLAYERS];
+            struct accumulator acc[MAX_PLAYERS], again[MAX_PLAYERS];
             get_acc(&g, acc);
             for (int k = 0; k < n; k++) {
                 g.ops->position_make(g.pos, list[k]);
@@ -208,7 +208,7 @@ START_TEST(test_incremental)
             get_acc(&g, acc);
             get_acc(&fresh, again);
             ck_assert_msg(!memcmp(acc, again, sizeof acc), "%s at %s: incremental != refresh", v->name, fen);
-            ck_assert_int_eq(g.ops->nnue_evaluate(g.pos), fresh.ops->nnue_evaluate(fresh.pos));
+            ck_assert_int_eq(g.ops->nnue_evaluate(g.tb, g.pos), fresh.ops->nnue_evaluate(fresh.tb, fresh.pos));
         }
         game_free(&g);
         game_free(&fresh);
@@ -226,7 +226,7 @@ static void assert_simd_along_game(const struct variant *v, struct nnue_net *net
     struct game g;
     test_game(&g, v->name, NULL, false);
     for (int ply = 0; ply < 60; ply++) {
-        const struct nnue_acc *acc[MAX_PLAYERS];
+        const struct accumulator *acc[MAX_PLAYERS];
         for (int p = 0; p < v->nplayers; p++)
             acc[p] = g.ops->nnue_accumulator(g.pos, (g.ops->position_side(g.pos) + p) % v->nplayers);
         net->dot = avx2;
@@ -306,7 +306,7 @@ START_TEST(test_features)
     test_dir_make(dir, "nnue-feat");
     struct nnue_net *net = random_net_file(v, dir, 41, path, sizeof path);
     use_net_file(v, path);
-    static struct nnue_acc want[PLIES][MAX_PLAYERS];
+    static struct accumulator want[PLIES][MAX_PLAYERS];
     int score[PLIES];
     struct game g;
     test_game(&g, names[_i], NULL, false);
@@ -341,7 +341,7 @@ START_TEST(test_features)
     unsigned char h[FEATURES_HEADER];
     ck_assert(fread(h, sizeof h, 1, f) == 1 && !memcmp(h, "SNFEAT\r\n", 8));
     ck_assert_uint_eq(le_get(h + 8, 8), v->fingerprint);
-    ck_assert_int_eq((int)le_get(h + 60, 4), net->view.nfeatures);
+    ck_assert_int_eq((int)le_get(h + 60, 4), net->ft.view.nfeatures);
     ck_assert_int_eq((int)le_get(h + 64, 4), st.slots);
     ck_assert_int_eq((int)le_get(h + 68, 4), n);
     size_t size = 4 + 2 * (size_t)v->nplayers * (size_t)st.slots;
@@ -353,13 +353,13 @@ START_TEST(test_features)
         for (int k = 0; k < v->nplayers; k++) {
             int sum[NNUE_HIDDEN], psqt = 0;
             for (int j = 0; j < NNUE_HIDDEN; j++)
-                sum[j] = net->ft_bias[j];
+                sum[j] = net->ft.bias[j];
             for (int s = 0; s < st.slots; s++) {
                 int feature = (int)le_get(rec + 4 + 2 * (k * st.slots + s), 2);
-                ck_assert_int_le(feature, net->view.nfeatures);
-                psqt += feature < net->view.nfeatures ? net->psqt_weight[feature] : 0;
-                for (int j = 0; j < NNUE_HIDDEN && feature < net->view.nfeatures; j++)
-                    sum[j] += net->ft_weight[(size_t)feature * NNUE_HIDDEN + j];
+                ck_assert_int_le(feature, net->ft.view.nfeatures);
+                psqt += feature < net->ft.view.nfeatures ? net->ft.psqt_weight[feature] : 0;
+                for (int j = 0; j < NNUE_HIDDEN && feature < net->ft.view.nfeatures; j++)
+                    sum[j] += net->ft.weight[(size_t)feature * NNUE_HIDDEN + j];
             }
             for (int j = 0; j < NNUE_HIDDEN; j++)
                 ck_assert_msg((int16_t)sum[j] == want[i][k].v[j], "%s record %d perspective %d", v->name, i, k);
@@ -384,7 +384,7 @@ START_TEST(test_shipped)
     for (int i = 0; nnue_embedded[i].name; i++) {
         struct game g;
         test_game(&g, nnue_embedded[i].name, NULL, false);
-        int start = g.ops->nnue_evaluate(g.pos);
+        int start = g.ops->nnue_evaluate(g.tb, g.pos);
         ck_assert_msg(start != SCORE_NONE, "%s: the shipped net does not load", g.v->name);
         ck_assert_msg(abs(start) <= 150, "%s: the start position scores %d", g.v->name, start);
         struct setup s;
@@ -397,7 +397,7 @@ START_TEST(test_shipped)
         s.castling = 0;
         setup_to_fen(&s, g.v, fen, sizeof fen);
         ck_assert_msg(game_set_position(&g, fen, NULL, 0, err, sizeof err), "%s: %s", fen, err);
-        int up = g.ops->nnue_evaluate(g.pos);
+        int up = g.ops->nnue_evaluate(g.tb, g.pos);
         ck_assert_msg(up >= 1500, "%s: the side to move a whole army up scores only %d", g.v->name, up);
         game_free(&g);
     }

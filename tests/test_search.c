@@ -1261,7 +1261,7 @@ START_TEST(test_see)
     struct game g;
     test_game(&g, "glinski", see_cases[_i].fen, false);
     move_t m = parse_move(&g, see_cases[_i].move);
-    ck_assert_msg(g.ops->see_ge(g.pos, m, see_cases[_i].threshold) == see_cases[_i].ge, "%s %s >= %d",
+    ck_assert_msg(g.ops->see_ge(g.tb, g.pos, m, see_cases[_i].threshold) == see_cases[_i].ge, "%s %s >= %d",
                   see_cases[_i].fen, see_cases[_i].move, see_cases[_i].threshold);
     game_free(&g);
 }

@@ -2,7 +2,7 @@
  * entries are misses, and the replacement, resize, clear and hashfull rules. */
 #include <stdint.h>
 
-#include "../engine/score.h"
+#include "../rules/score.h"
 #include "../engine/tt.h"
 #include "tests.h"
 

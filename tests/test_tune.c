@@ -199,8 +199,8 @@ START_TEST(test_trace_exact)
                 struct eval_trace tr;
                 if (g.ops->position_in_check(g.pos))
                     continue;
-                int plain = g.ops->evaluate(g.pos, &eval_weights_default, NULL);
-                int traced = g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+                int plain = g.ops->evaluate(g.tb, g.pos, &eval_weights_default, NULL);
+                int traced = g.ops->evaluate(g.tb, g.pos, &eval_weights_default, &tr);
                 ck_assert_msg(plain == traced, "%s ply %d: %d without trace, %d with", v->name, ply, plain, traced);
                 ck_assert_msg(trace_evaluate(&tr, &p, v->nplayers) == traced, "%s ply %d: trace %d, eval %d", v->name,
                               ply, trace_evaluate(&tr, &p, v->nplayers), traced);
@@ -236,7 +236,7 @@ static void visit_blocked(struct game *g, const move_t *list, int n, void *ctx)
     const struct variant *v = g->v;
     struct eval_trace tr;
     struct setup s;
-    g->ops->evaluate(g->pos, &eval_weights_default, &tr);
+    g->ops->evaluate(g->tb, g->pos, &eval_weights_default, &tr);
     g->ops->position_get(g->pos, &s);
     for (int pl = 0; pl < v->nplayers; pl++)
         for (int t = 0; t < v->ntypes; t++)
@@ -283,7 +283,7 @@ static bool start_mirrors(const struct game *g)
 static bool trace_mirrors(const struct game *g)
 {
     struct eval_trace tr;
-    g->ops->evaluate(g->pos, &eval_weights_default, &tr);
+    g->ops->evaluate(g->tb, g->pos, &eval_weights_default, &tr);
     for (int id = 0; id < NUM_WEIGHTS; id++)
         if (id != W_TEMPO && tr.coef[0][id] != tr.coef[1][id])
             return false;
@@ -325,10 +325,10 @@ START_TEST(test_trace_symmetric)
             s.ep = s.ep_victim = CELL_NONE;
             mirror_setup(v, &s, &m);
             ck_assert_msg(wide.ops->position_set(wide.pos, &s, err, sizeof err), "%s", err);
-            int score = wide.ops->evaluate(wide.pos, &eval_weights_default, &trw);
+            int score = wide.ops->evaluate(wide.tb, wide.pos, &eval_weights_default, &trw);
             ck_assert_msg(wide.ops->position_set(wide.pos, &m, err, sizeof err), "%s", err);
-            int mirror = wide.ops->evaluate(wide.pos, &eval_weights_default, &trm);
-            ck_assert_int_eq(g.ops->evaluate(g.pos, &eval_weights_default, &tr), score);
+            int mirror = wide.ops->evaluate(wide.tb, wide.pos, &eval_weights_default, &trm);
+            ck_assert_int_eq(g.ops->evaluate(g.tb, g.pos, &eval_weights_default, &tr), score);
             ck_assert_msg(!memcmp(tr.coef, trw.coef, sizeof tr.coef), "%s ply %d: the widths count apart", v->name,
                           ply);
             ck_assert_msg(score == mirror, "%s ply %d: %d, mirrored %d", v->name, ply, score, mirror);
@@ -381,7 +381,7 @@ static void assert_recovers(const char *variant, const struct planted *plant, in
             struct eval_trace tr;
             if (g.ops->position_in_check(g.pos) || ply < 6)
                 continue;
-            g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+            g.ops->evaluate(g.tb, g.pos, &eval_weights_default, &tr);
             int e = trace_evaluate(&tr, &truth, v->nplayers);
             if (abs(e) < 1500)
                 ck_assert(tune_set_add(&s, &tr, v->nplayers, 1 / (1 + exp(-k * e / 400)), e));
@@ -464,7 +464,7 @@ START_TEST(test_leader_counts)
     for (size_t i = 0; i < sizeof lose / sizeof *lose; i++)
         remove_one(&s, lose[i][0], type_of(v, lose[i][1]));
     ck_assert_msg(g.ops->position_set(g.pos, &s, err, sizeof err), "%s", err);
-    g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+    g.ops->evaluate(g.tb, g.pos, &eval_weights_default, &tr);
     for (int t = 0; t < v->ntypes; t++) {
         ck_assert_int_eq(tr.coef[0][W_LEADER + t], t == rook);
         ck_assert_int_eq(tr.coef[1][W_LEADER + t], 0);
@@ -473,7 +473,7 @@ START_TEST(test_leader_counts)
     /* Black to move: Red, which lost nothing, leads. */
     s.side = 2;
     ck_assert_msg(g.ops->position_set(g.pos, &s, err, sizeof err), "%s", err);
-    g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+    g.ops->evaluate(g.tb, g.pos, &eval_weights_default, &tr);
     for (int t = 0; t < v->ntypes; t++)
         ck_assert_int_eq(tr.coef[2][W_LEADER + t], -(t == rook) - (t == knight));
     /* A two-player variant has no such weights. */
@@ -510,7 +510,7 @@ START_TEST(test_leader_counts_four_players)
     struct eval_trace tr;
     char err[512];
     ck_assert_msg(g.ops->position_set(g.pos, &s, err, sizeof err), "%s", err);
-    g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+    g.ops->evaluate(g.tb, g.pos, &eval_weights_default, &tr);
     for (int t = 0; t < v->ntypes; t++)
         if (!v->piece[t].royal)
             ck_assert_int_eq(tr.coef[1][W_LEADER + t], count_of(&s, v, 1, t) - count_of(&s, v, 0, t));
@@ -521,7 +521,7 @@ START_TEST(test_leader_counts_four_players)
         if (s.piece[c] && piece_colour(s.piece[c]) >= 2)
             s.piece[c] = 0;
     ck_assert_msg(g.ops->position_set(g.pos, &s, err, sizeof err), "%s", err);
-    g.ops->evaluate(g.pos, &eval_weights_default, &tr);
+    g.ops->evaluate(g.tb, g.pos, &eval_weights_default, &tr);
     for (int t = 0; t < v->ntypes; t++)
         ck_assert_int_eq(tr.coef[1][W_LEADER + t], 0);
     game_free(&g);

@@ -79,7 +79,7 @@ bool tune_set_read(struct tune_set *s, struct game *g, const char *path, long *s
             ++*skipped;
             continue;
         }
-        g->ops->evaluate(g->pos, &eval_weights_default, &tr);
+        g->ops->evaluate(g->tb, g->pos, &eval_weights_default, &tr);
         ok = tune_set_add(s, &tr, s->v->nplayers, (double)r.points[r.s.side] / r.den, r.score);
         if (!ok)
             snprintf(err, errlen, "%s: out of memory after %zu positions", path, s->n);

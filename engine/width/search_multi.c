@@ -6,7 +6,7 @@
  * Best-reply search (Schadd & Winands 2011), in its BRS+ form (Esser et al. 2013): between two root
  * moves only the single strongest opponent move is searched, chosen among all the opponents' moves;
  * the other opponents play the first move of their move ordering, so every line stays a legal game
- * with the real turn order. Included by engine/instance.c after search.c, once per width. */
+ * with the real turn order. Included by engine/width/instance.c after search.c, once per width. */
 
 /* What an opponent's node does under best-reply search. */
 enum multi_node {
@@ -77,7 +77,7 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
     const bool max_node = pos->side == w->root_player, in_check = w->stack[ply].in_check;
     int best = max_node ? -SCORE_INF : SCORE_INF;
     if (!in_check) {
-        best = eval_position_as(pos, &w->sh->weights, &w->pawn_cache, w->memo, w->root_player, alpha, beta);
+        best = eval_position_as(w->et, pos, &w->sh->weights, &w->pawn_cache, w->memo, w->root_player, alpha, beta);
         if (max_node ? best >= beta : best <= alpha)
             return best;
         if (max_node && best > alpha)

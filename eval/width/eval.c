@@ -1,12 +1,12 @@
 /* Static evaluation: material, piece-cell tables generated from geometry, mobility, royal safety
- * and pawn structure, blended between middlegame and endgame (included by engine/instance.c). */
+ * and pawn structure, blended between middlegame and endgame (included by engine/width/instance.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/score.h"
-#include "eval.h"
-#include "pawn_cache.h"
-#include "values.h"
+#include "../../rules/score.h"
+#include "../eval.h"
+#include "../pawn_cache.h"
+#include "../values.h"
 
 /* A middlegame and an endgame sum in one integer, so that one multiplication and one addition add a
  * weight's count to both: exact while each part stays within an int, which weights of at most
@@ -270,27 +270,27 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
     return ev;
 }
 
-/* Builds the evaluation's tables from the weights and lets positions keep material and piece-cell
- * sums (tables.h). On failure the tables keep what they had. */
-static bool eval_attach(struct tables *tb, const struct eval_params *p)
+/* Builds the evaluation's tables from the weights and gives positions on tb its piece values and
+ * piece-cell bonuses to sum (movegen/sums.h). On failure both keep what they had. */
+static bool eval_attach(struct eval_tables *et, struct tables *tb, const struct eval_params *p)
 {
-    struct eval_data *ev = eval_data_new(tb, p), *old = ((struct evaluated_tables *)tb)->eval;
+    struct eval_data *ev = eval_data_new(tb, p);
     if (!ev)
         return false;
-    ((struct evaluated_tables *)tb)->eval = ev;
-    tb->psq_value = ev->value;
-    tb->psq_cell = (const int16_t (*)[MAX_TYPES][MAX_CELLS][2])ev->pst;
-    tb->phase_types = 0;
+    free(et->data);
+    et->data = ev;
+    tb->psq.value = ev->value;
+    tb->psq.cell = (const int16_t (*)[MAX_TYPES][MAX_CELLS][2])ev->pst;
+    tb->psq.phase_types = 0;
     for (int t = 0; t < tb->v->ntypes; t++)
         if (!tb->v->piece[t].pawn)
-            tb->phase_types |= 1u << t;
-    free(old);
+            tb->psq.phase_types |= 1u << t;
     return true;
 }
 
-static const struct eval_params *eval_params_of(const struct tables *tb)
+static const struct eval_params *eval_params_of(const struct eval_tables *et)
 {
-    return &eval_tables(tb)->p;
+    return &et->data->p;
 }
 
 /* Each army's packed sums while the terms are added; with a trace (never in the search) each weight's
@@ -681,10 +681,10 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
  * alone when it is far outside (alpha, beta). cache (or NULL) keeps
  * the terms of pawn structures met before, memo (or NULL) the pieces' targets (memo_targets). */
-EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weights *settings, struct pawn_cache *cache,
-                              struct target_memo *memo, int view, struct eval_trace *tr, int alpha, int beta)
+EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position *pos,
+                              const struct eval_weights *settings, struct pawn_cache *cache, struct target_memo *memo,
+                              int view, struct eval_trace *tr, int alpha, int beta)
 {
-    const struct eval_data *ev = eval_tables(pos->tb);
     const struct variant *v = pos->v;
     struct eval_sum s = { .w = ev->packed, .tr = tr };
     if (settings->material_only) {
@@ -750,15 +750,16 @@ EVAL_INLINE int evaluate_lazy(const struct position *pos, const struct eval_weig
 
 /* The full evaluation for the side to move; with a trace (the eval command, the tuner) every weight's
  * count. */
-static int evaluate_full(const struct position *pos, const struct eval_weights *settings, struct eval_trace *tr)
+static int evaluate_full(const struct eval_data *ev, const struct position *pos, const struct eval_weights *settings,
+                         struct eval_trace *tr)
 {
-    return evaluate_lazy(pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF);
+    return evaluate_lazy(ev, pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF);
 }
 
 /* The search's evaluation, lazy in its window; cache and memo: the thread's pawn cache and target
  * memo. */
-static int evaluate_as(const struct position *pos, const struct eval_weights *settings, struct pawn_cache *cache,
-                       struct target_memo *memo, int view, int alpha, int beta)
+static int evaluate_as(const struct eval_data *ev, const struct position *pos, const struct eval_weights *settings,
+                       struct pawn_cache *cache, struct target_memo *memo, int view, int alpha, int beta)
 {
-    return evaluate_lazy(pos, settings, cache, memo, view, NULL, alpha, beta);
+    return evaluate_lazy(ev, pos, settings, cache, memo, view, NULL, alpha, beta);
 }

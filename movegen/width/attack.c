@@ -1,5 +1,5 @@
-/* Attacks: slider and rider targets, and which pieces attack a cell (included by engine/instance.c). */
-#include "position.h"
+/* Attacks: slider and rider targets, and which pieces attack a cell (included by engine/width/instance.c). */
+#include "../position.h"
 
 /* Cells along a line, stopping at (and including) the first piece. Where no piece stands in the way,
  * the board's last (first) cell stands in for one: nothing lies beyond it in that direction. */

@@ -1,23 +1,56 @@
-/* Position set-up, make and unmake (included by engine/instance.c, once per width). */
+/* Position set-up, make and unmake (included by engine/width/instance.c, once per width). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "position.h"
-#include "../eval/nnue_acc.h"
+#include "../position.h"
 
-/* Adds (sign 1) or takes away (-1) a piece's psq scores. */
+/* Adds (sign 1) or takes away (-1) a piece's psq weights. */
 static inline void pos_score_psq(struct position *pos, int cell, int piece, int sign)
 {
     const struct tables *tb = pos->tb;
-    if (!tb->psq_value)
+    if (!tb->psq.value)
         return;
-    int c = piece_colour(piece), t = piece_type(piece), value = sign * tb->psq_value[t];
+    int c = piece_colour(piece), t = piece_type(piece), value = sign * tb->psq.value[t];
     pos->sums.material[c] += value;
-    pos->sums.pst[c][0] += sign * tb->psq_cell[c][t][cell][0];
-    pos->sums.pst[c][1] += sign * tb->psq_cell[c][t][cell][1];
-    if (tb->phase_types >> t & 1)
+    pos->sums.pst[c][0] += sign * tb->psq.cell[c][t][cell][0];
+    pos->sums.pst[c][1] += sign * tb->psq.cell[c][t][cell][1];
+    if (tb->psq.phase_types >> t & 1)
         pos->sums.phase_material += value;
+}
+
+/* Adds (sign 1) or takes away (-1) a piece's feature column in every perspective's accumulator.
+ * Wrapping int16 sums undo exactly, so unmake restores the accumulator bit for bit. */
+static inline void pos_accumulate(struct position *pos, int cell, int piece, int sign)
+{
+    const struct feature_weights *fw = pos->tb->features;
+    for (int p = 0; p < fw->view.nplayers; p++) {
+        int f = feature_index(&fw->view, p, piece, cell);
+        const int16_t *w = fw->weight + (size_t)f * ACC_WIDTH;
+        int16_t *a = pos->acc[p].v;
+        pos->acc[p].psqt += sign * fw->psqt_weight[f];
+        if (sign > 0)
+            for (int i = 0; i < ACC_WIDTH; i++)
+                a[i] = (int16_t)(a[i] + w[i]);
+        else
+            for (int i = 0; i < ACC_WIDTH; i++)
+                a[i] = (int16_t)(a[i] - w[i]);
+    }
+}
+
+/* The accumulators from the board alone (none without feature weights). */
+static void position_accumulate(struct position *pos)
+{
+    const struct feature_weights *fw = pos->tb->features;
+    if (!fw)
+        return;
+    for (int p = 0; p < fw->view.nplayers; p++) {
+        memcpy(pos->acc[p].v, fw->bias, sizeof fw->bias);
+        pos->acc[p].psqt = 0;
+    }
+    for (int c = 0; c < pos->tb->ncells; c++)
+        if (pos->board[c])
+            pos_accumulate(pos, c, pos->board[c], 1);
 }
 
 /* The psq scores and the pawn key. */
@@ -26,6 +59,11 @@ static inline void pos_score(struct position *pos, int cell, int piece, int sign
     pos_score_psq(pos, cell, piece, sign);
     if (pos->tb->pawn_types >> piece_type(piece) & 1)
         pos->sums.pawn_key ^= pos->v->key_piece[piece_colour(piece)][piece_type(piece)][cell];
+}
+
+static const struct accumulator *position_accumulator(const struct position *pos, int perspective)
+{
+    return &pos->acc[perspective];
 }
 
 /* Recounts the psq sums from the board, after the tables' scores changed (eval_load); the net's
@@ -42,12 +80,12 @@ static void position_rescore(struct position *pos)
             pos_score_psq(pos, c, pos->board[c], 1);
 }
 
-/* A piece onto the board or off it: its cell, the sets and the net's accumulators. The sums and the
+/* A piece onto the board or off it: its cell, the sets and the accumulators. The sums and the
  * types are pos_put's and pos_remove's, which make uses; unmake puts them back whole. */
 static inline void pos_drop(struct position *pos, int cell, int piece)
 {
-    if (pos->tb->nnue)
-        nnue_acc_piece(pos, cell, piece, 1);
+    if (pos->tb->features)
+        pos_accumulate(pos, cell, piece, 1);
     cellset b = pos->tb->bit[cell];
     pos->board[cell] = (unsigned char)piece;
     pos->by_type[piece_type(piece)] = cs_or(pos->by_type[piece_type(piece)], b);
@@ -58,8 +96,8 @@ static inline void pos_drop(struct position *pos, int cell, int piece)
 static inline void pos_lift(struct position *pos, int cell)
 {
     int piece = pos->board[cell];
-    if (pos->tb->nnue)
-        nnue_acc_piece(pos, cell, piece, -1);
+    if (pos->tb->features)
+        pos_accumulate(pos, cell, piece, -1);
     cellset b = pos->tb->bit[cell];
     pos->board[cell] = 0;
     pos->by_type[piece_type(piece)] = cs_xor(pos->by_type[piece_type(piece)], b);
@@ -459,7 +497,7 @@ static bool position_set(struct position *pos, const struct setup *s, char *err,
         ok = false;
     }
     if (ok) {
-        nnue_acc_refresh(t);
+        position_accumulate(t);
         st->key = position_compute_key(t);
         *pos = *t;
     }

@@ -1,7 +1,7 @@
-/* Perft: counts leaf nodes of the legal move tree (included by engine/instance.c, once per width). */
+/* Perft: counts leaf nodes of the legal move tree (included by engine/width/instance.c, once per width). */
 #include <stdatomic.h>
 
-#include "position.h"
+#include "../position.h"
 
 static uint64_t perft(struct position *pos, int depth, const atomic_bool *stop);
 

@@ -1,14 +1,15 @@
 /* Iterative deepening principal-variation alpha-beta with quiescence, one worker per thread sharing
- * the transposition table (Lazy SMP). Included by engine/instance.c, once per cell-set width. */
+ * the transposition table (Lazy SMP). Included by engine/width/instance.c, once per cell-set width. */
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "search.h"
-#include "skill.h"
-#include "../util/clock.h"
+#include "engine_tables.h"
+#include "../search.h"
+#include "../skill.h"
+#include "../../util/clock.h"
 
 struct stack {
     move_t move;           /* the move that led to the next ply */
@@ -29,6 +30,7 @@ struct root_move {
 struct worker {
     int root_depth;
     const struct tables *tb;
+    const struct eval_tables *et;
     struct position *pos;
     struct search_shared *sh;
     int id;
@@ -65,13 +67,14 @@ static void search_init(void)
             reductions[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
 }
 
-static struct worker *worker_new(const struct tables *tb)
+static struct worker *worker_new(const struct engine_tables *t)
 {
     struct worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->tb = tb;
-    w->pos = position_new(tb);
+    w->tb = t->move;
+    w->et = &t->eval;
+    w->pos = position_new(w->tb);
     w->root = calloc(MAX_MOVES, sizeof *w->root);
     if (!w->pos || !w->root) {
         position_free(w->pos);
@@ -147,9 +150,9 @@ static void search_check_limits(struct worker *w)
         progress(w, now);
 }
 
-static inline int piece_value(const struct tables *tb, int piece)
+static inline int piece_value(const struct eval_data *ev, int piece)
 {
-    return piece ? eval_tables(tb)->value[piece_type(piece)] : 0;
+    return piece ? ev->value[piece_type(piece)] : 0;
 }
 
 /* A move onto an own piece is a fusion, not a capture. */
@@ -168,10 +171,9 @@ static inline bool is_quiet(const struct position *pos, move_t m)
  * each side capturing with its least valuable piece, either side free to stop, comes to at least
  * `threshold` for the mover. swap is what the side about to capture must win back for the answer to
  * turn; the sequence is followed only while a capture can still turn it (res: the answer so far). */
-static bool see_ge(const struct position *pos, move_t m, int threshold)
+static bool see_ge(const struct eval_data *ev, const struct position *pos, move_t m, int threshold)
 {
     const struct tables *tb = pos->tb;
-    const struct eval_data *ev = eval_tables(tb);
     int to = move_to(m), from = move_from(m), us = pos->side;
     cellset occ = cs_xor(pos->occ, tb->bit[from]);
     int swap;
@@ -180,9 +182,9 @@ static bool see_ge(const struct position *pos, move_t m, int threshold)
         swap = ev->value[piece_type(pos->board[victim])];
         occ = cs_xor(occ, tb->bit[victim]);
     } else {
-        swap = piece_value(tb, pos->board[to]);
+        swap = piece_value(ev, pos->board[to]);
     }
-    int on_cell = move_promo(m) >= 0 ? ev->value[move_promo(m)] : piece_value(tb, pos->board[from]);
+    int on_cell = move_promo(m) >= 0 ? ev->value[move_promo(m)] : piece_value(ev, pos->board[from]);
     if (move_promo(m) >= 0)
         swap += on_cell - ev->value[piece_type(pos->board[from])];
     if ((swap -= threshold) < 0)
@@ -234,20 +236,20 @@ static void history_update(struct worker *w, move_t m, int bonus)
 static int capture_value(const struct worker *w, move_t m)
 {
     const struct position *pos = w->pos;
-    int victim = piece_value(w->tb, pos->board[m & MOVE_EP ? move_from(m) : move_to(m)]);
-    return victim + (move_promo(m) >= 0 ? eval_tables(w->tb)->value[move_promo(m)] : 0);
+    int victim = piece_value(w->et->data, pos->board[m & MOVE_EP ? move_from(m) : move_to(m)]);
+    return victim + (move_promo(m) >= 0 ? w->et->data->value[move_promo(m)] : 0);
 }
 
 /* Capturing a piece worth at least the taker's value cannot lose material. */
 static bool capture_is_safe(const struct worker *w, move_t m)
 {
-    return capture_value(w, m) >= piece_value(w->tb, w->pos->board[move_from(m)]);
+    return capture_value(w, m) >= piece_value(w->et->data, w->pos->board[move_from(m)]);
 }
 
 /* A capture that is safe, or that SEE finds does not lose. */
 static bool capture_is_good(const struct worker *w, move_t m)
 {
-    return capture_is_safe(w, m) || see_ge(w->pos, m, 0);
+    return capture_is_safe(w, m) || see_ge(w->et->data, w->pos, m, 0);
 }
 
 /* The quiescence search's captures past which only recaptures, promotions and checks are searched,
@@ -290,11 +292,12 @@ static void score_moves(struct worker *w, int ply, move_t *list, int *scores, in
         if (m == tt_move) {
             scores[i] = ORDER_TT;
         } else if (!is_quiet(pos, m)) {
-            int mvv = capture_value(w, m) * 16 - piece_value(w->tb, pos->board[move_from(m)]) / 16;
+            int mvv = capture_value(w, m) * 16 - piece_value(w->et->data, pos->board[move_from(m)]) / 16;
             bool sure = !use_see || capture_is_safe(w, m);
             if (!sure && see_later)
                 list[i] |= MOVE_SEE_LATER;
-            scores[i] = sure || see_later || see_ge(pos, m, 0) ? ORDER_GOOD_CAPTURE + mvv : ORDER_BAD_CAPTURE + mvv;
+            scores[i] = sure || see_later || see_ge(w->et->data, pos, m, 0) ? ORDER_GOOD_CAPTURE + mvv
+                                                                             : ORDER_BAD_CAPTURE + mvv;
         } else if (m == ss->killers[0]) {
             scores[i] = (1 << 27) + 2;
         } else if (m == ss->killers[1]) {
@@ -348,7 +351,7 @@ static move_t pick_move(struct worker *w, move_t *list, int *scores, int n, int 
         if (!(list[best] & MOVE_SEE_LATER))
             break;
         list[best] &= ~MOVE_SEE_LATER;
-        if (!see_ge(w->pos, list[best] & ~MOVE_UNTESTED, 0))
+        if (!see_ge(w->et->data, w->pos, list[best] & ~MOVE_UNTESTED, 0))
             scores[best] += ORDER_BAD_CAPTURE - ORDER_GOOD_CAPTURE;
     }
     move_t m = list[best];
@@ -525,7 +528,7 @@ static bool node_ends(struct worker *w, int ply, int view, int *score)
     if (ply < MAX_PLY)
         return false;
     if (!w->stack[ply].in_check)
-        *score = eval_position_as(w->pos, &w->sh->weights, &w->pawn_cache, w->memo, view, -SCORE_INF, SCORE_INF);
+        *score = eval_position_as(w->et, w->pos, &w->sh->weights, &w->pawn_cache, w->memo, view, -SCORE_INF, SCORE_INF);
     return true;
 }
 
@@ -553,8 +556,9 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     int best = -SCORE_INF, stand = SCORE_NONE;
     if (!in_check) {
         /* The table's evaluation is a full one (the main search's): no lazy early score. */
-        stand = hit_eval != SCORE_NONE ? hit_eval
-                                       : eval_position(pos, &w->sh->weights, &w->pawn_cache, w->memo, alpha, beta);
+        stand = hit_eval != SCORE_NONE
+                    ? hit_eval
+                    : eval_position(w->et, pos, &w->sh->weights, &w->pawn_cache, w->memo, alpha, beta);
         if (stand >= beta) {
             tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER, SCORE_NONE);
             return stand;
@@ -573,15 +577,15 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
     while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
         move_t m = tried & ~MOVE_UNTESTED;
         /* Delta pruning: even winning the piece cannot lift the score to alpha. */
-        if (!in_check && move_promo(m) < 0 && stand + piece_value(w->tb, pos->board[move_to(m)]) + QS_MARGIN <= alpha
-            && !(m & MOVE_EP))
+        if (!in_check && move_promo(m) < 0
+            && stand + piece_value(w->et->data, pos->board[move_to(m)]) + QS_MARGIN <= alpha && !(m & MOVE_EP))
             continue;
         /* Move-count and futility pruning, as Stockfish's: past the first two captures only recaptures,
          * promotions and checks go on, and below alpha by the margin only captures that win material. */
         reached++;
         bool wins = false;  /* SEE found that the capture wins material */
         if (!in_check && move_promo(m) < 0 && move_to(m) != recapture
-            && (reached > QS_MOVES || (stand + QS_MARGIN <= alpha && !(wins = see_ge(pos, m, 1))))
+            && (reached > QS_MOVES || (stand + QS_MARGIN <= alpha && !(wins = see_ge(w->et->data, pos, m, 1))))
             && !move_gives_check(pos, m))
             continue;
         /* The child's bucket loads while the exchange is judged. */
@@ -684,7 +688,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     if (!in_check) {
         static_eval = found ? hit.eval : SCORE_NONE;
         if (static_eval == SCORE_NONE)
-            static_eval = eval_position(pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
+            static_eval = eval_position(w->et, pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
     }
     /* Stored at once, as the shortcuts below may return before the node's own entry is written. */
     if (!found && static_eval != SCORE_NONE)
@@ -747,7 +751,8 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         /* SEE pruning at shallow depth: a move that loses more material than a few plies can win back.
          * A fusion (onto an own piece) is no exchange. */
         if (best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_DEPTH
-            && (quiet ? !pos->board[move_to(m)] : is_capture(pos, m)) && !see_ge(pos, m, -SEE_PRUNE_MARGIN * depth))
+            && (quiet ? !pos->board[move_to(m)] : is_capture(pos, m))
+            && !see_ge(w->et->data, pos, m, -SEE_PRUNE_MARGIN * depth))
             continue;
         /* The moves pruned above come after one that was searched: a node with no legal move gets here. */
         if (!tried_is_legal(pos, &late, tried))
@@ -828,7 +833,7 @@ static void report(struct worker *w, int depth, int multipv, const struct root_m
     sh->report(sh->report_ctx, &r);
 }
 
-/* The three-player search below a root move (engine/search_multi.c). */
+/* The three-player search below a root move (engine/width/search_multi.c). */
 static int multi_root(struct worker *w, int alpha, int beta, int depth);
 /* The table key of the position a root move leads to, in the three-player search. */
 static uint64_t multi_root_key(const struct worker *w);

@@ -1,8 +1,8 @@
-/* Builds struct tables from a variant (included by engine/instance.c, once per width). */
+/* Builds struct tables from a variant (included by engine/width/instance.c, once per width). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "tables.h"
+#include "../tables.h"
 
 static int step_cell(const struct geometry *g, int cell, struct vec v, int times)
 {
@@ -464,13 +464,11 @@ static void tables_free(struct tables *tb)
     free(tb);
 }
 
-/* size: at least sizeof (struct tables), which come first; the rest is for whoever keeps its own
- * tables beside these (engine/instance.c: the evaluation's). */
 static void tables_reach(struct tables *tb);
 
-static struct tables *tables_new(const struct variant *v, size_t size)
+static struct tables *tables_new(const struct variant *v)
 {
-    struct tables *tb = calloc(1, size);
+    struct tables *tb = calloc(1, sizeof *tb);
     if (!tb)
         return NULL;
     tb->v = v;

@@ -1,6 +1,6 @@
-/* Legal move generation (included by engine/instance.c, once per width).
+/* Legal move generation (included by engine/width/instance.c, once per width).
  * Checks and pins are resolved with masks; only en passant is tried by making the move. */
-#include "position.h"
+#include "../position.h"
 
 /* Non-capturing and capturing targets of one piece, before legality (without quiet_too, captures
  * only: *quiet is left empty); with `examined`, every cell whose occupancy decided them: those a

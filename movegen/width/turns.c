@@ -1,8 +1,8 @@
-/* Three-player turns (docs/variants.md, included by engine/instance.c once per width): before
+/* Three-player turns (docs/variants.md, included by engine/width/instance.c once per width): before
  * a player moves, every army whose royal it attacks leaves the board; a player left with no legal
  * move is mated if in check (its army leaves and the next one moves in the same position) and
  * stalemated otherwise. Two-player games have no eliminations: mate and stalemate end them. */
-#include "position.h"
+#include "../position.h"
 
 /* The armies on the board (bit p for army p): eliminated ones have no royal. */
 static unsigned position_armies(const struct position *pos)

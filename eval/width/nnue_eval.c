@@ -1,0 +1,49 @@
+/* The evaluation the search calls: the net when the evaluation's tables have one, else the classical
+ * evaluation (width-dependent: included by engine/width/instance.c after eval/width/eval.c). */
+#include "../eval.h"
+#include "../nnue.h"
+
+/* The net's score with perspective view first (the mover in training), kept off the mate range. */
+static int nnue_evaluate_as(const struct nnue_net *net, const struct position *pos, int view)
+{
+    const struct accumulator *acc[MAX_PLAYERS];
+    for (int k = 0; k < net->ft.view.nplayers; k++)
+        acc[k] = &pos->acc[(view + k) % net->ft.view.nplayers];
+    int score = nnue_output(net, acc), bound = SCORE_MATE_BOUND - 1;
+    return score > bound ? bound : score < -bound ? -bound : score;
+}
+
+/* memo: as evaluate_as's. */
+static int eval_position_as(const struct eval_tables *et, const struct position *pos, const struct eval_weights *w,
+                            struct pawn_cache *cache, struct target_memo *memo, int view, int alpha, int beta)
+{
+    return et->net ? nnue_evaluate_as(et->net, pos, view)
+                   : evaluate_as(et->data, pos, w, cache, memo, view, alpha, beta);
+}
+
+static int eval_position(const struct eval_tables *et, const struct position *pos, const struct eval_weights *w,
+                         struct pawn_cache *cache, struct target_memo *memo, int alpha, int beta)
+{
+    return eval_position_as(et, pos, w, cache, memo, pos->side, alpha, beta);
+}
+
+/* The net's score for the side to move, SCORE_NONE without a net (the eval command). */
+static int nnue_evaluate(const struct eval_tables *et, const struct position *pos)
+{
+    return et->net ? nnue_evaluate_as(et->net, pos, pos->side) : SCORE_NONE;
+}
+
+/* Takes the net now chosen for the variant (nnue_for), or none, for the evaluation, and its first
+ * layer for the accumulators of the positions on tb. */
+static void nnue_choose(struct eval_tables *et, struct tables *tb)
+{
+    et->net = nnue_for(tb->v);
+    tb->features = et->net ? &et->net->ft : NULL;
+}
+
+/* The same, and pos's accumulators from its board. */
+static void nnue_attach(struct eval_tables *et, struct tables *tb, struct position *pos)
+{
+    nnue_choose(et, tb);
+    position_accumulate(pos);
+}
