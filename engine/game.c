@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "san.h"
+
 bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen)
 {
     struct game fresh = { .v = v, .ops = instance_for(v, wide) };
@@ -74,8 +76,7 @@ bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, siz
             return true;
         }
     }
-    snprintf(err, errlen, "illegal move '%s'", text);
-    return false;
+    return san_read(g, text, m, err, errlen);
 }
 
 unsigned game_armies(const struct game *g)

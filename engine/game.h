@@ -47,7 +47,7 @@ unsigned game_play(struct game *g, move_t m, unsigned *mated);
 unsigned game_armies(const struct game *g);
 /* The legal moves of the player to move: none once a three-player game is down to its last army. */
 int game_legal_moves(const struct game *g, move_t *list);
-/* Finds the legal move written as text (promotion letter in either case). */
+/* Finds the legal move written as UCI text (in either case), else as SAN or long algebraic (san_read). */
 bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, size_t errlen);
 void game_fen(const struct game *g, char *fen, size_t len);
 struct game_status game_status(struct game *g);
