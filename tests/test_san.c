@@ -105,6 +105,9 @@ END_TEST
 #define SLING "1/F1/2P/I6C2/S2p4c/S1spirg1/1GPP3/1I1plpl1/1R5L1/3P1p3i/s2/1L/1 b - - 0 44"
 #define THREE "6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1"
 #define THREE_MATE "6/5bG1/2bV5/9/10/rG10/10/9/8/7/6 b - - 0 1"
+#define THREE_CHECK                                                                                                   \
+    "1bRbGbV1bE/bPbPbPbEbP1bP/1bE1bPbPbP2/9/rP7bRwP/rErPrE6wPwE/rRrPrP2wP1wPwPwR/rV1rP5wG/rG1rP2wEwPwV/rRrPrP2wPwR/"   \
+    "rE3wPwE r - - 1 4"
 
 struct example {
     const char *variant, *fen, *uci, *san;
@@ -147,7 +150,9 @@ static const struct example examples[] = {
     /* Two pawn types: both keep their letters. */
     { "nd-trios", NULL, "c2c3", "Mc3" },
     { "nd-trios", NULL, "f4f5", "Pf5" },
-    /* Three players: Red is mated and White's turn takes Black off; Black mates Red, the last army. */
+    /* Three players: Red's Point checks Black's General; Red is mated and White's turn takes Black off; Black
+     * mates Red, the last army. */
+    { "wellisch", THREE_CHECK, "h3g4", "hg4+" },
     { "wellisch", THREE, "k4k3", "Gk3#" },
     { "wellisch", THREE_MATE, "c3f3", "Vf3#" },
 };
