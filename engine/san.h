@@ -12,11 +12,12 @@
 enum { SAN_LEN = 24 };   /* "Nf10xe11=Q#" and longer: letter, cell, 'x', cell, "=L", mark */
 
 /* Writes the move of the game's position as SAN in out (SAN_LEN bytes). The move is made and taken
- * back to find its check or mate mark; the game is as before. A move that is not legal here is
- * written as UCI text. */
+ * back on the game's position to find its check or mate mark, so never while a search runs from it;
+ * the game is as before. A move that is not legal here is written as UCI text. */
 void san_write(const struct game *g, move_t m, char *out);
 /* The moves as SAN, separated by spaces, each written in the position the ones before it lead to
- * from the game's (a principal variation, a move list); the game is unchanged. From the first move
+ * from the game's (a principal variation, a move list). The game's position is only read (a copy
+ * plays the moves), so a search's report may call it. From the first move
  * that is not legal on, the moves are written as UCI text. Returns false when out was too short (it
  * then holds the moves that fit) or the scratch position could not be made. */
 bool san_line(const struct game *g, const move_t *moves, int n, char *out, size_t len);
