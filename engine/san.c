@@ -102,13 +102,13 @@ static bool has_rival(const struct variant *v, const struct setup *s, const move
 static void san_body(const struct variant *v, const struct setup *s, const move_t *list, int n, move_t m, char *out)
 {
     struct san_move d = san_describe(v, s, m);
-    char hint[CELL_NAME_LEN];
+    char hint[CELL_NAME_LEN], letter[2] = { d.letter, 0 };
     /* A pawn's capture names its file, as in chess ("exd5"). */
     enum hint h = d.letter || !d.capture ? HINT_NONE : HINT_FILE;
     while (h < HINT_CELL && has_rival(v, s, list, n, m, &d, h))
         h++;
     hint_text(v->geo.name[d.from], h, hint);
-    int len = snprintf(out, SAN_LEN, "%.1s%s%s%s", &d.letter, hint, d.capture ? "x" : "", v->geo.name[d.to]);
+    int len = snprintf(out, SAN_LEN, "%s%s%s%s", letter, hint, d.capture ? "x" : "", v->geo.name[d.to]);
     if (d.promo >= 0)
         snprintf(out + len, SAN_LEN - (size_t)len, "=%c", v->piece[d.promo].letter);
 }
