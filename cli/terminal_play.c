@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../engine/san.h"
 #include "../engine/threads.h"
 #include "../match/pgn.h"
 #include "../rules/registry.h"
@@ -30,7 +32,8 @@ struct options {
 struct played {
     move_t move;
     int side;
-    char text[MOVE_LEN];
+    char text[MOVE_LEN];        /* UCI, to replay the game */
+    char san[SAN_LEN];          /* as shown */
 };
 
 struct human_game {
@@ -44,7 +47,7 @@ struct human_game {
     bool ansi;                  /* stdout is a terminal that takes escape codes */
     bool colour;
     struct search_report last;  /* the latest line the running search reported */
-    char since[TEXT_LEN];       /* the engine's moves since the human's last: "e7e6 (w), d9f8 (b)" */
+    char since[TEXT_LEN];       /* the engine's moves since the human's last: "e6 (w), Nf8 (b)" */
 };
 
 struct command {
@@ -194,6 +197,7 @@ static bool play_move(struct human_game *p, move_t m)
     pl->move = m;
     pl->side = play_side(p);
     move_to_text(p->g.v, m, pl->text);
+    san_write(&p->g, m, pl->san);
     if (!play_sync(p, err)) {
         p->nmoves--;
         printf("cannot play: %s\n", err);
@@ -287,19 +291,19 @@ static int compare_text(const void *a, const void *b)
     return strcmp(a, b);
 }
 
-/* Space-separated legal moves, all or those from one cell (-1: all), sorted; returns how many. */
+/* Space-separated legal moves in SAN, all or those from one cell (-1: all), sorted; returns how many. */
 static int legal_list(struct human_game *p, int from, char *out, size_t len)
 {
     move_t list[MAX_MOVES];
-    char texts[MAX_MOVES][MOVE_LEN];
+    char texts[MAX_MOVES][SAN_LEN];
     int n = game_legal_moves(&p->g, list), k = 0;
     for (int i = 0; i < n; i++)
         if (from < 0 || move_from(list[i]) == from)
-            move_to_text(p->g.v, list[i], texts[k++]);
+            san_write(&p->g, list[i], texts[k++]);
     qsort(texts, (size_t)k, sizeof *texts, compare_text);
     size_t used = 0;
     out[0] = 0;
-    for (int i = 0; i < k && used + MOVE_LEN < len; i++)
+    for (int i = 0; i < k && used + SAN_LEN < len; i++)
         used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", texts[i]);
     return k;
 }
@@ -315,25 +319,66 @@ static void example_move(struct human_game *p, char *out, size_t len)
         snprintf(out, len, "%.*s", (int)strcspn(list, " "), list);
 }
 
-/* Why a move the generator refused is wrong, in one line. */
-static void explain_illegal(struct human_game *p, const char *text)
+/* Whether a cell of the board is named in the text (a move in SAN names its target). */
+static bool names_cell(const struct geometry *geo, const char *text)
+{
+    for (; *text; text++)
+        if (geo_parse_cell(geo, text, NULL) != CELL_NONE)
+            return true;
+    return false;
+}
+
+/* The piece letter that names what stands on the from-cell of a move written as two cells. */
+static bool letter_fits(struct human_game *p, const struct setup *s, int from, char letter)
 {
     const struct variant *v = p->g.v;
-    char q[QUOTE_LEN + 4], list[TEXT_LEN], example[MOVE_LEN + 16];
+    if (!letter || (s->piece[from] && v->piece[piece_type(s->piece[from])].letter == toupper((unsigned char)letter)))
+        return true;
+    if (!s->piece[from])
+        printf("there is no piece on %s, so no %c\n", v->geo.name[from], toupper((unsigned char)letter));
+    else
+        printf("the piece on %s is a %s (%c), not %c\n", v->geo.name[from], v->piece[piece_type(s->piece[from])].name,
+               v->piece[piece_type(s->piece[from])].letter, toupper((unsigned char)letter));
+    return false;
+}
+
+/* Why a move the game refused (err) is wrong, in one line. Written as two cells (a piece letter first,
+ * '-', 'x' or ':' between them allowed: "Nc1e3", "f5-f6"): what stands on the first and where it may
+ * go; otherwise the reader's reason. */
+static void explain_illegal(struct human_game *p, const char *text, const char *err)
+{
+    const struct variant *v = p->g.v;
+    char lower[QUOTE_LEN + 1], q[QUOTE_LEN + 4], list[TEXT_LEN], example[SAN_LEN + 16];
     struct setup s;
-    int from = geo_parse_cell(&v->geo, text, NULL);
-    quote(text, q);
-    if (from == CELL_NONE) {
+    size_t len = 0;
+    for (; text[len] && len < QUOTE_LEN; len++)
+        lower[len] = (char)tolower((unsigned char)text[len]);
+    lower[len] = 0;
+    int n = 0, from = geo_parse_cell(&v->geo, lower, &n), to = CELL_NONE;
+    char letter = 0;
+    if (from == CELL_NONE && isalpha((unsigned char)lower[0]) && (from = geo_parse_cell(&v->geo, lower + 1, &n)) != CELL_NONE)
+        letter = text[0];
+    const char *rest = lower + (letter != 0) + n;
+    rest += *rest && strchr("-x:", *rest) && geo_parse_cell(&v->geo, rest + 1, NULL) != CELL_NONE;
+    if (from != CELL_NONE)
+        to = geo_parse_cell(&v->geo, rest, NULL);
+    if (to == CELL_NONE) {
         int digits = (int)strspn(text + 1, "0123456789");
         example_move(p, example, sizeof example);
-        if (isalpha((unsigned char)text[0]) && digits)
+        quote(text, q);
+        if (from == CELL_NONE && isalpha((unsigned char)text[0]) && digits)
             printf("there is no cell %.*s on this board\n", 1 + (digits < 2 ? digits : 2), text);
+        else if (names_cell(&v->geo, text))
+            printf("%s ('moves' lists the legal moves)\n", err);
         else
-            printf("'%s' is neither a move nor a command: moves look like %s, with a promotion letter if any; "
+            printf("'%s' is neither a move nor a command: moves look like %s ('moves' lists them); "
                    "'help' lists the commands\n", q, example);
         return;
     }
+    snprintf(q, sizeof q, "%s%s", v->geo.name[from], rest);
     p->g.ops->position_get(p->g.pos, &s);
+    if (!letter_fits(p, &s, from, letter))
+        return;
     if (!s.piece[from] || piece_colour(s.piece[from]) != play_side(p)) {
         printf("no piece of yours on %s\n", v->geo.name[from]);
         return;
@@ -360,13 +405,11 @@ static void think_report(void *ctx, const struct search_report *r)
     char score[32], nodes[32], line[TEXT_LEN];
     score_text(r->score, r->armies, score, sizeof score);
     count_text(r->nodes, nodes, sizeof nodes);
-    int n = snprintf(line, sizeof line, "  depth %2d  %-10s %6s nodes %5.1f s  pv", r->depth, score, nodes,
+    int n = snprintf(line, sizeof line, "  depth %2d  %-10s %6s nodes %5.1f s  pv ", r->depth, score, nodes,
                      (double)r->time_ms / 1000);
-    for (int i = 0; i < r->pvlen && n > 0 && n + MOVE_LEN < (int)sizeof line; i++) {
-        char m[MOVE_LEN];
-        move_to_text(p->g.v, r->pv[i], m);
-        n += snprintf(line + n, sizeof line - (size_t)n, " %s", m);
-    }
+    /* The game stands still while its search runs: the line is written from its position. */
+    if (n > 0 && n < (int)sizeof line)
+        san_line(&p->g, r->pv, r->pvlen, line + n, sizeof line - (size_t)n);
     /* On a terminal one line is rewritten in place; elsewhere each iteration is a line. */
     if (p->ansi)
         printf("\r\033[K%.*s", THINK_WIDTH, line);
@@ -422,12 +465,12 @@ static void last_score(const struct human_game *p, move_t best, const char *whos
  * armies' moves, not only of the last. */
 static bool engine_move(struct human_game *p)
 {
-    char text[MOVE_LEN], score[128];
+    char score[128];
     int side = play_side(p);
     move_t m = think(p);
     if (m == MOVE_NONE || !play_move(p, m))
         return false;
-    move_to_text(p->g.v, m, text);
+    const char *text = p->moves[p->nmoves - 1].san;
     size_t n = strlen(p->since);
     if (p->g.v->nplayers > 2)
         snprintf(p->since + n, sizeof p->since - n, "%s%s (%c)", n ? ", " : "", text, p->g.v->colour_letter[side]);
@@ -440,17 +483,15 @@ static bool engine_move(struct human_game *p)
 
 static void human_move(struct human_game *p, const char *text)
 {
-    char err[ERR_LEN], plain[QUOTE_LEN + MOVE_LEN];
+    char err[ERR_LEN];
     move_t m;
     if (play_over(p)) {
         printf("the game is over: type 'new', 'undo' or 'quit'\n");
-    } else if (!game_plain_move(&p->g, text, plain, sizeof plain, err, sizeof err)) {
-        printf("%s\n", err);
-    } else if (!game_parse_move(&p->g, plain, &m, err, sizeof err)) {
-        explain_illegal(p, plain);
+    } else if (!game_parse_move(&p->g, text, &m, err, sizeof err)) {
+        explain_illegal(p, text, err);
     } else if (play_move(p, m)) {
         p->since[0] = 0;
-        show(p, "You played %s.", p->moves[p->nmoves - 1].text);
+        show(p, "You played %s.", p->moves[p->nmoves - 1].san);
     }
 }
 
@@ -478,7 +519,7 @@ static void print_wrapped(const char *s)
 static bool cmd_moves(struct human_game *p, const char *arg)
 {
     (void)arg;
-    char list[MAX_MOVES * MOVE_LEN];
+    char list[MAX_MOVES * SAN_LEN];
     int n = play_over(p) ? 0 : legal_list(p, -1, list, sizeof list);
     if (!n) {
         printf("no moves: the game is over\n");
@@ -513,14 +554,14 @@ static bool cmd_undo(struct human_game *p, const char *arg)
 static bool cmd_hint(struct human_game *p, const char *arg)
 {
     (void)arg;
-    char text[MOVE_LEN], score[128];
+    char text[SAN_LEN], score[128];
     if (play_over(p)) {
         printf("the game is over: no hint\n");
         return true;
     }
     move_t m = think(p);
     if (m != MOVE_NONE) {
-        move_to_text(p->g.v, m, text);
+        san_write(&p->g, m, text);
         last_score(p, m, "Your", score, sizeof score);
         printf("hint: %s.%s\n", text, score);
     }
@@ -668,10 +709,10 @@ static const struct command commands[] = {
 static bool cmd_help(struct human_game *p, const char *arg)
 {
     (void)arg;
-    char example[MOVE_LEN + 16];
+    char example[SAN_LEN + 16];
     example_move(p, example, sizeof example);
-    printf("Type a move as its two cells and a promotion letter if any, as %s ('moves' lists them);\n"
-           "a piece letter first and '-' or 'x' between the cells are allowed.\n"
+    printf("Type a move in algebraic notation, as %s ('moves' lists them; docs/notation.md), or as its\n"
+           "two cells and a promotion letter if any (f5f6, Nc1e3, f5-f6).\n"
            "Scores are in pawns from the view of the side that searched; mates count moves.\n", example);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         char name[32];
@@ -697,10 +738,8 @@ static bool play_line(struct human_game *p, char *line, size_t len)
     for (size_t n = strlen(rest); n && strchr(" \t\r\n", rest[n - 1]); n--)
         rest[n - 1] = 0;
     *end = 0;
-    for (char *c = word; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(word, commands[i].name) && (*rest == 0 || commands[i].arg))
+        if (!strcasecmp(word, commands[i].name) && (*rest == 0 || commands[i].arg))
             return commands[i].run(p, rest);
     if (*rest) {
         printf("one move or command per line, please\n");

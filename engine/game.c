@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "san.h"
+
 bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen)
 {
     struct game fresh = { .v = v, .ops = instance_for(v, wide) };
@@ -74,36 +76,7 @@ bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, siz
             return true;
         }
     }
-    snprintf(err, errlen, "illegal move '%s'", text);
-    return false;
-}
-
-bool game_plain_move(const struct game *g, const char *text, char *out, size_t len, char *err, size_t errlen)
-{
-    const struct variant *v = g->v;
-    int n = 0, from = geo_parse_cell(&v->geo, text, &n);
-    char letter = 0;
-    if (from == CELL_NONE && isalpha((unsigned char)text[0])
-        && (from = geo_parse_cell(&v->geo, text + 1, &n)) != CELL_NONE)
-        letter = (char)tolower((unsigned char)*text++);
-    if (from == CELL_NONE) {
-        snprintf(out, len, "%s", text);
-        return true;
-    }
-    int m = 0;
-    bool sep = strchr("-x:", text[n]) && text[n] && geo_parse_cell(&v->geo, text + n + 1, &m) != CELL_NONE;
-    snprintf(out, len, "%.*s%s", n, text, text + n + sep);
-    struct setup s;
-    g->ops->position_get(g->pos, &s);
-    const struct piece_def *piece = s.piece[from] ? &v->piece[piece_type(s.piece[from])] : NULL;
-    if (!letter || (piece && tolower((unsigned char)piece->letter) == letter))
-        return true;
-    if (!piece)
-        snprintf(err, errlen, "there is no piece on %s, so no %c", v->geo.name[from], toupper((unsigned char)letter));
-    else
-        snprintf(err, errlen, "the piece on %s is a %s (%c), not %c", v->geo.name[from], piece->name, piece->letter,
-                 toupper((unsigned char)letter));
-    return false;
+    return san_read(g, text, m, err, errlen);
 }
 
 unsigned game_armies(const struct game *g)

@@ -47,12 +47,8 @@ unsigned game_play(struct game *g, move_t m, unsigned *mated);
 unsigned game_armies(const struct game *g);
 /* The legal moves of the player to move: none once a three-player game is down to its last army. */
 int game_legal_moves(const struct game *g, move_t *list);
-/* Finds the legal move written as text (promotion letter in either case). */
+/* Finds the legal move written as UCI text (in either case), else as SAN or long algebraic (san_read). */
 bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, size_t errlen);
-/* Long algebraic as players write it, as UCI text in out: a piece letter first ("Nc1e3") and '-', 'x'
- * or ':' between the cells ("f5-f6", "e5xe6") are dropped; other text is copied. False, with the
- * reason in err, if the letter names another piece than the one on the from-cell. */
-bool game_plain_move(const struct game *g, const char *text, char *out, size_t len, char *err, size_t errlen);
 void game_fen(const struct game *g, char *fen, size_t len);
 struct game_status game_status(struct game *g);
 /* One line such as "stalemate: w scores 1/4, b 3/4" (the side to move first, then the other armies);

@@ -1204,7 +1204,7 @@ static void do_move(struct session *s, const json_t *body, const char *text, siz
 {
     (void)text, (void)len;
     const char *move;
-    char err[256], plain[64];
+    char err[256];
     move_t m;
     if (json_unpack((json_t *)body, "{s:s}", "move", &move)) {
         reply_error(r, 400, "{\"move\": \"f5f6\"} expected");
@@ -1215,9 +1215,8 @@ static void do_move(struct session *s, const json_t *body, const char *text, siz
                                                                                        : "not a person's turn");
         return;
     }
-    /* The move as terminal play takes it: "f5f6", "f5-f6", "Pf5f6". */
-    if (!game_plain_move(&s->rec.game, move, plain, sizeof plain, err, sizeof err)
-        || !game_parse_move(&s->rec.game, plain, &m, err, sizeof err)) {
+    /* The move as terminal play takes it: "f5f6", "f5-f6", "Pf5f6", SAN. */
+    if (!game_parse_move(&s->rec.game, move, &m, err, sizeof err)) {
         reply_error(r, 400, "%s", err);
         return;
     }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engine/san.h"
 #include "pgn.h"
 
 /* How long past its time a clocked engine may take to answer before it is taken for hung. */
@@ -119,19 +120,20 @@ unsigned game_record_move(const struct variant *v, struct game *g, struct game_r
                           const char *comment)
 {
     struct setup s;
-    char text[16];
+    char text[16], san[SAN_LEN];
     unsigned mated;
     g->ops->position_get(g->pos, &s);
     move_to_text(g->v, m, text);
+    san_write(g, m, san);
     text_printf(&r->moves, "%s%s", r->nmoves ? " " : "", text);
     if (r->nmoves)
         text_printf(&r->movetext, "\n");
     if (!r->nmoves && s.side != 0)
-        text_printf(&r->movetext, "%d... %s", s.fullmove, text);
+        text_printf(&r->movetext, "%d... %s", s.fullmove, san);
     else if (!r->nmoves || s.fullmove != *fullmove)
-        text_printf(&r->movetext, "%d. %s", s.fullmove, text);
+        text_printf(&r->movetext, "%d. %s", s.fullmove, san);
     else
-        text_printf(&r->movetext, "%s", text);
+        text_printf(&r->movetext, "%s", san);
     *fullmove = s.fullmove;
     if (comment)
         text_printf(&r->movetext, "\n{%s}", comment);

@@ -52,7 +52,7 @@ struct game_record {
     char fen[1024];                 /* the starting position */
     int narmies;                    /* the variant's number of players */
     struct text moves;              /* the moves played, separated by spaces */
-    /* The record's movetext: "1. f5f6", "b6b4", "{White eliminated (capture threat)}", one per line. */
+    /* The record's movetext in SAN: "1. f6", "Nd7+", "{White eliminated (capture threat)}", one per line. */
     struct text movetext;
     int nmoves;
     enum termination term;

@@ -463,8 +463,9 @@ END_TEST
 /* ------------------------------------------------------------------------------------------- */
 /* Building. */
 
-/* Two games written by the match runner's own writer (match/pgn.c), then one by hand: Black to
- * move first, a comment across lines, a game of another variant, an unscored one. */
+/* Three games written by the match runner's own writer (match/pgn.c), with UCI movetext as older
+ * records have it and in SAN, then by hand: Black to move first, a comment across lines, a game of
+ * another variant, an unscored one. */
 static void write_records(const char *path)
 {
     static const struct {
@@ -473,8 +474,8 @@ static void write_records(const char *path)
         const char *fen;
     } games[] = {
         { "c1f4 c8f8 i1h2", "1. c1f4\nc8f8\n2. i1h2", { 1, 0 }, 1, NULL },
-        { "c1f4 i8h8", "1. c1f4\ni8h8", { 1, 1 }, 2, NULL },
-        { "b6b4", "1... b6b4", { 1, 3 }, 4, "K5/5q1/6r1/9/10/11/10/9/8/7/5k b - - 0 1" },
+        { "c1f4 i8h8", "1. Rcf4\nRh8", { 1, 1 }, 2, NULL },
+        { "b6b4", "1... Qb4", { 1, 3 }, 4, "K5/5q1/6r1/9/10/11/10/9/8/7/5k b - - 0 1" },
     };
     const struct variant *v = test_variant("glinski");
     FILE *f = fopen(path, "w");

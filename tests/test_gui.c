@@ -476,7 +476,7 @@ START_TEST(test_fen_and_pgn)
     snprintf(path, sizeof path, "/api/session/%s/pgn", id);
     struct response r = http(&g, "GET", path, NULL, NULL);
     ck_assert_int_eq(r.status, 200);
-    ck_assert_msg(strstr(r.body, "[Variant \"glinski\"]") && strstr(r.body, "7... f7f6"), "%s", r.body);
+    ck_assert_msg(strstr(r.body, "[Variant \"glinski\"]") && strstr(r.body, "7... f6"), "%s", r.body);
     char record[4096];
     snprintf(record, sizeof record, "%s", r.body);
     response_free(&r);
@@ -489,6 +489,10 @@ START_TEST(test_fen_and_pgn)
     /* A match record, with the engines' evaluations after the moves. */
     state = session_post(&g, id, "pgn", "[Variant \"glinski\"]\n\n1. c1f4 {+0.35/12 0.52s} c8f8 {-M4/9 1.5s} *\n", 200);
     ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 2);
+    json_decref(state);
+    /* SAN, with its marks and annotations. */
+    state = session_post(&g, id, "pgn", "[Variant \"glinski\"]\n\n1. Rcf4! Rcf8 2. f6 *\n", 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 3);
     json_decref(state);
     /* McCooey's starting position given to a Glinski game (the same board) starts a McCooey game. */
     snprintf(body, sizeof body, "{\"fen\": \"%s\"}", test_variant("mccooey")->start_fen);

@@ -16,6 +16,7 @@ static const struct {
     { "fen", suite_fen },
     { "perft", suite_perft },
     { "game", suite_game },
+    { "san", suite_san },
     { "reference", suite_reference },
     { "reference-games", suite_reference_games },
     { "reference-placements", suite_reference_placements },

@@ -186,9 +186,9 @@ START_TEST(test_results_and_record)
     ck_assert_int_eq(count(record, "[Result \"0-1\"]"), 2);
     ck_assert_int_eq(count(record, "[Termination \"stalemate\"]"), 2);
     /* Each move with the time it took (the toys give no score), then the ending. */
-    ck_assert_int_eq(count(record, "1... b6b4 {0"), 2);
+    ck_assert_int_eq(count(record, "1... Qb4 {0"), 2);
     ck_assert_int_eq(count(record, "s} {White is stalemated} 1/4-3/4"), 2);
-    ck_assert_int_eq(count(record, "1... d2b1 {0"), 2);
+    ck_assert_int_eq(count(record, "1... Qb1# {0"), 2);
     ck_assert_int_eq(count(record, "s} {Black mates} 0-1"), 2);
     ck_assert_int_eq(count(record, "[White \"first\"]\n[Black \"second\"]"), 2);
     unlink(pgn);
@@ -585,7 +585,7 @@ START_TEST(test_three_player_match)
     ck_assert_int_eq(count(record, "[Result \"0-0-1\"]"), 6);
     ck_assert_int_eq(count(record, "[Result \"1/3-1/3-1/3\"]"), 6);
     ck_assert_int_eq(count(record, "[Termination \"last army\"]"), 6);
-    ck_assert_int_eq(count(record, "1... c3f3 {0"), 6);
+    ck_assert_int_eq(count(record, "1... Vf3# {0"), 6);
     ck_assert_int_eq(count(record, "s} {Red eliminated (mated)}"), 6);
     ck_assert_int_eq(count(record, "{Black is the last army on the board}"), 6);
     ck_assert_int_eq(count(record, "\n1. "), 6);

@@ -150,7 +150,7 @@ START_TEST(test_play_move_and_reply)
     session_start(&s, NULL);
     size_t intro = session_expect(&s, INTRO);
     ck_assert_int_eq(count_between(&s, 0, intro, "["), 0);
-    size_t mine = session_ask(&s, "f5f6", "You played f5f6.");
+    size_t mine = session_ask(&s, "f5f6", "You played f6.");
     size_t reply = session_expect(&s, "Sennight played ");
     ck_assert_msg(count_between(&s, mine, reply, "  depth  1  ") == 1, "no thinking shown:\n%s", s.out + mine);
     ck_assert(count_between(&s, mine, reply, " pv ") >= 1);
@@ -166,8 +166,10 @@ END_TEST
 START_TEST(test_play_illegal_moves_explained)
 {
     static const char *const cases[][2] = {
-        { "f5f8", "illegal move 'f5f8': legal moves from f5 are f5f6\n" },
-        { "C1C2", "illegal move 'c1c2': legal moves from c1 are c1d2 c1e3 c1f4\n" },
+        { "f5f8", "illegal move 'f5f8': legal moves from f5 are f6\n" },
+        { "C1C2", "illegal move 'c1c2': legal moves from c1 are Rcf4 Rd2 Re3\n" },
+        { "Qf4", "illegal move 'Qf4' ('moves' lists the legal moves)\n" },
+        { "Rf4", "ambiguous move 'Rf4': it may be Rcf4, Rif4 ('moves' lists the legal moves)\n" },
         { "x9", "there is no cell x9 on this board\n" },
         { "e12e13", "there is no cell e12 on this board\n" },
         { "f7f6", "no piece of yours on f7\n" },
@@ -255,14 +257,14 @@ START_TEST(test_play_written_moves_history_and_pgn)
     session_ask(&s, "history", "no moves yet\n");
     session_ask(&s, "Bc1c2", "the piece on c1 is a rook (R), not B\n");
     session_ask(&s, "Kd2d3", "there is no piece on d2, so no K\n");
-    session_ask(&s, "f5-f8", "illegal move 'f5f8': legal moves from f5 are f5f6\n");
+    session_ask(&s, "f5-f8", "illegal move 'f5f8': legal moves from f5 are f6\n");
     expect_fen(&s, GLINSKI_START);
-    session_ask(&s, "Pf5xf6", "You played f5f6.");
+    session_ask(&s, "Pf5xf6", "You played f6.");
     size_t reply = session_expect(&s, "Sennight played ") + strlen("Sennight played ");
     char engine[16];
-    ck_assert(sscanf(s.out + reply, "%15[a-z0-9]", engine) == 1);
+    ck_assert(sscanf(s.out + reply, "%15[^ .]", engine) == 1);
     session_ask(&s, "history", "2 moves:\n");
-    snprintf(line, sizeof line, "  1. f5f6 %s\n", engine);
+    snprintf(line, sizeof line, "  1. f6 %s\n", engine);
     session_expect(&s, line);
     session_ask(&s, "save", "usage: save FILE\n");
     session_ask(&s, "save /nonexistent-dir/game.pgn", "cannot save: /nonexistent-dir/game.pgn: cannot write");
@@ -275,7 +277,7 @@ START_TEST(test_play_written_moves_history_and_pgn)
     char pgn[4096];
     pgn[fread(pgn, 1, sizeof pgn - 1, f)] = 0;
     fclose(f);
-    snprintf(line, sizeof line, "\n1. f5f6 %s *\n", engine);
+    snprintf(line, sizeof line, "\n1. f6 %s *\n", engine);
     static const char *const want[] = { "[White \"Human\"]\n", "[Black \"Sennight\"]\n", "[Result \"*\"]\n",
                                         "[Variant \"glinski\"]\n", "[FEN \"" GLINSKI_START "\"]\n", "[PlyCount \"2\"]\n" };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
@@ -291,15 +293,15 @@ START_TEST(test_play_three_players_name_every_move)
     struct session s;
     session_start(&s, (const char *const[]){ "--variant", "wellisch", "--side", "r", NULL });
     session_expect(&s, "you play r");
-    session_ask(&s, "g3g4", "You played g3g4.");
+    session_ask(&s, "g3g4", "You played gg4.");
     size_t second = session_expect(&s, "Sennight played ");
     second = session_expect(&s, "Sennight played ");
     char a[16], b[16];
-    ck_assert_msg(sscanf(s.out + second, "Sennight played %15[a-z0-9] (w), %15[a-z0-9] (b).", a, b) == 2,
+    ck_assert_msg(sscanf(s.out + second, "Sennight played %15[^ ] (w), %15[^ ] (b).", a, b) == 2,
                   "the second message names one move: %.80s", s.out + second);
     session_ask(&s, "history", "3 moves:\n");
     char line[64];
-    snprintf(line, sizeof line, "  1. g3g4 %s %s\n", a, b);
+    snprintf(line, sizeof line, "  1. gg4 %s %s\n", a, b);
     session_expect(&s, line);
     session_end(&s, true);
 }
@@ -329,7 +331,7 @@ START_TEST(test_play_engine_mates)
 {
     struct session s;
     session_start(&s, (const char *const[]){ "--fen", MATE_IN_ONE, NULL });
-    session_expect(&s, "Sennight played d2b1. Its score: mate in 1");
+    session_expect(&s, "Sennight played Qb1#. Its score: mate in 1");
     session_expect(&s, "Result: checkmate: w scores 0/1, b 1/1\n");
     session_expect(&s, "Sennight wins.");
     session_end(&s, true);
@@ -398,7 +400,7 @@ static int fen_pieces(const char *fen, bool upper)
 
 /* The colour diagram forced on a pipe: a reset and a name closing every row, every piece one bold
  * letter in its army's colour, the last move's two cells (two lines each in Glinski) marked. */
-static void expect_colour_board(const char *variant, const char *fen, int rows, const char *move)
+static void expect_colour_board(const char *variant, const char *fen, int rows, const char *move, const char *san)
 {
     static const char white[] = "\033[1;38;5;231m", black[] = "\033[1;38;5;16m", mark[] = "\033[48;5;67m";
     struct session s;
@@ -409,7 +411,7 @@ static void expect_colour_board(const char *variant, const char *fen, int rows, 
     ck_assert_int_eq(count_between(&s, 0, intro, white), fen_pieces(fen, true));
     ck_assert_int_eq(count_between(&s, 0, intro, black), fen_pieces(fen, false));
     ck_assert_int_eq(count_between(&s, 0, intro, mark), 0);
-    snprintf(played, sizeof played, "You played %s.", move);
+    snprintf(played, sizeof played, "You played %s.", san);
     size_t mine = session_ask(&s, move, played);
     ck_assert_int_eq(count_between(&s, intro, mine, "\033[0m "), rows);
     ck_assert_int_eq(count_between(&s, intro, mine, white), fen_pieces(fen, true));
@@ -474,8 +476,8 @@ static void expect_cells_named(const char *variant, bool colour, bool all, const
 
 START_TEST(test_play_colour)
 {
-    expect_colour_board("glinski", GLINSKI_START, 22, "f5f6");
-    expect_colour_board("haynie", HAYNIE_START, 11, "e3e4");
+    expect_colour_board("glinski", GLINSKI_START, 22, "f5f6", "f6");
+    expect_colour_board("haynie", HAYNIE_START, 11, "e3e4", "ee4");
     static const char *const glinski[] = { "c1", "R", "e1", "Q", "g1", "K", "f11", "b", "f6", " ", "a1", " ", NULL };
     expect_cells_named("glinski", true, true, glinski);
     /* Wellisch orientation, and plain diagrams: the empty cells are named, and the rows at their

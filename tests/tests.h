@@ -11,6 +11,7 @@ Suite *suite_variant(void);
 Suite *suite_fen(void);
 Suite *suite_perft(void);
 Suite *suite_game(void);
+Suite *suite_san(void);
 Suite *suite_reference(void);
 Suite *suite_reference_games(void);
 Suite *suite_reference_placements(void);
