@@ -475,12 +475,12 @@ test('glyphs: a user variant\'s unknown piece is a lettered disc', 'glinski', as
   expect(icon.includes('army-b') && icon.includes('>M</text>'), `a black marshal's icon is ${icon}`);
 });
 
-test('piece guide: a sentence for every built-in piece; it fits 1400×900', 'mishling', async (page, ctx) => {
+test('piece guide: a sentence for every built-in piece; it fits 1400×900 (16 piece types too)', 'mishling', async (page, ctx) => {
   for (const { name, pieces } of await variantGlyphs(page, ctx.variants.map(v => v.name))) {
     for (const p of pieces) expect(p.description.length > 20, `${name}: ${p.name} has no description`);
   }
   await page.setViewportSize({ width: 1400, height: 900 });
-  for (const name of ['mishling', 'full-house', 'nd-wellisch-4p']) {
+  for (const name of ['mishling', 'full-house', 'nd-wellisch-4p', 'waitress-fusion']) {
     await pickVariant(page, name, ctx.variants.find(v => v.name === name).cells);
     await page.click('[data-tab=guide]');
     const { pieces } = (await variantGlyphs(page, [name]))[0];
