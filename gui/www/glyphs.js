@@ -185,18 +185,19 @@ export const GLYPHS = {
     body: 'M-24 38H24V30H11L10 19Q24 5 14-13Q8-25 0-31Q-8-25-14-13Q-24 5-10 19L-11 30H-24ZM0-44A6 6 0 1 0 0.1-44Z',
     line: 'M-6 12L4-10L4 12M-10 19H10',
   },
-  // The Farrier's horseshoe; the Jackal's pricked ears; the Coyote howling.
+  // The Farrier's horseshoe; the Jackal's face with pricked ears; the Coyote howling at the moon.
   farrier: {
     body: 'M-24 38H24V31H-24ZM-8 26H-24Q-34 6-30-14Q-24-42 0-42Q24-42 30-14Q34 6 24 26H8Q18 6 16-10Q14-26 0-26' +
       'Q-14-26-16-10Q-18 6-8 26Z',
     line: 'M-24-16h.1M-20 8h.1M24-16h.1M20 8h.1M0-34h.1',
   },
   jackal: {
-    body: 'M-18 38H26Q30 10 20-8L22-40L8-24Q2-26-4-24L-14-42L-14-18L-36 2L-32 10Q-20 10-10 6Q-14 20-18 30Z',
-    line: 'M-12-10h.1M16-28L12-18',
+    body: 'M-24 38H24V31H8V25Q11 23 13 18L27-6L25-45L8-26Q0-28-8-26L-25-45L-27-6L-13 18Q-11 23-8 25V31H-24Z',
+    line: 'M-13-8L-5-5M13-8L5-5M0 14h.1M17-32L14-22M-17-32L-14-22',
   },
   coyote: {
-    body: 'M-18 38H26Q32 12 22-6L32-22L18-20L-6-44L-12-40L-2-18Q-10-12-12 0Q-14 20-18 30Z',
+    body: 'M-18 38H26Q32 12 22-6L32-22L18-20L-6-44L-12-40L-2-18Q-10-12-12 0Q-14 20-18 30Z' +
+      'M-22-47A15 15 0 1 0-18-19A20 20 0 0 1-22-47Z',
     line: 'M2-24h.1M18-14L24-18',
   },
   // Compounds that Fusion forms, or that their substitutes name: the parts side by side.
