@@ -62,7 +62,10 @@ export class Guide {
     const svg = this.boardElement.querySelector('svg');
     if (!svg || !this.boardElement.offsetParent) return; // the tab is hidden
     const top = this.boardElement.getBoundingClientRect().top + scrollY;
-    svg.style.maxHeight = `${Math.max(MIN_BOARD, innerHeight - top - BOTTOM_MARGIN)}px`;
+    const start = this.piecesElement.getBoundingClientRect().top + scrollY;
+    // A guide that starts below the first screen (a phone's column) is scrolled to: it fits one screen from there.
+    const from = start < innerHeight ? 0 : start;
+    svg.style.maxHeight = `${Math.max(MIN_BOARD, innerHeight - (top - from) - BOTTOM_MARGIN)}px`;
   }
 }
 
