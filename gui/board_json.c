@@ -100,9 +100,10 @@ json_t *board_variant(const struct variant *v)
     for (int t = 0; t < v->ntypes; t++) {
         char letters[SETUP_PIECE_TEXT];
         board_piece_letters(v, t, letters);
-        json_array_append_new(pieces, json_pack("{s:s, s:s, s:b, s:b, s:i}", "letter", letters, "name",
-                                                v->piece[t].name, "royal", v->piece[t].royal, "pawn",
-                                                v->piece[t].pawn, "army", v->piece[t].army));
+        const struct piece_def *pd = &v->piece[t];
+        json_array_append_new(pieces, json_pack("{s:s, s:s, s:b, s:b, s:i, s:s}", "letter", letters, "name", pd->name,
+                                                "royal", pd->royal, "pawn", pd->pawn, "army", pd->army,
+                                                "description", pd->description));
     }
     return json_pack("{s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o}", "name", v->name, "description", v->description,
                      "players", v->nplayers, "orientation", v->orientation == ORIENT_GLINSKI ? "glinski" : "wellisch",

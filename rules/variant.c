@@ -18,6 +18,8 @@ struct parser {
     size_t errlen;
     int errors, unshown;
     int army;            /* the army the section's lines define (the `army` key) */
+    XXH3_state_t *hash;  /* the section's fingerprint so far */
+    const char *unhashed; /* the start of the section's text not yet hashed */
 };
 
 enum {
@@ -625,6 +627,21 @@ static void parse_description(struct parser *p, struct variant *v, char *val)
     snprintf(v->description, sizeof v->description, "%s", val);
 }
 
+/* piece-description = LETTER text: how the army's piece of that letter moves, in words (the GUI's piece
+ * guide). A `piece` line that redefines the piece clears it. */
+static void parse_piece_description(struct parser *p, struct variant *v, char *val)
+{
+    int t = val[0] && isspace((unsigned char)val[1]) ? variant_army_type(v, p->army, val[0]) : -1;
+    const char *text = t >= 0 ? trim(val + 1) : "";
+    if (!*text)
+        parse_error(p, "piece-description needs the letter of a piece of the army, then its description");
+    else if (strlen(text) >= PIECE_DESCRIPTION_LEN)
+        parse_error(p, "piece description of '%c' longer than %d characters", v->piece[t].letter,
+                    PIECE_DESCRIPTION_LEN - 1);
+    else
+        strcpy(v->piece[t].description, text);
+}
+
 /* One file of a board given by files: "a1-a6", a letter's first and last rank. */
 static bool read_board_file(const char *tok, struct board_file *f)
 {
@@ -816,6 +833,7 @@ static const struct key {
     { "seats",           parse_seats },
     { "army",            parse_army },
     { "piece",           parse_piece },
+    { "piece-description", parse_piece_description },
     { "promotion",       parse_promotion },
     { "double-step",     parse_double_step },
     { "triple-step",     parse_triple_step },
@@ -973,12 +991,20 @@ static void check_complete(struct parser *p, const struct variant *v)
                        "a turn (its second army's cells are the first's turned)", v->name);
 }
 
-/* A child's fingerprint covers its parent's definition too. */
-static void section_end(struct parser *p, struct variant *v, const char *text, const char *end)
+/* A piece's description is no rule: its line is left out of the fingerprint, so nets and books built
+ * for a definition stay valid when its words change. */
+static void hash_skip_line(struct parser *p, const char *line, const char *next)
+{
+    XXH3_64bits_update(p->hash, p->unhashed, (size_t)(line - p->unhashed));
+    p->unhashed = next;
+}
+
+static void section_end(struct parser *p, struct variant *v, const char *end)
 {
     int errors = p->errors;
     check_complete(p, v);
-    v->fingerprint = XXH3_64bits_withSeed(text, (size_t)(end - text), v->parent[0] ? v->fingerprint : 0);
+    XXH3_64bits_update(p->hash, p->unhashed, (size_t)(end - p->unhashed));
+    v->fingerprint = XXH3_64bits_digest(p->hash);
     /* An incomplete section's seats, royal or board may be unset, which the derived cells and the
      * castling check would read. */
     if (p->errors > errors)
@@ -1034,11 +1060,15 @@ static void section_start(struct parser *p, struct variant *v, char *head, struc
 int variant_parse(const char *text, const char *origin, struct variant **out, int max,
                   const struct variant *const *known, int nknown, char *err, size_t errlen)
 {
-    struct parser p = { .origin = origin, .err = err, .errlen = errlen };
+    struct parser p = { .origin = origin, .err = err, .errlen = errlen, .hash = XXH3_createState() };
     err[0] = 0;
+    if (!p.hash) {
+        parse_error(&p, "out of memory");
+        return -1;
+    }
     int n = 0;
     struct variant *cur = NULL;
-    const char *s = text, *section_text = text;
+    const char *s = text;
     char line[2048];
     while (*s) {
         size_t len = strcspn(s, "\n");
@@ -1057,7 +1087,7 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
         if (*l == '[') {
             char *close = strchr(l, ']');
             if (cur)
-                section_end(&p, cur, section_text, s);
+                section_end(&p, cur, s);
             if (!close || trim(close + 1)[0]) {
                 parse_error(&p, "bad section header");
                 cur = NULL;
@@ -1074,7 +1104,9 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
                 }
                 section_start(&p, cur, l + 1, out, n, known, nknown);
                 n++;
-                section_text = s;
+                /* A child's fingerprint covers its parent's definition too. */
+                XXH3_64bits_reset_withSeed(p.hash, cur->parent[0] ? cur->fingerprint : 0);
+                p.unhashed = s;
             }
         } else if (*l) {
             char *eq = strchr(l, '=');
@@ -1084,13 +1116,18 @@ int variant_parse(const char *text, const char *origin, struct variant **out, in
                 parse_error(&p, "expected 'key = value'");
             else if (!cur)
                 parse_error(&p, "'%s' outside a [variant] section", trim(l));
-            else
-                parse_key(&p, cur, trim(l), trim(eq + 1));
+            else {
+                char *key = trim(l);
+                if (!strcmp(key, "piece-description"))
+                    hash_skip_line(&p, s, next);
+                parse_key(&p, cur, key, trim(eq + 1));
+            }
         }
         s = next;
     }
     if (cur)
-        section_end(&p, cur, section_text, s);
+        section_end(&p, cur, s);
+    XXH3_freeState(p.hash);
     if (!n && !p.errors) {
         p.line = 0;
         parse_error(&p, "no [variant] section");

@@ -16,6 +16,7 @@ enum {
     NAME_LEN = 32,
     MAX_CASTLES = 4,      /* castling rules per player */
     FUSION_PAIRS = 2,     /* pairs that may form one compound */
+    PIECE_DESCRIPTION_LEN = 200, /* a piece's description, its terminating 0 included */
 };
 
 enum orientation { ORIENT_GLINSKI, ORIENT_WELLISCH };
@@ -53,6 +54,7 @@ struct piece_def {
                                   * non-capturing move (Brusky) */
     unsigned char army;          /* the army it belongs to (variant.army) */
     double value;                /* in pawns, from the variant's `values`; 0: derived (eval/values.c) */
+    char description[PIECE_DESCRIPTION_LEN]; /* how it moves, in words (`piece-description`); "" if none */
 };
 
 /* Castling (variants.md): the royal on `royal` and the piece on `rook` pass each other along one

@@ -322,6 +322,10 @@ static void check_board(const struct gui *g, const char *name, int ncells, int n
         ck_assert_int_eq(json_integer_value(json_object_get(army, "rotation")), known->rotation[p] * 60);
         ck_assert_int_eq(json_integer_value(json_object_get(army, "army")), known->army[p]);
     }
+    json_t *pieces = json_object_get(v, "pieces");
+    ck_assert_int_eq((int)json_array_size(pieces), known->ntypes);
+    for (int t = 0; t < known->ntypes; t++)
+        ck_assert_str_eq(str(json_array_get(pieces, (size_t)t), "description"), known->piece[t].description);
     double x[MAX_CELLS], y[MAX_CELLS], radius = 0;
     for (int c = 0; c < ncells; c++) {
         json_t *cell = json_array_get(cells, (size_t)c), *points = json_object_get(cell, "points");

@@ -661,6 +661,67 @@ START_TEST(test_castling_rules)
 }
 END_TEST
 
+extern const char variants_builtin_ini[];
+
+/* piece-description: the army's piece of the letter gets the text, a `piece` line redefining it clears
+ * it, and its line is left out of the fingerprint, so nets and books keep their variant. */
+START_TEST(test_piece_descriptions)
+{
+    const char *plain = "[described]\nboard = hexagon 6\npiece = king K W F royal\npiece = rook R R\n"
+                        "start = 6/7/8/9/10/R1K8/10/9/8/7/5k w - - 0 1\n"
+                        "[described-child:described]\npiece = rook R R W\n";
+    const char *described = "[described]\nboard = hexagon 6\npiece = king K W F royal\n"
+                            "piece-description = K Steps one cell.\npiece = rook R R\n"
+                            "piece-description = r   Slides.  \nstart = 6/7/8/9/10/R1K8/10/9/8/7/5k w - - 0 1\n"
+                            "[described-child:described]\npiece = rook R R W\n";
+    struct variant *a[2], *b[2];
+    char err[512];
+    ck_assert_msg(variant_parse(plain, "d.ini", a, 2, NULL, 0, err, sizeof err) == 2, "%s", err);
+    ck_assert_msg(variant_parse(described, "d.ini", b, 2, NULL, 0, err, sizeof err) == 2, "%s", err);
+    ck_assert_str_eq(b[0]->piece[variant_type_of_letter(b[0], 'K')].description, "Steps one cell.");
+    ck_assert_str_eq(b[0]->piece[variant_type_of_letter(b[0], 'R')].description, "Slides.");
+    ck_assert_str_eq(b[1]->piece[variant_type_of_letter(b[1], 'K')].description, "Steps one cell.");
+    ck_assert_str_eq(b[1]->piece[variant_type_of_letter(b[1], 'R')].description, "");
+    for (int i = 0; i < 2; i++) {
+        ck_assert_uint_eq(a[i]->fingerprint, b[i]->fingerprint);
+        variant_free(a[i]);
+        variant_free(b[i]);
+    }
+    test_variant("glinski"); /* the registry, for the parent of the sections below */
+    const char *need = "piece-description needs the letter of a piece of the army, then its description";
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece-description = Z Flies.\n"), need));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece-description = K\n"), "t.ini:2: piece-description"));
+    ck_assert_ptr_nonnull(strstr(parse_error_of("[z:glinski]\npiece-description = KQ Steps.\n"), need));
+    char def[512];
+    snprintf(def, sizeof def, "[z:glinski]\npiece-description = K %0*d\n", PIECE_DESCRIPTION_LEN, 0);
+    ck_assert_ptr_nonnull(strstr(parse_error_of(def), "t.ini:2: piece description of 'K' longer than 199 characters"));
+    /* Every built-in piece is described, and the built-ins keep the fingerprints of their text without
+     * the descriptions. */
+    char *bare = malloc(strlen(variants_builtin_ini) + 1), *out = bare;
+    for (const char *line = variants_builtin_ini; *line;) {
+        size_t len = strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
+        if (strncmp(line, "piece-description", 17)) {
+            memcpy(out, line, len);
+            out += len;
+        }
+        line += len;
+    }
+    *out = 0;
+    struct variant *v[MAX_VARIANTS];
+    int n = variant_parse(bare, "variants.ini", v, MAX_VARIANTS, NULL, 0, err, sizeof err);
+    ck_assert_msg(n > 30, "%s", err);
+    for (int i = 0; i < n; i++) {
+        const struct variant *known = test_variant(v[i]->name);
+        ck_assert_uint_eq(known->fingerprint, v[i]->fingerprint);
+        for (int t = 0; t < known->ntypes; t++)
+            ck_assert_msg(known->piece[t].description[0], "%s: %s has no description", known->name,
+                          known->piece[t].name);
+        variant_free(v[i]);
+    }
+    free(bare);
+}
+END_TEST
+
 /* The built-in variants skip the validator at start-up (rules/registry.h): each must pass it here,
  * and build at both cell-set widths. */
 START_TEST(test_builtin_variants_valid)
@@ -690,6 +751,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_nd_trios_edge_rooks_castle);
     tcase_add_test(tc, test_errors_name_lines);
     tcase_add_test(tc, test_documented_keys_known);
+    tcase_add_test(tc, test_piece_descriptions);
     tcase_add_test(tc, test_keys_survive_reordering);
     tcase_add_test(tc, test_different_armies);
     tcase_add_test(tc, test_trios_armies);

@@ -681,6 +681,84 @@ test('screenshots of every variant (GUI_SCREENSHOTS=1)', 'glinski', async (page,
   }
 });
 
+// --- the pieces' glyphs and the piece guide
+
+/** For every built-in variant: each piece type's name, letter, description and markup (pieces.js, as the board draws it). */
+function variantGlyphs(page, names) {
+  return page.evaluate(async list => {
+    const { pieceMarkup } = await import('/pieces.js');
+    return Promise.all(list.map(async name => {
+      const variant = await (await fetch(`/api/variant/${name}`)).json();
+      return { name, pieces: variant.pieces.map(p => ({ ...p, markup: pieceMarkup(p.letter, p) })) };
+    }));
+  }, names);
+}
+
+test('glyphs: every piece of every built-in variant is a glyph, no two alike in a variant', 'glinski', async (page, ctx) => {
+  for (const { name, pieces } of await variantGlyphs(page, ctx.variants.map(v => v.name))) {
+    const seen = new Map();
+    for (const p of pieces) {
+      expect(p.markup.includes('<path') && !p.markup.includes('<text'), `${name}: ${p.name} is drawn as a letter`);
+      const other = seen.get(p.markup);
+      // one name is one glyph: a rook in two armies (nd-wellisch-4p) is the same piece
+      expect(!other || other === p.name, `${name}: ${p.name} and ${other} have the same glyph`);
+      seen.set(p.markup, p.name);
+    }
+  }
+  for (const name of ['mishling-4c-fusion', 'full-house', 'nd-wellisch-trios-4p']) {
+    await pickVariant(page, name, ctx.variants.find(v => v.name === name).cells);
+    expect(await page.locator('#board [data-piece] path.body').count() > 0, `${name}: no glyph on the board`);
+    expect(await page.locator('#board [data-piece] text').count() === 0, `${name}: a piece on the board is a letter`);
+  }
+});
+
+test('glyphs: a user variant\'s unknown piece is a lettered disc', 'glinski', async page => {
+  const [disc, icon] = await page.evaluate(async () => {
+    const { pieceMarkup, pieceIcon } = await import('/pieces.js');
+    const variant = await (await fetch('/api/variant/glinski')).json();
+    variant.pieces.push({ letter: 'M', name: 'marshal', royal: false, pawn: false, army: 0 });
+    return [pieceMarkup('M', variant.pieces.at(-1)), pieceIcon('m', variant)];
+  });
+  expect(/<text[^>]*>M<\/text>/.test(disc) && !disc.includes('<path'), `the marshal is drawn as ${disc}`);
+  expect(icon.includes('army-b') && icon.includes('>M</text>'), `a black marshal's icon is ${icon}`);
+});
+
+test('piece guide: a sentence for every built-in piece; it fits 1400×900 (16 piece types too)', 'mishling', async (page, ctx) => {
+  for (const { name, pieces } of await variantGlyphs(page, ctx.variants.map(v => v.name))) {
+    for (const p of pieces) expect(p.description.length > 20, `${name}: ${p.name} has no description`);
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+  for (const name of ['mishling', 'full-house', 'nd-wellisch-4p', 'waitress-fusion']) {
+    await pickVariant(page, name, ctx.variants.find(v => v.name === name).cells);
+    await page.click('[data-tab=guide]');
+    const { pieces } = (await variantGlyphs(page, [name]))[0];
+    for (const p of pieces) {
+      await page.click(`[data-guide="${p.letter}"][data-army="${p.army}"]`);
+      await page.waitForFunction(text => document.querySelector('.guide-text').textContent.endsWith(text), p.description);
+      await page.waitForSelector('#guide-board [data-piece]');
+      const text = await page.textContent('.guide-text');
+      expect(text.toLowerCase().startsWith(p.name), `${name}: the guide's sentence for ${p.name} is "${text}"`);
+    }
+    const outside = await page.evaluate(() => ['#guide-pieces', '.guide-text', '#guide-board svg'].filter(sel => {
+      const box = document.querySelector(sel).getBoundingClientRect();
+      return box.top < 0 || box.bottom > innerHeight || box.height === 0;
+    }));
+    expect(outside.length === 0 && await page.evaluate(() => scrollY === 0), `${name}: ${outside} not in view at 1400×900`);
+    if (ctx.shots && name === 'mishling') {
+      await page.click('[data-guide="F"]');
+      await page.waitForFunction(() => document.querySelector('.guide-text').textContent.startsWith('Finch'));
+      await page.screenshot({ path: path.join(SHOTS, 'piece-guide.png') });
+    }
+  }
+  if (ctx.shots) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await pickVariant(page, 'mishling-4c-fusion', ctx.variants.find(v => v.name === 'mishling-4c-fusion').cells);
+    await page.click('[data-tab=guide]');
+    await page.click('[data-guide="(FI)"]');
+    await page.screenshot({ path: path.join(SHOTS, 'fairy-pieces.png') });
+  }
+});
+
 // --- the run
 
 async function main() {

@@ -1,34 +1,8 @@
-// Piece drawings: SVG shapes for the orthodox pieces, a lettered disc for every fairy piece.
+// Piece drawings: the glyph of the piece's name (glyphs.js), or a lettered disc for a piece it does not know.
+import { GLYPHS } from './glyphs.js';
 
-// Shapes in a 100-unit box centred on 0,0; "body" is filled in the army's colour, "line" is drawn
-// in its detail colour. Orthodox pieces are recognised by their name, as the variant file gives it.
-const SHAPES = {
-  pawn: {
-    body: 'M-20 38H20V31Q20 25 13 23Q6 17 8 6H12V0H7A14 14 0 1 0-7 0H-12V6H-8Q-6 17-13 23Q-20 25-20 31Z',
-  },
-  rook: {
-    body: 'M-24 38H24V29H18L15-6L22-12V-34H12V-26H5V-34H-5V-26H-12V-34H-22V-12L-15-6L-18 29H-24Z',
-    line: 'M-15-6H15M-18 29H18',
-  },
-  bishop: {
-    body: 'M-24 38H24V30H11L10 19Q24 5 14-13Q8-25 0-31Q-8-25-14-13Q-24 5-10 19L-11 30H-24ZM0-44A6 6 0 1 0 0.1-44Z',
-    line: 'M4-19L-6-4M-10 19H10',
-  },
-  knight: {
-    body: 'M-18 38H28Q31 6 21-14Q13-31-3-34L-7-43L-12-32Q-22-27-28-13L-35 0Q-37 7-30 9L-25 7Q-21 3-13 1Q-5-1-3 3Q-14 13-18 25Z',
-    line: 'M-13-17L-8-19',
-  },
-  queen: {
-    body: 'M-24 38H24V30L22 20L30-18L14 2L15-26L4-1L0-30L-4-1L-15-26L-14 2L-30-18L-22 20L-24 30Z' +
-      'M30-28A5 5 0 1 0 30.1-28ZM15-36A5 5 0 1 0 15.1-36ZM0-40A5 5 0 1 0 0.1-40ZM-15-36A5 5 0 1 0-14.9-36ZM-30-28A5 5 0 1 0-29.9-28Z',
-    line: 'M-22 20H22',
-  },
-  king: {
-    body: 'M-24 38H24V30L22 20Q35 8 30-6Q24-18 10-12Q4-10 0-4Q-4-10-10-12Q-24-18-30-6Q-35 8-22 20L-24 30Z' +
-      'M-3-8V-24H-10V-31H-3V-42H3V-31H10V-24H3V-8Z',
-    line: 'M-22 20H22',
-  },
-};
+// A compound's parts: each drawn this much smaller, this far left and right of the centre.
+const PART_SCALE = 0.66, PART_OFFSET = 16;
 
 /** The letters a disc shows for a piece text: "rP" -> "P", "(ru)" -> "RU". */
 function discLetters(type) {
@@ -52,16 +26,27 @@ export function pieceArmy(text, players) {
  * `info` is the variant's entry for the type ({name, royal, pawn}) or undefined for an unknown type.
  */
 export function pieceMarkup(type, info) {
-  const shape = info && SHAPES[info.name];
-  if (shape) {
-    return `<path class="body" d="${shape.body}"/>` + (shape.line ? `<path class="line" d="${shape.line}"/>` : '');
-  }
+  const glyph = info && glyphMarkup(info.name);
+  if (glyph) return glyph;
   const letters = discLetters(type);
   const r = info?.pawn ? 28 : 38; // pawns are smaller so the front line reads at a glance
   const size = letters.length > 1 ? 30 : (info?.pawn ? 34 : 46);
   const ring = info?.royal ? `<circle class="line ring" r="${r - 7}"/>` : '';
   return `<circle class="body" r="${r}"/>${ring}` +
     `<text class="letter" y="${size * 0.36}" font-size="${size}">${letters}</text>`;
+}
+
+/** The markup of a glyph by name, following its aliases and parts; undefined for a name not in GLYPHS. */
+export function glyphMarkup(name) {
+  let glyph = GLYPHS[name];
+  while (typeof glyph === 'string') glyph = GLYPHS[glyph];
+  if (Array.isArray(glyph)) {
+    // the first part behind, the second in front: one piece made of two
+    return glyph.map((part, i) => `<g transform="translate(${(2 * i - 1) * PART_OFFSET} 8) scale(${PART_SCALE})">` +
+      `${glyphMarkup(part)}</g>`).join('');
+  }
+  if (!glyph) return undefined;
+  return `<path class="body" d="${glyph.body}"/>` + (glyph.line ? `<path class="line" d="${glyph.line}"/>` : '');
 }
 
 /**
