@@ -302,17 +302,39 @@ static int san_candidates(const struct game *g, const struct san_pattern *p, mov
     return k;
 }
 
+/* Why no legal move fits: a letter naming another piece than the one on a from-cell given whole
+ * ("Ne4e5" when a pawn stands on e4) is said so, anything else is an illegal move. */
+static void san_refusal(const struct game *g, const struct san_pattern *p, const char *text, char *err, size_t errlen)
+{
+    const struct variant *v = g->v;
+    int from = p->letter && p->hint == HINT_CELL ? geo_parse_cell(&v->geo, p->hint_text, NULL) : CELL_NONE;
+    struct setup s;
+    if (from != CELL_NONE)
+        g->ops->position_get(g->pos, &s);
+    if (from != CELL_NONE && !s.piece[from])
+        snprintf(err, errlen, "there is no piece on %s, so no %c", v->geo.name[from], p->letter);
+    else if (from != CELL_NONE && v->piece[piece_type(s.piece[from])].letter != p->letter)
+        snprintf(err, errlen, "the piece on %s is a %s (%c), not %c", v->geo.name[from],
+                 v->piece[piece_type(s.piece[from])].name, v->piece[piece_type(s.piece[from])].letter, p->letter);
+    else
+        snprintf(err, errlen, "illegal move '%s'", text);
+}
+
 bool san_read(const struct game *g, const char *text, move_t *m, char *err, size_t errlen)
 {
     struct san_pattern p;
     move_t found[MAX_MOVES];
-    int k = san_parse(&g->v->geo, text, &p) ? san_candidates(g, &p, found) : 0;
+    bool parsed = san_parse(&g->v->geo, text, &p);
+    int k = parsed ? san_candidates(g, &p, found) : 0;
     if (k == 1) {
         *m = found[0];
         return true;
     }
     if (!k) {
-        snprintf(err, errlen, "illegal move '%s'", text);
+        if (parsed)
+            san_refusal(g, &p, text, err, errlen);
+        else
+            snprintf(err, errlen, "illegal move '%s'", text);
         return false;
     }
     int len = snprintf(err, errlen, "ambiguous move '%s': it may be", text);

@@ -502,7 +502,7 @@ test('PGN out and in, engine options', 'glinski', async page => {
   }
   await page.click('[data-tab=io]');
   await page.click('#pgn-show');
-  await page.waitForFunction(() => document.querySelector('#pgn-form textarea').value.includes('e7e6'));
+  await page.waitForFunction(() => /\b1\. f6 e6\b/.test(document.querySelector('#pgn-form textarea').value)); // SAN
   const pgn = await page.inputValue('#pgn-form textarea');
   await newGame(page, ['human', 'human']);
   await page.click('[data-tab=io]');

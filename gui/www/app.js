@@ -297,17 +297,18 @@ $('#move-entry').addEventListener('submit', async e => {
   e.preventDefault();
   const input = e.target.elements.move;
   const error = e.target.querySelector('.error');
-  const text = input.value.trim().toLowerCase();
+  const text = input.value.trim();
+  const uci = text.toLowerCase();
   const legal = page.state.legal;
   // "f10f11" stands for every move between those cells (the picker then asks which)
-  const ucis = legal.includes(text) ? [text] : legal.filter(m => parseMove(m)?.from + parseMove(m)?.to === text);
+  const ucis = legal.includes(uci) ? [uci] : legal.filter(m => parseMove(m)?.from + parseMove(m)?.to === uci);
   error.textContent = '';
   if (ucis.length) {
     input.value = '';
     chooseAndPlay(parseMove(ucis[0]).to, ucis);
     return;
   }
-  // other writings ("f5-f6", "Pf5f6") are read by the server as terminal play reads them
+  // other writings (SAN, "f5-f6", "Pf5f6") are read by the server as terminal play reads them, case kept
   try {
     await show(page.session.move(text));
     input.value = '';

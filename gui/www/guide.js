@@ -4,8 +4,9 @@ import { Board } from './board.js';
 import { getGuide } from './api.js';
 import { pieceIcon, armyPiece } from './pieces.js';
 
-// The guide's board is kept this many pixels above the window's bottom, and never smaller than MIN_BOARD.
-const BOTTOM_MARGIN = 12, MIN_BOARD = 220;
+// The guide's board is kept this many pixels above the window's bottom, and never smaller than MIN_BOARD,
+// which still shows its dots and rings (four armies' share bars leave it about 130 px at 900 px high).
+const BOTTOM_MARGIN = 12, MIN_BOARD = 130;
 
 export class Guide {
   constructor(piecesElement, boardElement) {
