@@ -151,7 +151,8 @@ static void join_worker(struct uci *u)
     if (!u->busy && !u->searching)
         return;
     input_lock(&u->input);
-    if (u->endless)
+    /* Never lowered: the input thread may already have read a stop for a later go. */
+    if (u->endless && u->stop_through < u->gos_run)
         u->stop_through = u->gos_run;
     job_stop_if_due(u);
     u->input.waiting_job = job_calculating(u);
