@@ -1045,49 +1045,70 @@ static bool uci_execute(struct uci *u, char *line, size_t len)
     return true;
 }
 
-int uci_loop(FILE *in)
+void uci_reset(struct uci *u)
 {
-    char err[ERR_LEN];
+    u->debug = false;
+    u->quitting = u->endless = u->perft = false;
+    u->gos_read = u->gos_run = u->stop_through = u->ponderhit_through = 0;
+    u->weights = eval_weights_default;
+    u->book_draws = 0;
+    /* A new game of the first variant: game_init (which builds the move tables) only if another is in use. */
+    if (u->game.v != registry_get(0))
+        select_variant(u, registry_get(0)->name);
+    for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+        long x;
+        const char *value;
+        if (options[i].set != set_variant && option_default(&options[i], &x, &value))
+            options[i].set(u, x, value);
+    }
+    cmd_ucinewgame(u, NULL, 0);
+}
+
+void uci_free(struct uci *u)
+{
+    if (!u)
+        return;
+    book_close(&u->book);
+    pool_free(&u->pool);
+    pool_free(&u->bench_pool);
+    game_free(&u->game);
+    free(u);
+}
+
+struct uci *uci_new(char *err, size_t errlen)
+{
     struct uci *u = calloc(1, sizeof *u);
-    if (u && !pool_init(&u->pool)) {
-        free(u);
-        u = NULL;
-    }
-    if (u && !pool_init(&u->bench_pool)) {
+    bool pools = u && pool_init(&u->pool);
+    if (pools && !pool_init(&u->bench_pool)) {
         pool_free(&u->pool);
+        pools = false;
+    }
+    if (!pools) {
         free(u);
-        u = NULL;
+        snprintf(err, errlen, "out of memory");
+        return NULL;
     }
-    if (u) {
-        u->threads = DEFAULT_THREADS;
-        u->multipv = DEFAULT_MULTIPV;
-        u->hash_mb = TT_DEFAULT_MB;
-        u->move_overhead = DEFAULT_OVERHEAD;
-        u->weights = eval_weights_default;
-        u->elo = SKILL_ELO_DEFAULT;
-        struct timespec now;
-        clock_gettime(CLOCK_REALTIME, &now);
-        u->book_seed = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    u->book_seed = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+    /* The table and threads first, which the options' setters resize; then every option's default. */
+    u->threads = DEFAULT_THREADS;
+    u->hash_mb = TT_DEFAULT_MB;
+    bool ready = registry_init(err, errlen) && game_init(&u->game, registry_get(0), false, err, errlen);
+    if (ready && !(ready = pool_configure(&u->pool, u->threads, u->hash_mb)))
+        snprintf(err, errlen, "out of memory for the hash table");
+    if (!ready) {
+        uci_free(u);
+        return NULL;
     }
-    /* The first registered variant is UCI_Variant's default (variant_name). */
-    if (!u || !registry_init(err, sizeof err) || !game_init(&u->game, registry_get(0), false, err, sizeof err)
-        || !pool_configure(&u->pool, u->threads, u->hash_mb)) {
-        fprintf(stderr, "sennight: cannot start: %s\n", u ? err : "out of memory");
-        if (u) {
-            pool_free(&u->pool);
-            pool_free(&u->bench_pool);
-        }
-        free(u);
-        return 1;
-    }
-    if (!input_start(&u->input, in, uci_hear, u)) {
-        fprintf(stderr, "sennight: cannot start: no thread for the input\n");
-        pool_free(&u->pool);
-        pool_free(&u->bench_pool);
-        game_free(&u->game);
-        free(u);
-        return 1;
-    }
+    uci_reset(u);
+    return u;
+}
+
+bool uci_session(struct uci *u, FILE *in)
+{
+    if (!input_start(&u->input, in, uci_hear, u))
+        return false;
     char *line;
     size_t len;
     bool running = true;
@@ -1098,10 +1119,20 @@ int uci_loop(FILE *in)
     /* At the end of input a count or timed search still finishes, so that piped scripts see it. */
     join_worker(u);
     input_free(&u->input);
-    book_close(&u->book);
-    pool_free(&u->pool);
-    pool_free(&u->bench_pool);
-    game_free(&u->game);
-    free(u);
-    return 0;
+    return true;
+}
+
+int uci_loop(FILE *in)
+{
+    char err[ERR_LEN];
+    struct uci *u = uci_new(err, sizeof err);
+    if (!u) {
+        fprintf(stderr, "sennight: cannot start: %s\n", err);
+        return 1;
+    }
+    bool ok = uci_session(u, in);
+    if (!ok)
+        fprintf(stderr, "sennight: cannot start: no thread for the input\n");
+    uci_free(u);
+    return ok ? 0 : 1;
 }
