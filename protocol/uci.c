@@ -688,7 +688,7 @@ static bool parse_go(struct uci *u, char **tok, int n, struct search_limits *l)
             else if (!strcmp(w, "mate"))
                 l->mate = (int)(x < MAX_PLY / 2 ? x : MAX_PLY / 2);
             else
-                l->movetime = x;
+                l->movetime = x < 1 ? 1 : x;
         } else {
             snprintf(err, sizeof err, "go: unexpected '%s'", w);
             say_error(err);

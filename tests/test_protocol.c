@@ -1359,6 +1359,35 @@ START_TEST(test_stop_pairs_each_end_their_go)
 }
 END_TEST
 
+/* go's limits as docs/protocol.md gives them: a movetime below 1 ms counts as 1 ms (no endless
+ * search), a depth above 127 as 127 and a mate above 64 as 64 (searches that stop ends, with no
+ * error), and a number beyond 10^12 is refused. */
+START_TEST(test_go_limits_clamped)
+{
+    static const char *const endless[] = { "go depth 128", "go depth 99999999999", "go mate 65" };
+    struct proc p;
+    pipe_start(&p, NULL);
+    engine_send(&p, "go movetime 0");
+    ck_assert_msg(engine_count_bestmoves(&p, 1, clock_ms() + test_timeout(1.0) * 1000) == 1,
+                  "go movetime 0: no bestmove within a second");
+    struct lines out;
+    for (size_t i = 0; i < sizeof endless / sizeof *endless; i++) {
+        engine_send(&p, endless[i]);
+        out = engine_sync(&p);
+        ck_assert_msg(!lines_find(&out, "info string error") && !lines_find(&out, "bestmove"), "'%s': %s", endless[i],
+                      lines_show(&out));
+        lines_free(&out);
+        out = engine_answer_soon(&p, "stop", "bestmove ");
+        ck_assert_msg(!lines_find(&out, "info string error"), "'%s': %s", endless[i], lines_show(&out));
+        lines_free(&out);
+    }
+    out = engine_run(&p, "go depth 1000000000001");
+    ck_assert_msg(out.n == 1 && !strcmp(out.v[0], "info string error: go: unexpected 'depth'"), "%s", lines_show(&out));
+    lines_free(&out);
+    engine_quit(&p);
+}
+END_TEST
+
 /* ponderhit read just after go ponder turns it into the timed search it was. */
 START_TEST(test_ponderhit_early)
 {
@@ -1691,6 +1720,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_no_head_of_line_blocking);
     tcase_add_test(tc, test_quit_while_blocked);
     tcase_add_test(tc, test_stop_before_go_starts);
+    tcase_add_test(tc, test_go_limits_clamped);
     tcase_add_test(tc, test_ponderhit_early);
     tcase_add_test(tc, test_nul_bytes);
     suite_add_tcase(s, tc);
