@@ -35,28 +35,38 @@ enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 50
 /* The defaults of the spin options that uci_loop sets up before any setoption. */
 enum { DEFAULT_THREADS = 1, DEFAULT_MULTIPV = 1, DEFAULT_OVERHEAD = 10 };
 
+/* The life of the job the loop started last: RUNNING, STOPPING once a stop or quit has reached it,
+ * ENDED once its own thread has said its last line, NONE once the loop has joined it. */
+enum job_state { JOB_NONE, JOB_RUNNING, JOB_STOPPING, JOB_ENDED };
+/* What it is. Only stop ends an infinite search, only stop or ponderhit a pondering one; quit lets
+ * a perft finish (scripts pipe "go perft N", "quit"). */
+enum job_kind { JOB_SEARCH, JOB_INFINITE, JOB_PONDER, JOB_PERFT, JOB_BENCH };
+/* What job_update is told of: the job started, ended or was joined, or what it is due changed (a
+ * stop, quit or ponderhit read, or the loop stopping an endless search). */
+enum job_event { JOB_STARTED, JOB_ENDED_NOW, JOB_JOINED, JOB_DUE_CHANGED };
+
 struct uci {
     struct game game;
     bool debug;
-    pthread_t worker;
-    bool busy;           /* a perft or bench runs in worker */
+    pthread_t worker;    /* a perft's or bench's thread */
     atomic_bool stop;
     int perft_depth;
     int bench_args[3];   /* depth, threads, hash MB */
     struct search_pool pool;
     struct search_pool bench_pool;  /* bench's own, so that it leaves the game's hash alone */
-    bool searching;      /* a search runs in the pool */
     struct eval_weights weights; /* what the next search and eval use (option Evaluation) */
     char weights_path[4096];     /* EvalWeights: "" for the variant's built-in weights */
-    /* The input thread answers stop, ponderhit and isready while the loop waits, so these are
-     * shared with it under input's lock. Each refers to the go (or bench) commands read before it:
-     * a stop read after the n-th go stops that job even if the loop has not started it yet. */
+    /* The input thread answers stop, ponderhit and isready while the loop waits, so the job's state
+     * is shared with it under input's lock, and changed by job_update alone. The counts tie stop and
+     * ponderhit to the go (or bench) commands read before them: a stop read after the n-th go stops
+     * that job even if the loop has not started it yet. */
     struct uci_input input;
-    bool endless;        /* the job is a search that only stop (or ponderhit) ends */
-    bool job;            /* a count or search started by go number gos_run may run */
-    bool perft;          /* ... and it is a perft, which quit lets finish: scripts pipe "go perft N", "quit" */
+    enum job_state job;
+    enum job_kind kind;
     bool quitting;       /* quit was read: every job but a perft stops */
-    uint64_t gos_read, gos_run, stop_through, ponderhit_through;
+    uint64_t gos_read;   /* go and bench commands read by the input thread */
+    uint64_t gos_run;    /* ... and started by the loop: the job is number gos_run */
+    uint64_t stop_through, ponderhit_through;  /* the gos_read a stop, a ponderhit was read after */
     int threads, multipv;
     size_t hash_mb;
     int64_t move_overhead;
@@ -98,49 +108,48 @@ static void say_error(const char *msg)
     }
 }
 
+static bool line_is_isready(const char *line, size_t len);
+
 /* With input's lock held: a stop was read after the job's go, or quit and the job is no perft. */
-static bool job_stopping(const struct uci *u)
+static bool job_stop_due(const struct uci *u)
 {
-    return u->gos_run <= u->stop_through || (u->quitting && !u->perft);
+    return u->gos_run <= u->stop_through || (u->quitting && u->kind != JOB_PERFT);
 }
 
-/* With input's lock held: a job runs that no stop has reached. */
-static bool job_calculating(const struct uci *u)
+/* With input's lock held: the one place where the job's state changes, on an event, and then what is
+ * due: a job that a stop or quit has reached stops, a pondering search that a ponderhit has reached
+ * plays on its clock. The loop waits for a stopped job as for any short command, so once the job no
+ * longer runs, isready is no longer answered out of turn. */
+static void job_update(struct uci *u, enum job_event e)
 {
-    return u->job && !job_stopping(u);
-}
-
-/* With input's lock held: stops the running job if a stop or quit has reached it. The loop waits
- * for a stopped job as for any short command, so isready is no longer answered out of turn. */
-static void job_stop_if_due(struct uci *u)
-{
-    if (u->job && job_stopping(u)) {
+    if (e == JOB_STARTED)
+        u->job = JOB_RUNNING;
+    else if (e == JOB_ENDED_NOW && u->job != JOB_NONE)
+        u->job = JOB_ENDED;
+    else if (e == JOB_JOINED)
+        u->job = JOB_NONE;
+    if (u->job == JOB_RUNNING && job_stop_due(u)) {
+        u->job = JOB_STOPPING;
         atomic_store(&u->stop, true);
         pool_stop(&u->pool);
         pool_stop(&u->bench_pool);
-        u->input.waiting_job = false;
     }
+    if ((u->job == JOB_RUNNING || u->job == JOB_STOPPING) && u->kind == JOB_PONDER
+        && u->gos_run == u->ponderhit_through) {
+        u->kind = u->pool.sh.limits.infinite ? JOB_INFINITE : JOB_SEARCH;
+        pool_ponderhit(&u->pool);
+    }
+    if (u->job != JOB_RUNNING)
+        u->input.waiting_job = false;
 }
 
 /* Called by the job's own thread as it ends: the loop's wait for it will be short. */
 static void job_ended(struct uci *u)
 {
     input_lock(&u->input);
-    u->job = false;
-    u->input.waiting_job = false;
+    job_update(u, JOB_ENDED_NOW);
     input_unlock(&u->input);
 }
-
-/* With input's lock held: a ponderhit read after the running search's go ends its pondering. */
-static void job_ponderhit_if_due(struct uci *u)
-{
-    if (u->job && u->searching && u->gos_run == u->ponderhit_through) {
-        u->endless = u->pool.sh.limits.infinite;
-        pool_ponderhit(&u->pool);
-    }
-}
-
-static bool line_is_isready(const char *line, size_t len);
 
 /* Before a command that changes the engine's state: a count or a timed search is waited for,
  * an infinite or pondering search (which only stop ends) is stopped. While the loop waits for a
@@ -148,25 +157,27 @@ static bool line_is_isready(const char *line, size_t len);
  * queued included, as the UCI spec asks of an engine that is calculating. */
 static void join_worker(struct uci *u)
 {
-    if (!u->busy && !u->searching)
-        return;
     input_lock(&u->input);
+    if (u->job == JOB_NONE) {
+        input_unlock(&u->input);
+        return;
+    }
     /* Never lowered: the input thread may already have read a stop for a later go. */
-    if (u->endless && u->stop_through < u->gos_run)
+    if ((u->kind == JOB_INFINITE || u->kind == JOB_PONDER) && u->stop_through < u->gos_run)
         u->stop_through = u->gos_run;
-    job_stop_if_due(u);
-    u->input.waiting_job = job_calculating(u);
+    job_update(u, JOB_DUE_CHANGED);
+    u->input.waiting_job = u->job == JOB_RUNNING;
     if (u->input.waiting_job)
         for (int n = input_remove_if(&u->input, line_is_isready); n > 0; n--)
             say("readyok");
+    bool thread = u->kind == JOB_PERFT || u->kind == JOB_BENCH;
     input_unlock(&u->input);
-    if (u->busy)
+    if (thread)
         pthread_join(u->worker, NULL);
-    if (u->searching)
+    else
         pool_wait(&u->pool);
     input_lock(&u->input);
-    u->busy = u->searching = u->job = false;
-    u->input.waiting_job = false;
+    job_update(u, JOB_JOINED);
     input_unlock(&u->input);
 }
 
@@ -212,7 +223,7 @@ static void cmd_isready(struct uci *u, char **tok, int n)
 {
     (void)tok, (void)n;
     input_lock(&u->input);
-    bool calculating = job_calculating(u);
+    bool calculating = u->job == JOB_RUNNING;
     input_unlock(&u->input);
     if (!calculating)
         join_worker(u);
@@ -738,27 +749,17 @@ static bool play_book_move(struct uci *u, const struct search_limits *l)
     return true;
 }
 
-/* With input's lock held, after go number gos_run started its job: a stop or ponderhit read after
- * that go, before the job started, takes effect now. */
-static void job_started(struct uci *u)
-{
-    u->job = true;
-    job_stop_if_due(u);
-    job_ponderhit_if_due(u);
-}
-
-/* Runs a count (perft, bench) on the worker thread. */
-static void start_job(struct uci *u, void *(*run)(void *), bool perft)
+/* Runs a count (perft, bench) on the worker thread. A stop read after its go, before it started,
+ * takes effect at once (job_update); the thread's job_ended waits for the lock held here. */
+static void start_job(struct uci *u, void *(*run)(void *), enum job_kind kind)
 {
     atomic_store(&u->stop, false);
     input_lock(&u->input);
-    u->perft = perft;
-    if (pthread_create(&u->worker, NULL, run, u)) {
+    u->kind = kind;
+    if (pthread_create(&u->worker, NULL, run, u))
         say_error("cannot start a thread");
-    } else {
-        u->busy = true;
-        job_started(u);
-    }
+    else
+        job_update(u, JOB_STARTED);
     input_unlock(&u->input);
 }
 
@@ -770,7 +771,7 @@ static void start_perft(struct uci *u, char **tok, int n)
         return;
     }
     u->perft_depth = (int)depth;
-    start_job(u, perft_worker, true);
+    start_job(u, perft_worker, JOB_PERFT);
 }
 
 static void start_search(struct uci *u, char **tok, int n)
@@ -785,14 +786,11 @@ static void start_search(struct uci *u, char **tok, int n)
     u->pool.sh.progress = search_progress;
     u->pool.sh.report_ctx = u;
     input_lock(&u->input);
-    u->endless = l.infinite || l.ponder;
-    u->perft = false;
-    if (!pool_go(&u->pool, &u->game, &l, &u->weights, u->multipv, u->move_overhead)) {
+    u->kind = l.ponder ? JOB_PONDER : l.infinite ? JOB_INFINITE : JOB_SEARCH;
+    if (!pool_go(&u->pool, &u->game, &l, &u->weights, u->multipv, u->move_overhead))
         say_error("cannot start the search (out of memory or threads)");
-    } else {
-        u->searching = true;
-        job_started(u);
-    }
+    else
+        job_update(u, JOB_STARTED);
     input_unlock(&u->input);
 }
 
@@ -926,7 +924,7 @@ static void cmd_bench(struct uci *u, char **tok, int n)
         }
     for (int i = 0; i < 3; i++)
         u->bench_args[i] = (int)arg[i];
-    start_job(u, bench_worker, false);
+    start_job(u, bench_worker, JOB_BENCH);
 }
 
 struct command {
@@ -989,17 +987,17 @@ static enum input_action uci_hear(void *ctx, const char *line, size_t len, bool 
         u->gos_read++;
     } else if (!strcmp(name, "stop")) {
         u->stop_through = u->gos_read;
-        job_stop_if_due(u);
+        job_update(u, JOB_DUE_CHANGED);
         return INPUT_DONE;
     } else if (!strcmp(name, "quit")) {
         u->quitting = true;
-        job_stop_if_due(u);
+        job_update(u, JOB_DUE_CHANGED);
         return INPUT_LAST;
     } else if (!strcmp(name, "ponderhit")) {
         u->ponderhit_through = u->gos_read;
-        job_ponderhit_if_due(u);
+        job_update(u, JOB_DUE_CHANGED);
         return INPUT_DONE;
-    } else if (!strcmp(name, "isready") && idle && (job_calculating(u) || !u->job)) {
+    } else if (!strcmp(name, "isready") && idle && u->job != JOB_STOPPING) {
         say("readyok");
         return INPUT_DONE;
     }
@@ -1048,7 +1046,7 @@ static bool uci_execute(struct uci *u, char *line, size_t len)
 void uci_reset(struct uci *u)
 {
     u->debug = false;
-    u->quitting = u->endless = u->perft = false;
+    u->quitting = false;
     u->gos_read = u->gos_run = u->stop_through = u->ponderhit_through = 0;
     u->weights = eval_weights_default;
     u->book_draws = 0;
