@@ -1,4 +1,4 @@
-/* libFuzzer harness of the UCI command loop (protocol/uci.c, uci_input.c, uci_options.c): the input's
+/* libFuzzer harness of the UCI command loop (protocol/uci*.c): the input's
  * lines are one session of an engine made once and reset between inputs (uci_reset), fed in-process
  * as a GUI's would be, and the session must end cleanly. Lines that
  * would run long or reach outside the process are dropped first: any line containing (in any case) "go"
