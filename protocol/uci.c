@@ -128,7 +128,12 @@ void uci_reset(struct uci *u)
     if (u->game.v != registry_get(0))
         select_variant(u, registry_get(0)->name);
     settings_reset(u);
-    cmd_ucinewgame(u, NULL, 0);
+    table_clear(u);
+    /* A game still at its start is kept: setting it up again costs a new position. */
+    char fen[2048];
+    game_fen(&u->game, fen, sizeof fen);
+    if (strcmp(fen, u->game.v->start_fen))
+        cmd_ucinewgame(u, NULL, 0);
 }
 
 void uci_free(struct uci *u)

@@ -21,7 +21,7 @@ void cmd_ucinewgame(struct uci *u, char **tok, int n)
 {
     (void)tok, (void)n;
     char err[ERR_LEN];
-    pool_clear(&u->pool);
+    table_clear(u);
     if (!game_set_position(&u->game, NULL, NULL, 0, err, sizeof err))
         say_error(err);
 }

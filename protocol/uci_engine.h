@@ -36,6 +36,7 @@ struct uci {
     int perft_depth;
     int bench_args[3];   /* depth, threads, hash MB */
     struct search_pool pool;
+    bool table_used;     /* a search has run since the pool's table and histories were last cleared */
     struct search_pool bench_pool;  /* bench's own, so that it leaves the game's hash alone */
     struct eval_weights weights; /* what the next search and eval use (option Evaluation) */
     char weights_path[4096];     /* EvalWeights: "" for the variant's built-in weights */
@@ -95,6 +96,9 @@ void settings_reset(struct uci *u);
 /* A new game of the named variant, with the EvalWeights file on top and its book; one error line if
  * there is no such variant or it cannot be set up. */
 void select_variant(struct uci *u, const char *name);
+/* Empties the pool's table and histories, as ucinewgame, Clear Hash and a change of evaluation do; a
+ * table no search has used since is empty already (memset of a large table costs milliseconds). */
+void table_clear(struct uci *u);
 /* Joins words with single spaces; false if they do not fit. */
 bool join_words(char *out, size_t len, char **words, int n);
 

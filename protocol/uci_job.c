@@ -280,6 +280,7 @@ static void start_search(struct uci *u, char **tok, int n)
         say_error("cannot start the search (out of memory or threads)");
     else
         job_update(u, JOB_ON_START);
+    u->table_used = true;
     input_unlock(&u->input);
 }
 

@@ -56,7 +56,14 @@ static void load_book(struct uci *u)
  * table, as after ucinewgame. */
 static void evaluation_changed(struct uci *u)
 {
-    pool_clear(&u->pool);
+    table_clear(u);
+}
+
+void table_clear(struct uci *u)
+{
+    if (u->table_used)
+        pool_clear(&u->pool);
+    u->table_used = false;
 }
 
 /* The variant's built-in weights with the file's on top ("": none) into the game; one error line
@@ -170,15 +177,16 @@ static void set_eval_weights(struct uci *u, long x, const char *value)
     (void)x;
     const char *path = strcmp(value, "<empty>") ? value : "";
     /* The built-in weights again are no change (GUIs send every option's default at start). */
-    const bool builtin_still = !path[0] && !u->weights_path[0];
+    if (!path[0] && !u->weights_path[0])
+        return;
     /* Kept even when it does not fit the variant in use: a GUI may set it before UCI_Variant, and
      * selecting a variant applies it again. */
     snprintf(u->weights_path, sizeof u->weights_path, "%s", path);
-    if (apply_weights(u, path) && !builtin_still)
+    if (apply_weights(u, path))
         evaluation_changed(u);
 }
 
-static void set_clear_hash(struct uci *u, long x, const char *v) { (void)x, (void)v; pool_clear(&u->pool); }
+static void set_clear_hash(struct uci *u, long x, const char *v) { (void)x, (void)v; table_clear(u); }
 
 static void set_multipv(struct uci *u, long x, const char *v) { (void)v; u->multipv = (int)x; }
 
