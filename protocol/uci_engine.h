@@ -16,7 +16,7 @@
 #include "uci_input.h"
 
 enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 5000, MAX_BOOK_DEPTH = 1000 };
-/* The defaults of the spin options that uci_loop sets up before any setoption. */
+/* Spin options' defaults, which the option table declares and settings_reset sets. */
 enum { DEFAULT_THREADS = 1, DEFAULT_MULTIPV = 1, DEFAULT_OVERHEAD = 10 };
 /* The life of the job the loop started last: RUNNING, STOPPING once a stop or quit has reached it,
  * ENDED once its own thread has said its last line, NONE once the loop has joined it. */

@@ -122,7 +122,7 @@ bool join_words(char *out, size_t len, char **words, int n)
     return true;
 }
 
-/* The UCI_Variant combo: every registered variant; the first, glinski, is the default uci_loop starts with. */
+/* The UCI_Variant combo: every registered variant; the first, glinski, is the default uci_new starts with. */
 static const char *variant_name(int i)
 {
     return i < registry_count() ? registry_get(i)->name : NULL;
@@ -269,7 +269,7 @@ static void set_book_variety(struct uci *u, long x, const char *v) { (void)v; u-
 static void set_book_depth(struct uci *u, long x, const char *v) { (void)v; u->book_depth = (int)x; }
 
 /* Every option, in the order `uci` declares them. A listed combo value's index is what its setter
- * stores, so index 0, the default, is also the zeroed state uci_loop starts from. */
+ * stores; settings_reset gives each setter its default (index 0 for a combo). */
 static const struct uci_option options[] = {
     { "UCI_Variant",       OPTION_COMBO_OF(variant_name),                                       set_variant },
     { "VariantPath",       OPTION_STRING,                                                       set_variant_path },
