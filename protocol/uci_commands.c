@@ -113,7 +113,8 @@ void cmd_eval(struct uci *u, char **tok, int n)
     trace_terms(&tr, p, v->nplayers, term);
     char head[128] = "term         ";
     for (int pl = 0; pl < v->nplayers; pl++)
-        snprintf(head + strlen(head), sizeof head - strlen(head), " |   %c mg    %c eg", v->colour_letter[pl], v->colour_letter[pl]);
+        snprintf(head + strlen(head), sizeof head - strlen(head), " |   %c mg    %c eg", v->colour_letter[pl],
+                 v->colour_letter[pl]);
     say("%s", head);
     for (int t = 0; t < NUM_TERMS; t++) {
         char line[128];
@@ -123,7 +124,8 @@ void cmd_eval(struct uci *u, char **tok, int n)
         say("%s", line);
     }
     say("phase %d/256 (256: middlegame)", tr.phase);
-    say("Final evaluation: %d cp (side to move %c)", tr.total, v->colour_letter[u->game.ops->position_side(u->game.pos)]);
+    say("Final evaluation: %d cp (side to move %c)", tr.total,
+        v->colour_letter[u->game.ops->position_side(u->game.pos)]);
     int net = u->game.ops->nnue_evaluate(u->game.pos);
     if (net != SCORE_NONE)
         say("NNUE evaluation: %d cp (side to move %c), what the search uses", net,

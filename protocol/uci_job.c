@@ -153,7 +153,9 @@ static bool parse_go(struct uci *u, char **tok, int n, struct search_limits *l)
     for (int i = 1; i < n; i++) {
         const char *w = tok[i];
         long x = 0;
-        const char *colour = strlen(w) == 5 && !strcmp(w + 1, "time") ? w : strlen(w) == 4 && !strcmp(w + 1, "inc") ? w : NULL;
+        const char *colour = strlen(w) == 5 && !strcmp(w + 1, "time")  ? w
+                             : strlen(w) == 4 && !strcmp(w + 1, "inc") ? w
+                                                                        : NULL;
         const char *mine = colour ? memchr(v->colour_letter, colour[0], (size_t)v->nplayers) : NULL;
         if (!strcmp(w, "infinite")) {
             l->infinite = true;

@@ -67,7 +67,8 @@ void say_report(void *ctx, const struct search_report *r)
     }
     format_score(score, sizeof score, r->score, r->armies);
     say("info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld pv%s", r->depth,
-        r->seldepth, r->multipv, score, r->bound == BOUND_LOWER ? " lowerbound" : r->bound == BOUND_UPPER ? " upperbound" : "",
+        r->seldepth, r->multipv, score,
+        r->bound == BOUND_LOWER ? " lowerbound" : r->bound == BOUND_UPPER ? " upperbound" : "",
         (unsigned long long)r->nodes, nodes_per_second(r->nodes, r->time_ms), r->hashfull, (long long)r->time_ms, pv);
 }
 

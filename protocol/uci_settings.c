@@ -42,7 +42,8 @@ static void load_book(struct uci *u)
         book_close(&u->book);
     }
     snprintf(relative, sizeof relative, "books/%s.bin", name);
-    bool found = dir ? (size_t)snprintf(path, sizeof path, "%s/%s.bin", u->book_path, name) < sizeof path && !stat(path, &st)
+    bool found = dir ? (size_t)snprintf(path, sizeof path, "%s/%s.bin", u->book_path, name) < sizeof path
+                           && !stat(path, &st)
                      : file_find_shipped(relative, path, sizeof path);
     if (!found)
         say("info string no book for variant %s%s%s", name, dir ? " in " : "", dir ? u->book_path : "");
