@@ -13,7 +13,10 @@
 #include "openings.h"
 #include "schedule.h"
 
-enum { MAX_ARGS = 256, DEFAULT_TIMEOUT = 60 };
+/* DEFAULT_MARGIN_MS: an engine that answers in time can still be read late when the machine is
+ * loaded (the engine or the runner not scheduled); 200 ms is over twice the latest seen on a loaded
+ * 2-core machine at st=0.1 (77 ms) and, as the engine is never told of it, buys it no thinking time. */
+enum { MAX_ARGS = 256, DEFAULT_TIMEOUT = 60, DEFAULT_MARGIN_MS = 200 };
 
 /* key=value arguments of one flag (-engine, -each, -openings, ...). */
 struct pairs {
@@ -102,7 +105,7 @@ static bool engine_setting(struct engine_conf *e, const char *key, const char *v
 static bool engine_conf(struct engine_conf *e, int number, struct pairs *each, struct pairs *own, char *err,
                         size_t errlen)
 {
-    *e = (struct engine_conf){ .timeout = DEFAULT_TIMEOUT * 1000000LL };
+    *e = (struct engine_conf){ .timeout = DEFAULT_TIMEOUT * 1000000LL, .limits.margin = DEFAULT_MARGIN_MS * 1000LL };
     for (int list = 0; list < 2; list++) {
         struct pairs *p = list ? own : each;
         for (int i = 0; i < p->n; i++) {

@@ -28,6 +28,13 @@ const struct uci_option *option_find(const struct uci_option *table, size_t n, c
     return NULL;
 }
 
+bool option_default(const struct uci_option *o, long *x, const char **value)
+{
+    *x = o->type == OPTION_TYPE_SPIN || o->type == OPTION_TYPE_CHECK ? o->def : 0;
+    *value = o->type == OPTION_TYPE_COMBO ? combo_value(o, 0) : o->type == OPTION_TYPE_STRING ? "<empty>" : "";
+    return o->type != OPTION_TYPE_BUTTON;
+}
+
 void option_declare(const struct uci_option *o, struct text *line)
 {
     text_printf(line, "option name %s type %s", o->name, type_names[o->type]);

@@ -37,6 +37,10 @@ struct uci_option {
 /* The option of the table named name, compared case-insensitively; NULL if none. */
 const struct uci_option *option_find(const struct uci_option *table, size_t n, const char *name);
 
+/* o's default as its setter takes it: *x as option_parse gives it, and the value as text (a combo's
+ * first value, a string's "<empty>", "" for a spin or check); false for a button, which has none. */
+bool option_default(const struct uci_option *o, long *x, const char **value);
+
 /* Appends o's declaration, the line `uci` prints for it: "option name <name> type <type> ...". */
 void option_declare(const struct uci_option *o, struct text *line);
 

@@ -245,10 +245,10 @@ END_TEST
 START_TEST(test_time_losses)
 {
     struct run run;
-    /* A fixed time per move, then a clock: the slow engine oversteps both on its first move (it waits
-     * 150 ms before answering, however fast the build). */
+    /* A fixed time per move, then a clock, with no margin: the slow engine oversteps both on its first
+     * move (it waits 150 ms before answering, however fast the build). */
     run_match(&run, "-engine", toy(""), "name=good", "depth=1", "-engine", toy("slow=150"), "name=bad", "st=0.05",
-              "-games", "1", "-noopenings", NULL);
+              "timemargin=0", "-games", "1", "-noopenings", NULL);
     assert_second_fails(&run, TERM_TIME, 1);
     /* It answered after its 150 ms wait, however late a loaded machine woke it. */
     const char *late = strstr(run.out, "(bad) loses on time: ");
@@ -256,8 +256,26 @@ START_TEST(test_time_losses)
     ck_assert_int_ge(atoi(late + strlen("(bad) loses on time: ")), 150);
     assert_output_has(&run, "allowed 50 ms");
     run_match(&run, "-engine", toy(""), "name=good", "depth=1", "-engine", toy("slow=150"), "name=bad",
-              "tc=40/0.1+0", "-games", "1", "-noopenings", NULL);
+              "tc=40/0.1+0", "timemargin=0", "-games", "1", "-noopenings", NULL);
     assert_second_fails(&run, TERM_TIME, 1);
+}
+END_TEST
+
+/* The default margin (200 ms) forgives what a loaded machine adds to an answer given in time: an engine
+ * read 50 ms late at st=0.1 plays on (both think it level, so the game is drawn after two moves each);
+ * one 300 ms late still loses on time. */
+START_TEST(test_default_time_margin)
+{
+    struct run run;
+    run_match(&run, "-engine", toy("score=0"), "name=good", "depth=1", "-engine", toy("slow=150 score=0"),
+              "name=late", "st=0.1", "-draw", "movenumber=1", "movecount=2", "score=10", "-games", "1",
+              "-noopenings", NULL);
+    ck_assert_msg(run.status == 0 && run.r.terminations[TERM_TIME] == 0, "%s", run.out);
+    ck_assert_int_eq(run.r.terminations[TERM_ADJUDICATED_DRAW], 1);
+    run_match(&run, "-engine", toy(""), "name=good", "depth=1", "-engine", toy("slow=400"), "name=bad", "st=0.1",
+              "-games", "1", "-noopenings", NULL);
+    assert_second_fails(&run, TERM_TIME, 1);
+    assert_output_has(&run, "allowed 300 ms");
 }
 END_TEST
 
@@ -1286,6 +1304,7 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_hang);
     tcase_add_test(tc, test_illegal_move);
     tcase_add_test(tc, test_time_losses);
+    tcase_add_test(tc, test_default_time_margin);
     tcase_add_test(tc, test_no_uciok);
     tcase_add_test(tc, test_adjudication);
     tcase_add_test(tc, test_sprt_stops_the_match);

@@ -1355,6 +1355,89 @@ START_TEST(test_stop_before_go_starts)
 }
 END_TEST
 
+/* Reads until the n-th bestmove or until the deadline (ms on clock_ms); returns how many came. */
+static int engine_count_bestmoves(struct proc *p, int n, long long deadline)
+{
+    int got = 0;
+    for (const char *line; got < n && clock_ms() < deadline;) {
+        if (!(line = pipe_read_line(p, (int)(deadline - clock_ms()))))
+            break;
+        got += has_prefix(line, "bestmove ");
+    }
+    return got;
+}
+
+/* Every stop ends the go it follows, however close the pairs come: a batch of go infinite/stop
+ * pairs (a GUI's own order with position between them too), sent at once or a line at a time with
+ * a pause, gets a bestmove for each pair at once and then a readyok. */
+START_TEST(test_stop_pairs_each_end_their_go)
+{
+    static const int pairs[] = { 1, 2, 3, 5, 200 };
+    static const int pauses_us[] = { 0, 50, 300, 2000 };
+    struct proc p;
+    pipe_start(&p, NULL);
+    for (int round = 0; round < 3; round++)
+        for (size_t k = 0; k < sizeof pairs / sizeof *pairs; k++)
+            for (size_t d = 0; d < sizeof pauses_us / sizeof *pauses_us; d++)
+                for (int gui = 0; gui < 2; gui++) {
+                    static const char *const lines[2][3] = { { "go infinite", "stop", NULL },
+                                                             { "position startpos", "go infinite", "stop" } };
+                    /* 200 pairs go in one write only; with pauses, 5 are enough. */
+                    const int n = pairs[k] > 5 && d ? 5 : pairs[k];
+                    static char batch[200 * 64];
+                    size_t len = 0;
+                    for (int i = 0; i < n; i++)
+                        for (int l = 0; l < 3 && lines[gui][l]; l++) {
+                            const char *line = gui && l == 0 && i % 2 ? "position startpos moves e4e5" : lines[gui][l];
+                            if (pauses_us[d]) {
+                                engine_send(&p, line);
+                                nanosleep(&(struct timespec){ .tv_nsec = pauses_us[d] * 1000L }, NULL);
+                            } else {
+                                len += (size_t)snprintf(batch + len, sizeof batch - len, "%s\n", line);
+                            }
+                        }
+                    if (len)
+                        engine_write(&p, batch, len);
+                    int got = engine_count_bestmoves(&p, n, clock_ms() + test_timeout(3.0) * 1000);
+                    ck_assert_msg(got == n, "%d go infinite/stop pairs%s, %d us apart (round %d): %d bestmoves",
+                                  n, gui ? " with position" : "", pauses_us[d], round, got);
+                    struct lines out = engine_sync(&p);
+                    ck_assert_msg(!lines_find(&out, "bestmove"), "a bestmove too many: %s", lines_show(&out));
+                    lines_free(&out);
+                }
+    engine_quit(&p);
+}
+END_TEST
+
+/* go's limits as docs/protocol.md gives them: a movetime below 1 ms counts as 1 ms (no endless
+ * search), a depth above 127 as 127 and a mate above 64 as 64 (searches that stop ends, with no
+ * error), and a number beyond 10^12 is refused. */
+START_TEST(test_go_limits_clamped)
+{
+    static const char *const endless[] = { "go depth 128", "go depth 99999999999", "go mate 65" };
+    struct proc p;
+    pipe_start(&p, NULL);
+    engine_send(&p, "go movetime 0");
+    ck_assert_msg(engine_count_bestmoves(&p, 1, clock_ms() + test_timeout(1.0) * 1000) == 1,
+                  "go movetime 0: no bestmove within a second");
+    struct lines out;
+    for (size_t i = 0; i < sizeof endless / sizeof *endless; i++) {
+        engine_send(&p, endless[i]);
+        out = engine_sync(&p);
+        ck_assert_msg(!lines_find(&out, "info string error") && !lines_find(&out, "bestmove"), "'%s': %s", endless[i],
+                      lines_show(&out));
+        lines_free(&out);
+        out = engine_answer_soon(&p, "stop", "bestmove ");
+        ck_assert_msg(!lines_find(&out, "info string error"), "'%s': %s", endless[i], lines_show(&out));
+        lines_free(&out);
+    }
+    out = engine_run(&p, "go depth 1000000000001");
+    ck_assert_msg(out.n == 1 && !strcmp(out.v[0], "info string error: go: unexpected 'depth'"), "%s", lines_show(&out));
+    lines_free(&out);
+    engine_quit(&p);
+}
+END_TEST
+
 /* ponderhit read just after go ponder turns it into the timed search it was. */
 START_TEST(test_ponderhit_early)
 {
@@ -1688,8 +1771,14 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_no_head_of_line_blocking);
     tcase_add_test(tc, test_quit_while_blocked);
     tcase_add_test(tc, test_stop_before_go_starts);
+    tcase_add_test(tc, test_go_limits_clamped);
     tcase_add_test(tc, test_ponderhit_early);
     tcase_add_test(tc, test_nul_bytes);
+    suite_add_tcase(s, tc);
+    /* Its own case, so that the race can be run alone and often (CK_RUN_CASE=stops). */
+    tc = tcase_create("stops");
+    tcase_set_timeout(tc, test_timeout(60));
+    tcase_add_test(tc, test_stop_pairs_each_end_their_go);
     suite_add_tcase(s, tc);
     tc = tcase_create("fuzz");
     tcase_add_unchecked_fixture(tc, files_create, files_remove);

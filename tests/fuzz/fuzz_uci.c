@@ -1,5 +1,6 @@
-/* libFuzzer harness of the UCI command loop (protocol/uci.c, uci_input.c, uci_options.c): the input's
- * lines are fed to uci_loop in-process, as a GUI's would be, and the loop must end cleanly. Lines that
+/* libFuzzer harness of the UCI command loop (protocol/uci*.c): the input's
+ * lines are one session of an engine made once and reset between inputs (uci_reset), fed in-process
+ * as a GUI's would be, and the session must end cleanly. Lines that
  * would run long or reach outside the process are dropped first: any line containing (in any case) "go"
  * (searches, perft), "bench", "check", "hash", "thread", "path" or "bookfile" (files, big tables). */
 #include <ctype.h>
@@ -29,9 +30,10 @@ static bool line_allowed(const char *line, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static struct uci *engine;
+    char err[512];
     /* The loop's replies are not checked here; the protocol tests read them. */
-    static bool quiet;
-    if (!quiet && !(quiet = freopen("/dev/null", "w", stdout)))
+    if (!engine && (!freopen("/dev/null", "w", stdout) || !(engine = uci_new(err, sizeof err))))
         abort();
     char *kept = malloc(size + 1);
     size_t n = 0;
@@ -51,7 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (!n)
         kept[0] = '\n';
-    if (uci_loop(in))
+    uci_reset(engine);
+    if (!uci_session(engine, in))
         abort();
     fclose(in);
     free(kept);
