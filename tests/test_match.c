@@ -135,9 +135,12 @@ static void temp_path(char *path, size_t len, const char *contents)
     fclose(f);
 }
 
+/* The most read_file returns, its terminator included. */
+#define READ_MAX (1 << 16)
+
 static char *read_file(const char *path)
 {
-    static char text[1 << 16];
+    static char text[READ_MAX];
     FILE *f = fopen(path, "r");
     ck_assert(f != NULL);
     text[fread(text, 1, sizeof text - 1, f)] = 0;
@@ -1138,7 +1141,7 @@ START_TEST(test_cluster_parallel)
         return;
     }
     struct run all;
-    char dir[64], book[64], file[80], env[256], cmd[8192], report[4096];
+    char dir[64], book[64], file[80], env[256], cmd[8192], report[READ_MAX];
     const char *words[MAX_RUN_ARGS] = { "bench/cluster/parallel-match.sh", pipe_engine_path() };
     cluster_setup(dir, sizeof dir, book, sizeof book, file, sizeof file);
     cluster_match_args(words + 2, file);
