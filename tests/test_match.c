@@ -1136,10 +1136,6 @@ static void cluster_cleanup(const char *dir, const char *book)
  * --results, report exactly what one run over the same games reports. */
 START_TEST(test_cluster_parallel)
 {
-    if (system("command -v parallel >/dev/null 2>&1")) {
-        printf("test_cluster_parallel: skipped, GNU parallel is not installed (make deps-test installs it)\n");
-        return;
-    }
     struct run all;
     char dir[64], book[64], file[80], env[256], cmd[8192], report[READ_MAX];
     const char *words[MAX_RUN_ARGS] = { "bench/cluster/parallel-match.sh", pipe_engine_path() };
@@ -1311,7 +1307,8 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_documented_example);
     tcase_add_test(tc, test_results_refused);
     tcase_add_test(tc, test_results_runs_by_seed);
-    tcase_add_test(tc, test_cluster_parallel);
+    bool parallel = !system("command -v parallel >/dev/null 2>&1");
+    test_add_unless(tc, test_cluster_parallel, parallel ? NULL : "GNU parallel is not installed (make deps-test)");
     tcase_add_test(tc, test_cluster_slurm);
     suite_add_tcase(s, tc);
     return s;
