@@ -1,4 +1,5 @@
-# Sennight: `make` builds ./sennight; `make play` and `make test` do all set-up.
+# Sennight: `make` builds ./sennight; `make play`, `make gui` and `make test` also install what is missing
+# (`make deps`); `make help` lists the targets.
 MODE ?= release
 BUILD ?= build/$(MODE)
 CC ?= cc
@@ -8,28 +9,46 @@ MAKEFLAGS += --no-builtin-rules
 PKGS := libxxhash check
 
 # -Wno-psabi: cell sets are vectors (movegen/cellset.h), passed among functions built with the same flags.
-WARN := -std=c17 -Wall -Wextra -Werror -Wno-psabi -D_POSIX_C_SOURCE=200809L
-# -march=native where the compiler and machine accept it, otherwise a portable build.
-NATIVE := $(shell $(CC) -march=native -x c -c /dev/null -o /dev/null 2>/dev/null && echo -march=native)
+WARN := -std=c17 -Wall -Wextra -Wno-psabi -D_POSIX_C_SOURCE=200809L
+# Warnings are errors in every build the tests use, whose targets are fixed (below). GCC's value-range
+# warnings depend on the target processor, so the release build, made for this machine's, only reports them.
+WERROR := -Werror
+# The release build's target: this machine's processor where the compiler knows it, else the compiler's
+# default; `make MARCH=x86-64-v3` builds for another (valgrind, for one, runs no AVX-512 code: engine.md).
+MARCH ?= native
+RELEASE_MARCH := $(shell $(CC) -march=$(MARCH) -x c -c /dev/null -o /dev/null 2>/dev/null && echo -march=$(MARCH))
+# The test build's target: x86-64-v3 (AVX2, BMI2, FMA, ...) where this processor has it, so that the tests
+# run the AVX2 code (cell sets, move picking, the net's dot product), else the x86-64 baseline. The
+# sanitizer builds take the baseline, so the tests run the portable code too.
+V3_FEATURES := AVX2 BMI BMI2 F16C FMA LZCNT MOVBE XSAVE
+HOST_V3 := $(shell $(CC) -march=native -dM -E -x c /dev/null 2>/dev/null \
+                   | grep -cE '^\#define __($(subst $() ,|,$(V3_FEATURES)))__ ')
+TEST_MARCH := $(if $(filter $(words $(V3_FEATURES)),$(HOST_V3)),x86-64-v3,x86-64)
 # Sanitized code runs several times slower: longer time limits, shallower perft.
 SANITIZED_TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000
 ifeq ($(MODE),release)
-  OPT := -O3 $(NATIVE) -DNDEBUG
+  OPT := -O3 $(RELEASE_MARCH) -DNDEBUG
+  WERROR :=
 else ifeq ($(MODE),asan)
-  OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  OPT := -O1 -g -march=x86-64 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
   TEST_ENV := $(SANITIZED_TEST_ENV)
 else ifeq ($(MODE),tsan)
   # Data races between the search threads, the UCI input thread and the loop (make tsan).
-  OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+  OPT := -O1 -g -march=x86-64 -fsanitize=thread -fno-omit-frame-pointer
   TEST_ENV := $(SANITIZED_TEST_ENV)
 else ifeq ($(MODE),fuzz)
   # libFuzzer harnesses (tests/fuzz/, docs/fuzzing.md): clang, coverage hooks, ASan and UBSan.
   CC := clang
-  OPT := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  OPT := -O1 -g -march=x86-64 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+         -fno-omit-frame-pointer
+else ifeq ($(MODE),cpu)
+  # The release's optimisation for another processor (CPU), compiled only: make other-cpus.
+  OPT := -O3 -march=$(CPU) -DNDEBUG
 else
-  OPT := -O2 -g $(NATIVE)
+  OPT := -O2 -g -march=$(TEST_MARCH)
 endif
-CFLAGS := $(WARN) $(OPT) $(shell pkg-config --cflags libxxhash libmicrohttpd jansson 2>/dev/null) $(EXTRA_CFLAGS)
+CFLAGS := $(WARN) $(WERROR) $(OPT) $(shell pkg-config --cflags libxxhash libmicrohttpd jansson 2>/dev/null) \
+          $(EXTRA_CFLAGS)
 LDLIBS := $(shell pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash) \
           $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null || echo -lmicrohttpd -ljansson) -lpthread -lm
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
@@ -43,19 +62,24 @@ INSTANCE := engine/width/instance.c
 INSTANCE_OBJS := $(BUILD)/$(INSTANCE:.c=128.o) $(BUILD)/$(INSTANCE:.c=256.o)
 TEST_SRCS ?= $(wildcard tests/*.c)
 
-OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/eval_weights.o $(BUILD)/nets.o \
-        $(INSTANCE_OBJS)
+# Objects compiled from the sources, and those of the embedded data (below).
+SRC_OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(INSTANCE_OBJS)
+DATA_OBJS := $(BUILD)/variants_ini.o $(BUILD)/www_files.o $(BUILD)/eval_weights.o $(BUILD)/nets.o
+OBJS := $(SRC_OBJS) $(DATA_OBJS)
 # Header and included-file dependencies, written by the compiler (-MMD -MP).
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
-.PHONY: all deps deps-test deps-fuzz apt-install demo play gui test test-builds test-run test-gui tsan fuzz fuzz-build \
-        fuzz-smoke perft-deep perft-speed openings books clean compile_commands.json layers
+.PHONY: all help deps deps-test deps-fuzz apt-install demo play gui test test-builds test-run test-gui tsan fuzz \
+        fuzz-build fuzz-smoke other-cpus cpu-objects perft-deep perft-speed openings books clean \
+        compile_commands.json layers
 
 # ./sennight is built profile-guided where the compiler is GCC (build/pgo/sennight.final below).
 PGO ?= 1
 IS_GCC := $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo yes)
-all: deps
+all: ## ./sennight, optimised for this machine (PGO=0: without the profile-guided second build)
+	@pkg-config --exists libxxhash libmicrohttpd jansson 2>/dev/null \
+	    || echo "note: pkg-config does not find libxxhash, libmicrohttpd or jansson; make deps installs them" >&2
 ifeq ($(PGO)$(IS_GCC),1yes)
 	@$(MAKE) -s --no-print-directory -j2 build/pgo/sennight.final
 	@$(call install_exe,build/pgo/sennight.final,sennight)
@@ -63,21 +87,25 @@ else
 	@$(MAKE) --no-print-directory MODE=release sennight
 endif
 
+# The targets with a `## ` note on their line, and the note.
+help: ## this list
+	@sed -n 's/^\([a-z-]*\):[^#]*## \(.*\)/\1|\2/p' Makefile | awk -F'|' '{ printf "  make %-12s %s\n", $$1, $$2 }'
+
 # What the build needs (deps) and what the tests need besides (deps-test), installed with apt-get
 # when missing; the browser tests' npm packages come from gui/tests/package-lock.json.
 BUILD_PKGS := libxxhash-dev pkg-config libmicrohttpd-dev libjansson-dev
 TEST_PKGS := check chromium parallel
-deps:
+deps: ## installs the build's libraries with apt-get where missing
 	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(BUILD_PKGS)"
 
 # Node.js only from Debian when there is none at all (a machine may have its own with npm).
-deps-test: deps
+deps-test: deps ## installs the tests' packages too (Check, Chromium, GNU parallel, npm packages)
 	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(TEST_PKGS) $$(command -v npm >/dev/null || echo nodejs npm)"
 	@if [ ! -d gui/tests/node_modules ]; then npm ci --silent --prefix gui/tests; fi
 
 # clang and its libFuzzer runtime for `make fuzz`.
 FUZZ_PKGS := clang libclang-rt-14-dev
-deps-fuzz: deps
+deps-fuzz: deps ## installs clang and libFuzzer too
 	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(FUZZ_PKGS)"
 
 apt-install:
@@ -118,6 +146,13 @@ $(shell mkdir -p $(BUILD) && [ -f $(VERSION_STAMP) ] && [ "$$(cat $(VERSION_STAM
 $(BUILD)/util/version.o: $(VERSION_STAMP)
 $(BUILD)/util/version.o: CFLAGS += $(if $(VERSION),-DSENNIGHT_VERSION='"$(VERSION)"')
 
+# The flags likewise: every object depends on their stamp, so that a build with others (MARCH=...,
+# EXTRA_CFLAGS=...) remakes what was built with the former.
+FLAGS_STAMP := $(BUILD)/flags.stamp
+ifneq ($(file < $(FLAGS_STAMP)),$(CFLAGS) $(LDFLAGS))
+  $(file > $(FLAGS_STAMP),$(CFLAGS) $(LDFLAGS))
+endif
+
 # ./sennight is built profile-guided (PGO=0 builds it without): an instrumented build searches the
 # bench at depth 5 and counts perft briefly in every variant, then GCC builds again, inlining and
 # laying out code by what that run did (about 7 % more nodes/s, engine.md; the perft run keeps the
@@ -130,7 +165,7 @@ $(BUILD)/util/version.o: CFLAGS += $(if $(VERSION),-DSENNIGHT_VERSION='"$(VERSIO
 PGO_DATA := $(abspath build/pgo/profile)
 PGO_INPUTS := Makefile $(shell find util rules engine eval movegen protocol bench match books datagen tune gui cli \
                                -type f ! -path 'gui/tests/*' 2>/dev/null)
-build/pgo/sennight.final: $(PGO_INPUTS) $(VERSION_STAMP)
+build/pgo/sennight.final: $(PGO_INPUTS) $(VERSION_STAMP) $(FLAGS_STAMP)
 	@rm -rf build/pgo
 	@echo "  PGO   instrumented build"
 	@$(MAKE) --no-print-directory MODE=release BUILD=build/pgo EXTRA_LDFLAGS=-fprofile-generate \
@@ -147,12 +182,12 @@ build/pgo/sennight.final: $(PGO_INPUTS) $(VERSION_STAMP)
 	    build/pgo/sennight >/dev/null
 	@mv build/pgo/sennight $@
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< ($(MODE))"
 	@$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(INSTANCE_OBJS): $(BUILD)/$(INSTANCE:.c=)%.o: $(INSTANCE)
+$(INSTANCE_OBJS): $(BUILD)/$(INSTANCE:.c=)%.o: $(INSTANCE) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $(INSTANCE), $*-bit cell sets ($(MODE))"
 	@$(CC) $(CFLAGS) $(DEPFLAGS) -DCELLSET_WORDS=$$(($*/64)) -c -o $@ $(INSTANCE)
@@ -166,7 +201,7 @@ CLANGD_FLAGS = $(WARN:-Werror=) -DCELLSET_WORDS=2 \
                $(shell pkg-config --cflags libxxhash libmicrohttpd jansson check 2>/dev/null)
 CLANGD_SRCS = $(SRCS) cli/main.c $(TEST_SRCS) $(wildcard tests/*/*.c) $(INSTANCE)
 CLANGD_HEADERS = $(wildcard $(SRC_DIRS:%=%/*.h) $(SRC_DIRS:%=%/width/*.h) tests/*.h tests/*/*.h)
-compile_commands.json: Makefile $(INSTANCE)
+compile_commands.json: Makefile $(INSTANCE) ## compile commands for clangd, the width/ sources included
 	@echo "  GEN   $@"
 	@entry() { printf '%s\n{"directory": "%s", "file": "%s", "command": "$(CC) %s -c %s"}' \
 	             "$$sep" "$(CURDIR)" "$$1" "$$2" "$$1"; sep=','; }; \
@@ -184,7 +219,7 @@ $(BUILD)/variants_ini.c: rules/variants.ini
 	@mkdir -p $(dir $@)
 	@{ echo 'const char variants_builtin_ini[] ='; sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' $<; echo ';'; } > $@
 
-$(BUILD)/variants_ini.o: $(BUILD)/variants_ini.c
+$(BUILD)/variants_ini.o: $(BUILD)/variants_ini.c $(FLAGS_STAMP)
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
 # The GUI's page (gui/www/**) embedded the same way: a table of {path, content type, bytes, length}
@@ -195,7 +230,7 @@ $(BUILD)/www_files.c: $(WWW_FILES) $(WWW_DIRS) gui/www_embed.sh
 	@mkdir -p $(dir $@)
 	@sh gui/www_embed.sh $(WWW_FILES) > $@
 
-$(BUILD)/www_files.o: $(BUILD)/www_files.c
+$(BUILD)/www_files.o: $(BUILD)/www_files.c $(FLAGS_STAMP)
 	@$(CC) $(CFLAGS) -I. -c -o $@ $<
 
 # The evaluation's built-in weights (eval/weights/*.txt) as C strings (weights_builtin, eval/weights.h);
@@ -205,7 +240,7 @@ $(BUILD)/eval_weights.c: $(WEIGHTS_FILES) $(wildcard eval/weights) eval/weights_
 	@mkdir -p $(dir $@)
 	@sh eval/weights_embed.sh $(WEIGHTS_FILES) > $@
 
-$(BUILD)/eval_weights.o: $(BUILD)/eval_weights.c
+$(BUILD)/eval_weights.o: $(BUILD)/eval_weights.c $(FLAGS_STAMP)
 	@$(CC) $(CFLAGS) -I. -c -o $@ $<
 
 # The shipped nets (eval/nets/<variant>.nnue, docs/nnue.md) embedded the same way (eval/nets.h).
@@ -214,19 +249,22 @@ $(BUILD)/nets.c: $(NET_FILES) $(wildcard eval/nets) eval/nets_embed.sh
 	@mkdir -p $(dir $@)
 	@sh eval/nets_embed.sh $(NET_FILES) > $@
 
-$(BUILD)/nets.o: $(BUILD)/nets.c
+$(BUILD)/nets.o: $(BUILD)/nets.c $(FLAGS_STAMP)
 	@$(CC) $(CFLAGS) -I. -c -o $@ $<
 
-demo: all
+demo: deps ## draws the Glinski board and runs a perft divide
+	@$(MAKE) --no-print-directory all
 	@printf 'uci\nvariants\nd\ngo perft 2\n' | ./sennight | grep -v '^option\|^id '
 
 # A game against the engine in the terminal: `make play`, `VARIANT=mccooey make play`.
 VARIANT ?= glinski
-play: all
+play: deps ## a game against the engine in the terminal (VARIANT=mccooey make play)
+	@$(MAKE) --no-print-directory all
 	@./sennight play --variant $(VARIANT)
 
 # The browser GUI (docs/gui.md): `make gui`, `make gui GUI_ARGS="--port 8080"`.
-gui: all
+gui: deps ## the board in the browser (GUI_ARGS="--port 8080")
+	@$(MAKE) --no-print-directory all
 	@./sennight gui $(GUI_ARGS)
 
 # Everything, side by side after the builds: the include check between folders (tests/layers.sh); the
@@ -240,11 +278,11 @@ CHECK_GROUP_1 := reference-games reference
 CHECK_GROUP_2 := reference-placements books
 CHECK_GROUP_3 := --except $(CHECK_GROUP_1) $(CHECK_GROUP_2)
 # The optimised groups first, three processes on two cores, as their time limits are unscaled.
-TEST_PARTS := layers $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan fuzz
+TEST_PARTS := layers $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan fuzz other-cpus
 # What the suites need from a build directory.
 suite_env = SENNIGHT=$(1)/sennight TOY_ENGINE=$(1)/toy_engine PERFT_DIR=tests/perft
 
-test: deps-test
+test: deps-test ## every test, side by side, with a report of each part's status and time
 	@rm -rf build/parts
 	@sh tests/parts.sh run build $(MAKE) --no-print-directory -j2 test-builds || { sh tests/parts.sh report build; exit 1; }
 	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) $(TEST_PARTS:%=part-%) || true
@@ -268,28 +306,40 @@ part-tsan:
 	@sh tests/parts.sh run tsan sh tests/tsan_uci.sh build/tsan/sennight
 part-fuzz:
 	@sh tests/parts.sh run fuzz $(MAKE) --no-print-directory fuzz-smoke
+part-other-cpus:
+	@sh tests/parts.sh run other-cpus $(MAKE) --no-print-directory other-cpus
+
+# Every C file of the executables and tests compiled, not linked, at the release's -O3 for processors
+# other than this one, warnings as errors: the x86-64 baseline and AVX-512 (Ice Lake, Zen 4). GCC's
+# value-range warnings follow the target, so the build is known clean on those hosts too.
+OTHER_CPUS := x86-64 x86-64-v4
+other-cpus: ## the sources built warning-free at -O3 for x86-64 and x86-64-v4
+	@for cpu in $(OTHER_CPUS); do \
+	  $(MAKE) --no-print-directory MODE=cpu CPU=$$cpu BUILD=build/cpu-$$cpu cpu-objects || exit 1; \
+	done
+cpu-objects: $(SRC_OBJS) $(BUILD)/cli/main.o $(TEST_OBJS) $(BUILD)/tests/fixtures/toy_engine.o
 
 # Every #include between folders against the allowed edges of docs/layers.txt (docs/architecture.md).
-layers:
+layers: ## every #include between folders checked against docs/layers.txt
 	@sh tests/layers.sh
 
 # A 4-thread search driven over UCI through stop, ponderhit, isready, option changes and quit under
 # ThreadSanitizer: any report fails (tests/tsan_uci.sh).
-tsan: build-tsan
+tsan: build-tsan ## a 4-thread search over UCI under ThreadSanitizer
 	sh tests/tsan_uci.sh build/tsan/sennight
 
 # The page's tests in a headless browser against the real server (gui/tests/run.mjs).
-test-gui: deps-test $(BUILD)/sennight $(BUILD)/toy_engine
+test-gui: deps-test $(BUILD)/sennight $(BUILD)/toy_engine ## the page's browser tests
 	SENNIGHT=$(BUILD)/sennight TOY_ENGINE=$(BUILD)/toy_engine node gui/tests/run.mjs
 
-test-run: $(BUILD)/run_tests $(BUILD)/sennight $(BUILD)/toy_engine
+test-run: $(BUILD)/run_tests $(BUILD)/sennight $(BUILD)/toy_engine ## the Check suites of one build (MODE=test, asan)
 	$(call suite_env,$(BUILD)) $(TEST_ENV) $(BUILD)/run_tests
 
 # Coverage-guided fuzzing (docs/fuzzing.md): one libFuzzer harness per reader, in build/fuzz/fuzz_<target>.
 FUZZ_TARGETS := fen variant book epd uci
 FUZZ_SMOKE_SECONDS ?= 15
 
-fuzz: deps-fuzz
+fuzz: deps-fuzz ## builds the libFuzzer harnesses into build/fuzz
 	@$(MAKE) --no-print-directory MODE=fuzz fuzz-build
 
 fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
@@ -301,7 +351,7 @@ $(BUILD)/fuzz_%: $(OBJS) $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz.o
 
 # Each target a few seconds from its seeds (tests/fuzz/<target>/); what it finds goes to build/fuzz/corpus/,
 # a crash fails the run and leaves its input in build/fuzz/.
-fuzz-smoke: fuzz
+fuzz-smoke: fuzz ## runs every harness for FUZZ_SMOKE_SECONDS
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build/fuzz/corpus/$$t; \
 	  dict=; if [ -f tests/fuzz/$$t.dict ]; then dict=-dict=tests/fuzz/$$t.dict; fi; \
@@ -313,11 +363,11 @@ fuzz-smoke: fuzz
 	done
 
 # Every depth of every perft suite, outside CI.
-perft-deep: deps-test
+perft-deep: deps-test ## every depth of every perft suite
 	@$(MAKE) --no-print-directory MODE=test build/test/run_tests
 	CK_RUN_SUITE=perft CK_DEFAULT_TIMEOUT=0 TEST_TIME_SCALE=1000 PERFT_MAX_NODES=0 build/test/run_tests
 
-perft-speed: all
+perft-speed: all ## perft's leaf nodes per second in every variant
 	./sennight perft-speed
 
 # The shipped opening suites and books (docs/books.md): one thread, node limits, a fixed seed, so the
@@ -328,16 +378,16 @@ SUITE_ARGS := --count 300 --min-plies 4 --max-plies 8 --max-score 50 --nodes 100
 BOOK_VARIANTS ?= glinski mccooey full-house
 BOOK_ARGS := --expand --plies 8 --width 3 --margin 15 --nodes 50000 --hash 4
 
-openings: $(BUILD)/sennight
+openings: $(BUILD)/sennight ## remakes the shipped opening suites (SUITE_VARIANTS=...)
 	@mkdir -p books/openings
 	@for v in $(SUITE_VARIANTS); do \
 	  $(BUILD)/sennight book openings --variant $$v --out books/openings/$$v.epd $(SUITE_ARGS) || exit 1; \
 	done
 
-books: $(BUILD)/sennight
+books: $(BUILD)/sennight ## remakes the shipped opening books (BOOK_VARIANTS=...)
 	@for v in $(BOOK_VARIANTS); do \
 	  $(BUILD)/sennight book build --variant $$v --out books/$$v.bin $(BOOK_ARGS) || exit 1; \
 	done
 
-clean:
+clean: ## removes build/ and ./sennight
 	rm -rf build sennight sennight.new

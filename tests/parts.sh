@@ -1,6 +1,7 @@
 #!/bin/sh
 # make test's parts, which make runs side by side: each part's output goes to build/<part>.log and
-# its status and wall time to build/parts/<part>; the report prints them all, then the failures' logs.
+# its status and wall time to build/parts/<part>; the report prints the failures' logs, then every part's
+# status and wall time, and the tests each part skipped (its log's "skipped: <test>: <reason>" lines).
 # Usage: tests/parts.sh run <part> <command...>   (exits with the command's status)
 #        tests/parts.sh report <part...>           (fails if any part failed or did not run)
 set -u
@@ -33,16 +34,21 @@ report)
             tail -n 200 "build/$part.log"
         fi
     done
-    echo "part                 status       wall time"
+    echo "part                 status           wall time"
     for part; do
         status=; secs=
         [ -f "build/parts/$part" ] && read -r status secs <"build/parts/$part"
+        skipped=$(grep -c '^skipped: ' "build/$part.log" 2>/dev/null)
         case $status in
         0) word=ok ;;
         "") word="did not run"; secs=- ;;
         *) word="FAILED ($status)" ;;
         esac
-        printf '%-20s %-12s %s s\n' "$part" "$word" "$secs"
+        [ "${skipped:-0}" -gt 0 ] && [ -n "$status" ] && word="$word, $skipped skipped"
+        printf '%-20s %-16s %s s\n' "$part" "$word" "$secs"
+    done
+    for part; do
+        [ -f "build/$part.log" ] && grep '^skipped: ' "build/$part.log" | sed "s/^/$part: /"
     done
     [ -z "$failed" ]
     ;;

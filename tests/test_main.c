@@ -72,6 +72,8 @@ int main(int argc, char **argv)
         if (chosen[i])
             srunner_add_suite(runner, suites[i].make());
     srunner_run_all(runner, CK_NORMAL);
+    if (test_skipped())
+        printf("Skipped: %d (did not run: the reasons are above)\n", test_skipped());
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -135,9 +135,12 @@ static void temp_path(char *path, size_t len, const char *contents)
     fclose(f);
 }
 
+/* The most read_file returns, its terminator included. */
+#define READ_MAX (1 << 16)
+
 static char *read_file(const char *path)
 {
-    static char text[1 << 16];
+    static char text[READ_MAX];
     FILE *f = fopen(path, "r");
     ck_assert(f != NULL);
     text[fread(text, 1, sizeof text - 1, f)] = 0;
@@ -1151,12 +1154,8 @@ static void cluster_cleanup(const char *dir, const char *book)
  * --results, report exactly what one run over the same games reports. */
 START_TEST(test_cluster_parallel)
 {
-    if (system("command -v parallel >/dev/null 2>&1")) {
-        printf("test_cluster_parallel: skipped, GNU parallel is not installed (make deps-test installs it)\n");
-        return;
-    }
     struct run all;
-    char dir[64], book[64], file[80], env[256], cmd[8192], report[4096];
+    char dir[64], book[64], file[80], env[256], cmd[8192], report[READ_MAX];
     const char *words[MAX_RUN_ARGS] = { "bench/cluster/parallel-match.sh", pipe_engine_path() };
     cluster_setup(dir, sizeof dir, book, sizeof book, file, sizeof file);
     cluster_match_args(words + 2, file);
@@ -1327,7 +1326,8 @@ Suite *suite_match(void)
     tcase_add_test(tc, test_documented_example);
     tcase_add_test(tc, test_results_refused);
     tcase_add_test(tc, test_results_runs_by_seed);
-    tcase_add_test(tc, test_cluster_parallel);
+    bool parallel = !system("command -v parallel >/dev/null 2>&1");
+    test_add_unless(tc, test_cluster_parallel, parallel ? NULL : "GNU parallel is not installed (make deps-test)");
     tcase_add_test(tc, test_cluster_slurm);
     suite_add_tcase(s, tc);
     return s;

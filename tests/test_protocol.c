@@ -469,7 +469,8 @@ START_TEST(test_install_while_running)
 }
 END_TEST
 
-/* One declaration of the uci reply: option name <name> type <type> [default <d>] [min <a> max <b>]. */
+/* One declaration of the uci reply: option name <name> type <type> [default <d>] [min <a> max <b>].
+ * Commands print name and def with %.63s: GCC's value ranges lose their size on some targets and warn. */
 struct declared {
     char name[64], type[16], def[64];
     long min, max;
@@ -531,7 +532,7 @@ START_TEST(test_options_documented_and_defaults_accepted)
     ck_assert_int_eq(documented, n);
     for (int i = 0; i < n; i++) {
         char cmd[256];
-        snprintf(cmd, sizeof cmd, "setoption name %s%s%s", d[i].name, d[i].def[0] ? " value " : "", d[i].def);
+        snprintf(cmd, sizeof cmd, "setoption name %.63s%s%.63s", d[i].name, d[i].def[0] ? " value " : "", d[i].def);
         engine_run_silent(&p, cmd);
     }
     engine_quit(&p);
@@ -549,10 +550,10 @@ START_TEST(test_option_out_of_range)
         if (strcmp(d[i].type, "spin"))
             continue;
         char cmd[256], want[256];
-        snprintf(want, sizeof want, "info string error: %s: a number from %ld to %ld is expected", d[i].name, d[i].min,
-                 d[i].max);
+        snprintf(want, sizeof want, "info string error: %.63s: a number from %ld to %ld is expected", d[i].name,
+                 d[i].min, d[i].max);
         for (long x = d[i].min - 1; x <= d[i].max + 1; x += d[i].max - d[i].min + 2) {
-            snprintf(cmd, sizeof cmd, "setoption name %s value %ld", d[i].name, x);
+            snprintf(cmd, sizeof cmd, "setoption name %.63s value %ld", d[i].name, x);
             struct lines out = engine_run(&p, cmd);
             ck_assert_msg(out.n == 1 && !strcmp(out.v[0], want), "'%s': %s", cmd, lines_show(&out));
             lines_free(&out);

@@ -390,8 +390,8 @@ static void game_play_random(const struct variant *v, bool wide, struct referenc
 
 START_TEST(test_random_games)
 {
-    const struct variant *v;
-    bool wide;
+    const struct variant *v = NULL;
+    bool wide = false;
     loop_pair(_i, &v, &wide);
     struct reference_stats met = { 0 };
     long played[KIND_CASTLING + 1] = { 0 };
@@ -689,8 +689,8 @@ static void placement_check(struct game *g, const struct setup *s, struct covera
 
 START_TEST(test_random_placements)
 {
-    const struct variant *v;
-    bool wide;
+    const struct variant *v = NULL;
+    bool wide = false;
     loop_pair(_i, &v, &wide);
     bool ep = type_random(v, 0, is_double_stepper) >= 0 && type_random(v, 0, is_ep_pawn) >= 0;
     struct game g;
@@ -754,8 +754,8 @@ static bool place_near(const struct variant *v, struct setup *s, int enemy, int 
  * give those moves. Every such type of every variant in each width, attacked and not attacked many times. */
 START_TEST(test_exotic_attacks)
 {
-    const struct variant *v;
-    bool wide;
+    const struct variant *v = NULL;
+    bool wide = false;
     loop_pair(_i, &v, &wide);
     static move_text ref[REFERENCE_MAX_MOVES];
     static struct fast_move fast[MAX_MOVES];

@@ -56,6 +56,25 @@ bool test_wide_only(const struct variant *v)
     return instance_for(v, false)->bits > 128;
 }
 
+static int skipped;
+
+void test_add_unless(TCase *tc, const TTest *test, const char *why_not)
+{
+    if (!why_not) {
+        tcase_add_test(tc, test);
+        return;
+    }
+    printf("skipped: %s: %s\n", test->name, why_not);
+    /* Check forks a process per test: what is still buffered would be printed again by each. */
+    fflush(stdout);
+    skipped++;
+}
+
+int test_skipped(void)
+{
+    return skipped;
+}
+
 double test_timeout(double seconds)
 {
     const char *scale = getenv("TEST_TIME_SCALE");

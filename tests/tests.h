@@ -46,6 +46,11 @@ void test_search_lists(const struct game *g, int seen[2]);
  * visit called at each position with its legal moves. */
 void test_walk_games(uint64_t seed, int plies, void (*visit)(struct game *g, const move_t *list, int n, void *ctx),
                        void *ctx);
+/* Adds the test to the case, or where it cannot run (why_not: the reason; NULL where it can) leaves it
+ * out and prints "skipped: <test>: <reason>": Check has no skipped status, and a test that returned
+ * early would count as passed. run_tests ends with the number skipped (test_skipped). */
+void test_add_unless(TCase *tc, const TTest *test, const char *why_not);
+int test_skipped(void);
 /* Seconds a test case may take, scaled up under the sanitizers. */
 double test_timeout(double seconds);
 /* A directory of its own under /tmp for a test case's files (dir[0] is 0 if it cannot be made), and

@@ -8,6 +8,7 @@
 
 #include "engine_tables.h"
 #include "../search.h"
+#include "../search_params.h"
 #include "../skill.h"
 #include "../../util/clock.h"
 
@@ -64,7 +65,7 @@ static void search_init(void)
 {
     for (int d = 1; d < 64; d++)
         for (int m = 1; m < 64; m++)
-            reductions[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
+            reductions[d][m] = (int)(LMR_BASE + log(d) * log(m) / LMR_DIVISOR);
 }
 
 static struct worker *worker_new(const struct engine_tables *t)
@@ -116,7 +117,6 @@ static bool search_stopped(struct worker *w)
     return atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
 }
 
-enum { PROGRESS_EVERY_MS = 1000 };
 
 /* Tells the front end what the main worker is doing, so that a long iteration is not silence. */
 static void progress(struct worker *w, int64_t now)
@@ -251,13 +251,6 @@ static bool capture_is_good(const struct worker *w, move_t m)
 {
     return capture_is_safe(w, m) || see_ge(w->et->data, w->pos, m, 0);
 }
-
-/* The quiescence search's captures past which only recaptures, promotions and checks are searched,
- * and the margin above the evaluation that its delta and futility pruning allow. */
-enum { QS_MOVES = 2, QS_MARGIN = 200 };
-
-/* The main search's SEE pruning: to this depth, a move whose exchange loses more than the margin per ply. */
-enum { SEE_PRUNE_DEPTH = 7, SEE_PRUNE_MARGIN = 75 };
 
 enum { ORDER_TT = 1 << 30, ORDER_GOOD_CAPTURE = 1 << 28, ORDER_BAD_CAPTURE = -(1 << 24) };
 
@@ -635,7 +628,7 @@ static void update_quiet_stats(struct worker *w, int ply, move_t best, const mov
                                int depth)
 {
     struct stack *ss = &w->stack[ply];
-    int bonus = depth * depth * 16 < HISTORY_MAX / 2 ? depth * depth * 16 : HISTORY_MAX / 2;
+    int bonus = depth * depth * HISTORY_BONUS < HISTORY_MAX / 2 ? depth * depth * HISTORY_BONUS : HISTORY_MAX / 2;
     if (ss->killers[0] != best) {
         ss->killers[1] = ss->killers[0];
         ss->killers[0] = best;
@@ -680,7 +673,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
 
     /* Internal iterative reduction: a node the table knows no move for is searched a ply shallower;
      * that search leaves a move in the table for the next, deeper visit to try first. */
-    if (depth >= 4 && !tt_move)
+    if (depth >= IIR_DEPTH && !tt_move)
         depth--;
     struct stack *ss = &w->stack[ply];
     /* The table keeps the evaluation for the next visit. */
@@ -713,11 +706,11 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         const bool pieces = has_pieces(pos);
         const bool stalemate_drawn = pos->v->stalemate_num * 2 == pos->v->stalemate_den;
         /* Reverse futility: far above beta, a shallow search will not fall back. */
-        if (depth <= 7 && eval - 90 * (depth - improving) >= beta && (pieces || stalemate_drawn))
+        if (depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta && (pieces || stalemate_drawn))
             return eval;
         /* Null move, not where zugzwang is likely (only pawns and the royal left). */
-        if (null_ok && depth >= 3 && eval >= beta && pieces) {
-            int r = 3 + depth / 4;
+        if (null_ok && depth >= NMP_DEPTH && eval >= beta && pieces) {
+            int r = NMP_REDUCTION + depth / NMP_REDUCTION_DIVISOR;
             ss->move = MOVE_NONE;
             ss->moved = 0;
             w->stack[ply + 1].in_check = false;
@@ -731,7 +724,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         }
     }
 
-    move_t quiets[64], tried;
+    move_t quiets[QUIETS_MAX], tried;
     int nquiets = 0;
     struct exotic_paths late;
     struct picker mp;
@@ -739,13 +732,14 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     int best = -SCORE_INF, searched = 0, legal = 0;
     move_t best_move = MOVE_NONE;
     const int old_alpha = alpha;
-    const bool futile = !pv_node && !in_check && depth <= 6 && eval + 100 + 120 * depth <= alpha;
+    const bool futile = !pv_node && !in_check && depth <= FUTILITY_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
     while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
         move_t m = tried & ~MOVE_UNTESTED;
         bool quiet = is_quiet(pos, m);
         if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
             /* Late move pruning and futility pruning of quiet moves at shallow depth. */
-            if ((searched >= 4 + depth * depth || futile) && !move_gives_check(pos, m))
+            if ((searched >= LMP_BASE + depth * depth || futile) && !move_gives_check(pos, m))
                 continue;
         }
         /* SEE pruning at shallow depth: a move that loses more material than a few plies can win back.
@@ -768,7 +762,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         } else {
             /* Late move reductions for quiet moves that the ordering put late. */
             int r = 0;
-            if (depth >= 3 && quiet && !in_check && !gives_check) {
+            if (depth >= LMR_DEPTH && quiet && !in_check && !gives_check) {
                 r = reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
                 r += !pv_node + !improving;
                 r -= hist > 0 ? 1 : 0;
@@ -798,7 +792,7 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
                 }
             }
         }
-        if (quiet && nquiets < 64)
+        if (quiet && nquiets < QUIETS_MAX)
             quiets[nquiets++] = m;
     }
     if (!legal)
@@ -1016,8 +1010,8 @@ static void worker_search(struct worker *w, const struct position *root, struct 
         }
         for (w->pv_index = 0; w->pv_index < multipv; w->pv_index++) {
             struct root_move *first = &w->root[w->pv_index];
-            int prev = first->prev_score, delta = 20, alpha = -SCORE_INF, beta = SCORE_INF;
-            if (depth >= 4 && prev > -SCORE_MATE_BOUND && prev < SCORE_MATE_BOUND) {
+            int prev = first->prev_score, delta = ASPIRATION_DELTA, alpha = -SCORE_INF, beta = SCORE_INF;
+            if (depth >= ASPIRATION_DEPTH && prev > -SCORE_MATE_BOUND && prev < SCORE_MATE_BOUND) {
                 alpha = prev - delta;
                 beta = prev + delta;
             }
@@ -1029,7 +1023,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
                 int bound = score <= alpha ? BOUND_UPPER : score >= beta ? BOUND_LOWER : BOUND_EXACT;
                 if (bound == BOUND_EXACT)
                     break;
-                if (id == 0 && clock_ms() - sh->start_ms > 3000)
+                if (id == 0 && clock_ms() - sh->start_ms > BOUND_LINES_AFTER_MS)
                     report(w, depth, w->pv_index + 1, &w->root[w->pv_index], bound);
                 if (bound == BOUND_UPPER) {
                     beta = (alpha + beta) / 2;

@@ -214,7 +214,7 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
     int child_depth, reply_depth;
     enum multi_node child = multi_child(w, kind, depth, false, &child_depth);
     enum multi_node reply_kind = multi_child(w, kind, depth, true, &reply_depth);
-    move_t list[MAX_MOVES], quiets[64], best_move = MOVE_NONE;
+    move_t list[MAX_MOVES], quiets[QUIETS_MAX], best_move = MOVE_NONE;
     int scores[MAX_MOVES + PICK_PAD], nquiets = 0, searched = 0;
     int n = 1;
     struct exotic_paths late;
@@ -245,7 +245,7 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         if (d > 0)
             tt_prefetch(w->sh->tt, multi_key(w, next));
         /* Late quiet moves are searched less deeply first. */
-        int r = depth >= 3 && quiet && searched >= 2 && !in_check && !gives_check
+        int r = depth >= LMR_DEPTH && quiet && searched >= 2 && !in_check && !gives_check
                     ? reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63] : 0;
         r = r > d - 1 ? (d > 1 ? d - 1 : 0) : r;
         if (searched == 0) {
@@ -279,7 +279,7 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
                 }
             }
         }
-        if (quiet && nquiets < 64)
+        if (quiet && nquiets < QUIETS_MAX)
             quiets[nquiets++] = m;
     }
     /* Not in check (the turn resolution took a mated side off): a stalemate, a shared draw. */

@@ -1,4 +1,5 @@
 /* Position set-up, make and unmake (included by engine/width/instance.c, once per width). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,36 @@ static uint64_t position_compute_key(const struct position *pos)
     return key ^ castling_key(pos->v, st->castling);
 }
 
+#ifndef NDEBUG
+/* The position agrees with itself: the sets with each other and with the mailbox, each army's types
+ * with its pieces, the key with one computed afresh. Asserted around make and unmake where assertions
+ * are on (the test and sanitizer builds; the release defines NDEBUG). */
+static bool position_is_ok(const struct position *pos)
+{
+    const struct variant *v = pos->v;
+    if (pos->ply < 0 || pos->ply >= MAX_STATES || pos->side < 0 || pos->side >= v->nplayers)
+        return false;
+    cellset types = cs_empty(), colours = cs_empty();
+    for (int t = 0; t < v->ntypes; t++)
+        types = cs_or(types, pos->by_type[t]);
+    for (int p = 0; p < v->nplayers; p++) {
+        if (cs_intersects(colours, pos->by_colour[p]))
+            return false;
+        colours = cs_or(colours, pos->by_colour[p]);
+    }
+    if (!cs_is_empty(cs_xor(types, pos->occ)) || !cs_is_empty(cs_xor(colours, pos->occ)))
+        return false;
+    for (int c = 0; c < pos->tb->ncells; c++) {
+        int piece = pos->board[c];
+        if (!piece ? cs_test(pos->occ, c)
+                   : !cs_test(pos->by_type[piece_type(piece)], c) || !cs_test(pos->by_colour[piece_colour(piece)], c)
+                         || !(pos->types[piece_colour(piece)] >> piece_type(piece) & 1))
+            return false;
+    }
+    return pos->st[pos->ply].key == position_compute_key(pos);
+}
+#endif
+
 static struct position *position_new(const struct tables *tb)
 {
     struct position *pos = calloc(1, sizeof *pos);
@@ -290,6 +321,7 @@ static void position_make(struct position *pos, move_t m)
     const struct variant *v = pos->v;
     struct state *prev = &pos->st[pos->ply], *st = prev + 1;
     int from = move_from(m), to = move_to(m), us = pos->side;
+    assert(pos->ply + 1 < MAX_STATES && pos->board[from] && piece_colour(pos->board[from]) == us);
     uint64_t key = prev->key ^ v->key_side[us];
     if (prev->ep != CELL_NONE)
         key ^= v->key_ep[prev->ep];
@@ -339,6 +371,7 @@ static void position_make(struct position *pos, move_t m)
     key ^= v->key_side[pos->side];
     st->key = key;
     pos->ply++;
+    assert(position_is_ok(pos));
 }
 
 /* Passing the move (null-move pruning). The 100-ply count restarts so no repetition is seen
@@ -383,6 +416,7 @@ static void position_unmake(struct position *pos, move_t m)
 {
     const struct state *st = &pos->st[pos->ply];
     int to = move_to(m);
+    assert(pos->ply > 0 && st->move == m);
     position_restore_side(pos);
     if (m & MOVE_CASTLE) {
         castle_pieces(pos, &pos->v->castle[pos->side][st->castle_rule], true);
@@ -397,6 +431,7 @@ static void position_unmake(struct position *pos, move_t m)
     pos->sums = st->sums_before;
     memcpy(pos->types, st->types_before, sizeof pos->types);
     pos->ply--;
+    assert(position_is_ok(pos));
 }
 
 /* Takes an army off the board (three players: capture-threat or mate). Not a ply: the clocks stay,
