@@ -46,6 +46,8 @@ void test_search_lists(const struct game *g, int seen[2]);
  * visit called at each position with its legal moves. */
 void test_walk_games(uint64_t seed, int plies, void (*visit)(struct game *g, const move_t *list, int n, void *ctx),
                        void *ctx);
+/* The file's bytes (a 0 byte after them; the caller frees them), *len their count; fails the test if unreadable. */
+unsigned char *test_file_read(const char *path, size_t *len);
 /* Seconds a test case may take, scaled up under the sanitizers. */
 double test_timeout(double seconds);
 /* A directory of its own under /tmp for a test case's files (dir[0] is 0 if it cannot be made), and
