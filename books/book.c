@@ -2,11 +2,10 @@
 #include "book.h"
 
 #include <ctype.h>
-#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../rules/registry.h"
 #include "../util/file.h"
@@ -152,26 +151,11 @@ bool book_open_bytes(struct book *b, const unsigned char *bytes, size_t size, co
 bool book_open(struct book *b, const char *path, const struct variant *v, char *err, size_t errlen)
 {
     *b = (struct book){ 0 };
-    struct stat st;
-    unsigned char *bytes = NULL;
-    const char *why = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f || fstat(fileno(f), &st))
-        why = strerror(errno);
-    else if (!S_ISREG(st.st_mode))
-        why = "not a regular file";
-    else if (!(bytes = malloc((size_t)st.st_size + 1)))
-        why = "out of memory";
-    else if (fread(bytes, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
-        why = "read error";
-    if (f)
-        fclose(f);
-    if (why) {
-        snprintf(err, errlen, "%s: %s", path, why);
-        free(bytes);
+    size_t len;
+    unsigned char *bytes = (unsigned char *)file_read(path, SIZE_MAX, &len, err, errlen);
+    if (!bytes)
         return false;
-    }
-    bool ok = book_open_bytes(b, bytes, (size_t)st.st_size, path, v, err, errlen);
+    bool ok = book_open_bytes(b, bytes, len, path, v, err, errlen);
     free(bytes);
     return ok;
 }

@@ -2,12 +2,13 @@
 #include "records.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "../util/file.h"
 
 static bool fail(struct records *r, char *err, size_t errlen, const char *fmt, ...)
 {
@@ -34,21 +35,10 @@ static const char *records_adopt(struct records *r, size_t len)
 bool records_open(struct records *r, const char *path, char *err, size_t errlen)
 {
     *r = (struct records){ .path = path, .line = 1 };
-    struct stat st;
-    const char *why = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f || fstat(fileno(f), &st))
-        why = strerror(errno);
-    else if (!S_ISREG(st.st_mode))
-        why = "not a regular file";
-    else if (!(r->text = malloc((size_t)st.st_size + 1)))
-        why = "out of memory";
-    else if (fread(r->text, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
-        why = "read error";
-    else
-        why = records_adopt(r, (size_t)st.st_size);
-    if (f)
-        fclose(f);
+    size_t len;
+    if (!(r->text = file_read(path, SIZE_MAX, &len, err, errlen)))
+        return false;
+    const char *why = records_adopt(r, len);
     if (why) {
         snprintf(err, errlen, "%s: %s", path, why);
         records_close(r);

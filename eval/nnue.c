@@ -1,13 +1,13 @@
 /* The net file format, the layers after the accumulator and the choice of net (docs/nnue.md). */
 #include "nnue.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../rules/registry.h"
+#include "../util/file.h"
 #include "../util/le.h"
 #include "../util/random.h"
 #include "nets.h"
@@ -200,27 +200,16 @@ struct nnue_net *nnue_from_bytes(const unsigned char *b, size_t len, const struc
 
 struct nnue_net *nnue_load(const char *path, const struct variant *v, char *err, size_t errlen)
 {
-    char why[256];
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    /* Bounded, so a huge file is refused without reading it whole. */
+    /* Bounded by the largest net, so a huge file is refused without reading it. */
     size_t cap = NNUE_HEADER + 4
                  + body_size(&(struct feature_view){
                      MAX_PLAYERS, MAX_TYPES, MAX_CELLS, MAX_PLAYERS * MAX_TYPES * MAX_CELLS, { { 0 } } });
-    unsigned char *b = malloc(cap + 1);
-    size_t len = b ? fread(b, 1, cap + 1, f) : 0;
-    bool bad = ferror(f);
-    fclose(f);
-    struct nnue_net *net = NULL;
+    size_t len;
+    unsigned char *b = (unsigned char *)file_read(path, cap, &len, err, errlen);
     if (!b)
-        snprintf(why, sizeof why, "out of memory");
-    else if (bad)
-        snprintf(why, sizeof why, "cannot read");
-    else
-        net = nnue_from_bytes(b, len, v, why, sizeof why);
+        return NULL;
+    char why[256];
+    struct nnue_net *net = nnue_from_bytes(b, len, v, why, sizeof why);
     free(b);
     if (!net)
         snprintf(err, errlen, "%s: %s", path, why);

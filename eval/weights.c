@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../rules/registry.h"
+#include "../util/file.h"
 #include "values.h"
 
 enum { WEIGHT_LIMIT = 10000, WEIGHTS_FILE_MAX = 1 << 20, MAX_ANCESTRY = 8 };
@@ -250,22 +251,13 @@ bool weights_for_variant(const struct variant *v, struct eval_params *p, char *e
 
 bool weights_load_file(const struct variant *v, const char *path, struct eval_params *p, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    size_t n;
+    char *text = file_read(path, WEIGHTS_FILE_MAX, &n, err, errlen);
+    if (!text)
         return false;
-    }
-    char *text = malloc(WEIGHTS_FILE_MAX + 1);
-    size_t n = text ? fread(text, 1, WEIGHTS_FILE_MAX + 1, f) : 0;
-    bool read_ok = text && !ferror(f) && n <= WEIGHTS_FILE_MAX;
-    fclose(f);
-    if (read_ok)
-        text[n] = 0;
     struct eval_params next;
     bool ok = false;
-    if (!read_ok)
-        snprintf(err, errlen, "%s: cannot read: %s", path, text ? "larger than 1 MB or unreadable" : "out of memory");
-    else if (strlen(text) != n)
+    if (strlen(text) != n)
         snprintf(err, errlen, "%s: not a text file", path);
     else
         ok = weights_for_variant(v, &next, err, errlen) && weights_parse(v, text, path, &next, err, errlen);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/file.h"
 #include "setup.h"
 #include "zobrist.h"
 
@@ -90,21 +91,10 @@ int registry_add_text(const char *text, const char *origin, bool dry_run, char *
 
 int registry_add_file(const char *path, bool dry_run, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open variant file '%s'", path);
+    size_t len;
+    char *text = file_read(path, 1 << 20, &len, err, errlen);
+    if (!text)
         return -1;
-    }
-    enum { MAX_FILE = 1 << 20 };
-    char *text = malloc(MAX_FILE + 1);
-    size_t len = text ? fread(text, 1, MAX_FILE + 1, f) : 0;
-    fclose(f);
-    if (!text || len > MAX_FILE) {
-        free(text);
-        snprintf(err, errlen, "variant file '%s' is too large", path);
-        return -1;
-    }
-    text[len] = 0;
     if (strlen(text) != len) {
         free(text);
         snprintf(err, errlen, "variant file '%s' is not text", path);

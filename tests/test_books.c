@@ -51,18 +51,6 @@ static void write_bytes(const char *path, const void *data, size_t len)
     ck_assert_msg(f && fwrite(data, 1, len, f) == len && !fclose(f), "cannot write %s", path);
 }
 
-/* The whole file; *len gets its size. */
-static unsigned char *read_bytes(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot read %s", path);
-    unsigned char *data = malloc(1 << 20);
-    ck_assert(data != NULL);
-    *len = fread(data, 1, 1 << 20, f);
-    fclose(f);
-    return data;
-}
-
 static uint64_t random_at(uint64_t i, uint64_t seed)
 {
     return XXH3_64bits_withSeed(&i, sizeof i, seed);
@@ -240,7 +228,7 @@ START_TEST(test_layout)
                                                                 0x0d, 0x0c, 0x0b, 0x0a, 0x14, 0x13, 0x12, 0x11 };
     memcpy(want + BOOK_HEADER_SIZE, entry_bytes, sizeof entry_bytes);
     size_t len;
-    unsigned char *got = read_bytes(file("layout.book"), &len);
+    unsigned char *got = test_file_read(file("layout.book"), &len);
     ck_assert_uint_eq(len, sizeof want);
     for (size_t i = 0; i < len; i++)
         ck_assert_msg(got[i] == want[i], "byte %zu is %02x, expected %02x", i, got[i], want[i]);
@@ -255,7 +243,7 @@ START_TEST(test_variant_mismatch)
     write_book(file("g.book"), glinski, &e, 1);
     expect_refused(file("g.book"), mccooey, "the book is for variant 'glinski', not 'mccooey'");
     size_t len;
-    unsigned char *data = read_bytes(file("g.book"), &len);
+    unsigned char *data = test_file_read(file("g.book"), &len);
     data[16] ^= 1;
     write_bytes(file("other-definition.book"), data, len);
     expect_refused(file("other-definition.book"), glinski, "built for another definition of 'glinski'");
@@ -285,7 +273,7 @@ START_TEST(test_damaged_files)
     struct book_entry e[3] = { entry(5, 10, 11, 0, 3, 0), entry(5, 10, 12, 0, 4, 0), entry(9, 20, 21, 'q', 5, 0) };
     write_book(file("base.book"), v, e, 3);
     size_t len;
-    unsigned char *base = read_bytes(file("base.book"), &len);
+    unsigned char *base = test_file_read(file("base.book"), &len);
     ck_assert_uint_eq(len, BOOK_HEADER_SIZE + 3 * BOOK_ENTRY_SIZE);
     /* Every truncation, down to nothing, from a file and from memory (book_open_bytes, the fuzzer's way in). */
     struct book b;
@@ -337,7 +325,7 @@ START_TEST(test_garbage_files)
     struct book_entry e = entry(g.ops->position_key(g.pos), 0, 1, 0, 1, 0);
     write_book(file("head.book"), v, &e, 1);
     size_t len;
-    unsigned char *head = read_bytes(file("head.book"), &len), data[BOOK_HEADER_SIZE + 16 * BOOK_ENTRY_SIZE];
+    unsigned char *head = test_file_read(file("head.book"), &len), data[BOOK_HEADER_SIZE + 16 * BOOK_ENTRY_SIZE];
     int opened = 0;
     for (uint64_t i = 0; i < 400; i++) {
         size_t n = random_at(i, 5) % sizeof data, entries = n / BOOK_ENTRY_SIZE;
@@ -603,7 +591,7 @@ START_TEST(test_bad_records)
     /* Random bytes and random slices of a good file. */
     write_records(file("games.pgn"));
     size_t len;
-    unsigned char *good = read_bytes(file("games.pgn"), &len), noise[512];
+    unsigned char *good = test_file_read(file("games.pgn"), &len), noise[512];
     for (uint64_t i = 0; i < 200; i++) {
         size_t n = random_at(i, 7) % sizeof noise;
         for (size_t k = 0; k < n; k++) {
@@ -1170,7 +1158,7 @@ START_TEST(test_cli_openings)
     args[4] = b;
     expect_cli(args, 0, "b.epd: 5 positions", "");
     size_t alen, blen;
-    unsigned char *adata = read_bytes(a, &alen), *bdata = read_bytes(b, &blen);
+    unsigned char *adata = test_file_read(a, &alen), *bdata = test_file_read(b, &blen);
     ck_assert(alen > 0 && alen == blen && !memcmp(adata, bdata, alen));
     free(adata);
     free(bdata);

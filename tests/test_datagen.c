@@ -37,20 +37,6 @@ static const char *in_dir(const char *name)
     return path[next];
 }
 
-/* The whole file; *len its size. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f, "cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    rewind(f);
-    unsigned char *bytes = malloc(*len + 1);
-    ck_assert(bytes && fread(bytes, 1, *len, f) == *len);
-    fclose(f);
-    return bytes;
-}
-
 static void spill(const char *path, const unsigned char *bytes, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -241,8 +227,8 @@ START_TEST(test_same_bytes)
     run("glinski", in_dir("a.bin"), 4, 1, 1, 1, 7);
     run("glinski", in_dir("b.bin"), 4, 1, 1, 2, 7);
     run("glinski", in_dir("c.bin"), 4, 1, 1, 2, 8);
-    unsigned char *a = slurp(in_dir("a.bin"), &a_len), *b = slurp(in_dir("b.bin"), &b_len);
-    unsigned char *c = slurp(in_dir("c.bin"), &c_len);
+    unsigned char *a = test_file_read(in_dir("a.bin"), &a_len), *b = test_file_read(in_dir("b.bin"), &b_len);
+    unsigned char *c = test_file_read(in_dir("c.bin"), &c_len);
     ck_assert(a_len > 10 * DATAGEN_RECORD_SIZE && a_len % DATAGEN_RECORD_SIZE == 0);
     ck_assert(a_len == b_len && !memcmp(a, b, a_len));
     ck_assert(a_len != c_len || memcmp(a, c, a_len));
@@ -257,7 +243,7 @@ START_TEST(test_shards_concatenate)
 {
     size_t whole_len, len[3];
     run("glinski", in_dir("whole.bin"), 4, 1, 1, 2, 7);
-    unsigned char *whole = slurp(in_dir("whole.bin"), &whole_len);
+    unsigned char *whole = test_file_read(in_dir("whole.bin"), &whole_len);
     for (int n = 2; n <= 3; n++) {
         unsigned char *part[3];
         size_t at = 0;
@@ -265,7 +251,7 @@ START_TEST(test_shards_concatenate)
             char name[32];
             snprintf(name, sizeof name, "shard%d-%d.bin", k, n);
             run("glinski", in_dir(name), 4, k, n, 1, 7);
-            part[k - 1] = slurp(in_dir(name), &len[k - 1]);
+            part[k - 1] = test_file_read(in_dir(name), &len[k - 1]);
             ck_assert(at + len[k - 1] <= whole_len && !memcmp(whole + at, part[k - 1], len[k - 1]));
             at += len[k - 1];
             free(part[k - 1]);
@@ -346,7 +332,7 @@ START_TEST(test_command_line)
     ck_assert(x.exited && x.code == 0);
     proc_end(&p, 0, NULL, 0);
     size_t len, lines = 0;
-    free(slurp(out, &len));
+    free(test_file_read(out, &len));
     pipe_start(&p, (const char *const[]){ "datagen", "--dump", out, NULL });
     for (const char *line; (line = pipe_read_line(&p, (int)(test_timeout(5) * 1000)));) {
         ck_assert_msg(strstr(line, "; variant glinski; move ") && strstr(line, "; place w "), "%s", line);

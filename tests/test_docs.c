@@ -4,12 +4,14 @@
  * states the convention). Paths are relative to the repository root, where the tests run. */
 #include <ctype.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_pipe.h"
 #include "tests.h"
+#include "../util/file.h"
 #include "../util/text.h"
 
 enum { MAX_SESSIONS = 64, MAX_BLOCK_LINES = 512, MAX_LINE = 1024, MAX_TOKENS = 256 };
@@ -38,22 +40,6 @@ static bool is_gap(const char *line)
     return !strcmp(line, "...");
 }
 
-static char *file_read(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    struct text t = { 0 };
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf - 1, f)) > 0) {
-        buf[n] = 0;
-        text_printf(&t, "%s", buf);
-    }
-    fclose(f);
-    return t.s ? t.s : strdup("");
-}
-
 /* The fence's indentation when the line opens or closes a fenced block, else -1; label gets what
  * follows the backticks. */
 static int fence_indent(const char *line, const char **label)
@@ -71,9 +57,10 @@ static int fence_indent(const char *line, const char **label)
  * session cannot escape the check by a forgotten label. */
 static void docs_read_file(const char *path)
 {
-    char *text = file_read(path);
+    char err[512];
+    char *text = file_read(path, SIZE_MAX, NULL, err, sizeof err);
     if (!text) {
-        text_printf(&doc_errors, "%s: cannot read\n", path);
+        text_printf(&doc_errors, "%s\n", err);
         return;
     }
     struct session *s = NULL;

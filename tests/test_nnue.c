@@ -123,6 +123,8 @@ START_TEST(test_refused)
     assert_one_line(err);
     ck_assert(!nnue_add_file("/nonexistent/net.nnue", err, sizeof err));
     assert_one_line(err);
+    ck_assert(!nnue_load("tests", v, err, sizeof err));
+    ck_assert_str_eq(err, "tests: not a regular file");
     /* Without a variant, the one the header names: known, or refused. */
     struct nnue_net *named = nnue_from_bytes(b, len, NULL, err, sizeof err);
     ck_assert_msg(named && !strcmp(named->variant, "glinski"), "%s", err);

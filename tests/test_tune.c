@@ -712,6 +712,8 @@ START_TEST(test_command_line)
     ck_assert_msg(strstr(out, "wrote ") && strstr(out, w1), "%s", out);
     struct eval_params p;
     ck_assert_msg(weights_load_file(test_variant("glinski"), w1, &p, errs, sizeof errs), "%s", errs);
+    ck_assert(!weights_load_file(test_variant("glinski"), "tests", &p, errs, sizeof errs));
+    ck_assert_str_eq(errs, "tests: not a regular file");
 
     fit[6] = w2;
     ck_assert_int_eq(run_tune(fit, out, sizeof out, err, sizeof err, &lines), 0);

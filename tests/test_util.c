@@ -1,11 +1,13 @@
 /* Helpers shared by the test suites: the registry, test games, widths, scaled timeouts, directories. */
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../rules/registry.h"
+#include "../util/file.h"
 #include "../util/random.h"
 #include "tests.h"
 
@@ -79,6 +81,14 @@ double test_timeout(double seconds)
 {
     const char *scale = getenv("TEST_TIME_SCALE");
     return seconds * (scale ? atof(scale) : 1.0);
+}
+
+unsigned char *test_file_read(const char *path, size_t *len)
+{
+    char err[512];
+    char *bytes = file_read(path, SIZE_MAX, len, err, sizeof err);
+    ck_assert_msg(bytes, "%s", err);
+    return (unsigned char *)bytes;
 }
 
 void test_dir_make(char dir[TEST_DIR_LEN], const char *name)

@@ -281,6 +281,27 @@ static void assert_one_error(const char *text, const char *want)
 }
 
 /* promo[] has room for every piece type once: a longer list (a type repeated) once wrote past it. */
+/* A variant file that cannot be read: one line naming it and why, before any of it is parsed. */
+START_TEST(test_unreadable_files_refused)
+{
+    char err[512], dir[TEST_DIR_LEN], big[TEST_DIR_LEN + 16];
+    ck_assert_int_lt(registry_add_file("tests", true, err, sizeof err), 0);
+    ck_assert_str_eq(err, "tests: not a regular file");
+    ck_assert_int_lt(registry_add_file("/nonexistent/v.ini", true, err, sizeof err), 0);
+    ck_assert_str_eq(err, "/nonexistent/v.ini: No such file or directory");
+    test_dir_make(dir, "variant-big");
+    snprintf(big, sizeof big, "%s/big.ini", dir);
+    FILE *f = fopen(big, "w");
+    ck_assert(f);
+    for (int i = 0; i < (1 << 20) / 8 + 1; i++)
+        fputs("# ......\n", f);
+    ck_assert(!fclose(f));
+    ck_assert_int_lt(registry_add_file(big, true, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "big.ini: larger than 1048576 bytes") && !strchr(err, '\n'), "%s", err);
+    test_dir_remove(dir);
+}
+END_TEST
+
 START_TEST(test_promotion_list_bounded)
 {
     char text[1024], letters[400];
@@ -760,6 +781,7 @@ Suite *suite_variant(void)
     tcase_add_test(tc, test_path_atoms);
     tcase_add_test(tc, test_castling_rules);
     tcase_add_test(tc, test_promotion_list_bounded);
+    tcase_add_test(tc, test_unreadable_files_refused);
     tcase_add_test(tc, test_huge_numbers_refused);
     tcase_add_test(tc, test_long_origin);
     suite_add_tcase(s, tc);

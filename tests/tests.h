@@ -51,6 +51,8 @@ void test_walk_games(uint64_t seed, int plies, void (*visit)(struct game *g, con
  * early would count as passed. run_tests ends with the number skipped (test_skipped). */
 void test_add_unless(TCase *tc, const TTest *test, const char *why_not);
 int test_skipped(void);
+/* The file's bytes (a 0 byte after them; the caller frees them), *len their count; fails the test if unreadable. */
+unsigned char *test_file_read(const char *path, size_t *len);
 /* Seconds a test case may take, scaled up under the sanitizers. */
 double test_timeout(double seconds);
 /* A directory of its own under /tmp for a test case's files (dir[0] is 0 if it cannot be made), and
