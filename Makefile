@@ -71,8 +71,8 @@ DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRCS))
 
 .PHONY: all help deps deps-test deps-fuzz apt-install demo play gui test test-builds test-run test-gui tsan fuzz \
-        fuzz-build fuzz-smoke other-cpus cpu-objects perft-deep perft-speed openings books clean \
-        compile_commands.json layers
+        fuzz-build fuzz-smoke other-cpus cpu-objects perft-deep perft-speed bench-instructions \
+        bench-instructions-check openings books clean compile_commands.json layers
 
 # ./sennight is built profile-guided where the compiler is GCC (build/pgo/sennight.final below).
 PGO ?= 1
@@ -94,7 +94,7 @@ help: ## this list
 # What the build needs (deps) and what the tests need besides (deps-test), installed with apt-get
 # when missing; the browser tests' npm packages come from gui/tests/package-lock.json.
 BUILD_PKGS := libxxhash-dev pkg-config libmicrohttpd-dev libjansson-dev
-TEST_PKGS := check chromium parallel
+TEST_PKGS := check chromium parallel valgrind
 deps: ## installs the build's libraries with apt-get where missing
 	@$(MAKE) --no-print-directory apt-install APT_PKGS="$(BUILD_PKGS)"
 
@@ -369,6 +369,23 @@ perft-deep: deps-test ## every depth of every perft suite
 
 perft-speed: all ## perft's leaf nodes per second in every variant
 	./sennight perft-speed
+
+# Instructions per node of the bench's searches under callgrind, this tree against REF (default: where
+# the branch left main, or HEAD~1 on main) at bench depth DEPTH (engine.md, Measurements).
+DEPTH ?= 5
+bench-instructions: deps ## instructions per node per variant group, this tree against REF (callgrind)
+	@sh bench/instructions.sh -d $(DEPTH) $(REF)
+
+# The script at depth 1, one build against itself: five rows of whole numbers and no change.
+ICOUNT_BUILD := build/icount/tree
+ICOUNT_ENGINE = $(ICOUNT_BUILD)/sennight
+bench-instructions-check: deps
+	@$(MAKE) --no-print-directory -j2 MODE=release BUILD=$(ICOUNT_BUILD) EXTRA_CFLAGS=-mno-avx512f $(ICOUNT_ENGINE)
+	@sh bench/instructions.sh -d 1 -e $(ICOUNT_ENGINE) -E $(ICOUNT_ENGINE) | awk ' \
+	    NR > 2 && /^[A-Za-z][A-Za-z0-9 -]*[a-z0-9] +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]* +\+0\.0%$$/ \
+	        { rows++; last = $$1 " " $$2 } \
+	    END { if (NR != 7 || rows != 5 || last != "whole bench") { print "bench-instructions-check: bad output"; exit 1 } \
+	          print "bench-instructions-check: ok" }'
 
 # The shipped opening suites and books (docs/books.md): one thread, node limits, a fixed seed, so the
 # same executable remakes the same bytes. Every variant the executable lists gets a suite; some only:
