@@ -89,7 +89,7 @@ endif
 
 # The targets with a `## ` note on their line, and the note.
 help: ## this list
-	@sed -n 's/^\([a-z-]*\):[^#]*## \(.*\)/\1|\2/p' Makefile | awk -F'|' '{ printf "  make %-12s %s\n", $$1, $$2 }'
+	@sed -n 's/^\([a-z_.-]*\):[^#]*## \(.*\)/\1|\2/p' Makefile | awk -F'|' '{ printf "  make %-12s %s\n", $$1, $$2 }'
 
 # What the build needs (deps) and what the tests need besides (deps-test), installed with apt-get
 # when missing; the browser tests' npm packages come from gui/tests/package-lock.json.
