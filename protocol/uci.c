@@ -124,7 +124,7 @@ void uci_reset(struct uci *u)
     u->gos_read = u->gos_run = u->stop_through = u->ponderhit_through = 0;
     u->weights = eval_weights_default;
     u->book_draws = 0;
-    /* A new game of the first variant: game_init (which builds the move tables) only if another is in use. */
+    /* A new game of the first variant, from the shelf if another is in use. */
     if (u->game.v != registry_get(0))
         select_variant(u, registry_get(0)->name);
     settings_reset(u);
@@ -144,6 +144,7 @@ void uci_free(struct uci *u)
     pool_free(&u->pool);
     pool_free(&u->bench_pool);
     game_free(&u->game);
+    shelf_free(u);
     free(u);
 }
 

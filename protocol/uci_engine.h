@@ -28,8 +28,18 @@ enum job_kind { JOB_SEARCH, JOB_INFINITE, JOB_PONDER, JOB_PERFT, JOB_BENCH };
  * stop, quit or ponderhit read, or the loop stopping an endless search). */
 enum job_event { JOB_ON_START, JOB_ON_END, JOB_ON_JOIN, JOB_ON_DUE };
 
+/* A game of a variant played before, with the weights epoch it was set up in (uci_shelf.c). */
+struct shelved {
+    struct game game;
+    uint64_t weights_epoch, used;
+};
+enum { SHELF_SIZE = 8 };
+
 struct uci {
     struct game game;
+    struct shelved shelf[SHELF_SIZE];
+    uint64_t shelf_clock;
+    uint64_t weights_epoch;      /* counts the changes of EvalWeights: shelved games of another are stale */
     bool debug;
     pthread_t worker;    /* a perft's or bench's thread */
     atomic_bool stop;
@@ -87,6 +97,12 @@ void job_heard(struct uci *u, const char *command);
 void cmd_go(struct uci *u, char **tok, int n);
 void cmd_bench(struct uci *u, char **tok, int n);
 void cmd_isready(struct uci *u, char **tok, int n);
+
+/* uci_shelf.c. Makes v's game the current one, the start position on the board: the shelved one if
+ * its weights are those in use (built: false), else a new one; the current game goes on the shelf.
+ * On failure one error in err and the current game kept. */
+bool shelf_switch(struct uci *u, const struct variant *v, bool *built, char *err, size_t errlen);
+void shelf_free(struct uci *u);
 
 /* uci_settings.c. */
 void cmd_uci(struct uci *u, char **tok, int n);

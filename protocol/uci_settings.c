@@ -86,14 +86,15 @@ void select_variant(struct uci *u, const char *name)
 {
     char err[ERR_LEN];
     const struct variant *v = registry_find(name), *old = u->game.v;
+    bool built;
     if (!v) {
         snprintf(err, sizeof err, "unknown variant '%s' (the command 'variants' lists them)", name);
         say_error(err);
-    } else if (!game_init(&u->game, v, false, err, sizeof err)) {
+    } else if (!shelf_switch(u, v, &built, err, sizeof err)) {
         say_error(err);
     } else {
         /* A new game has the variant's built-in weights: the EvalWeights file goes on top again. */
-        if (u->weights_path[0])
+        if (built && u->weights_path[0])
             apply_weights(u, u->weights_path);
         if (old != v)
             load_book(u);
@@ -183,6 +184,7 @@ static void set_eval_weights(struct uci *u, long x, const char *value)
     /* Kept even when it does not fit the variant in use: a GUI may set it before UCI_Variant, and
      * selecting a variant applies it again. */
     snprintf(u->weights_path, sizeof u->weights_path, "%s", path);
+    u->weights_epoch++;
     if (apply_weights(u, path))
         evaluation_changed(u);
 }

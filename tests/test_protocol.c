@@ -950,6 +950,49 @@ START_TEST(test_variant_selection)
 }
 END_TEST
 
+/* The evaluation's tempo line of `eval` in the engine's current variant. */
+static void expect_tempo(struct proc *p, const char *weights, const char *tempo)
+{
+    struct lines out = engine_run(p, "eval");
+    const char *w = lines_find(&out, "weights "), *t = lines_find(&out, "tempo ");
+    ck_assert_msg(w && strstr(w, weights), "expected weights '%s': %s", weights, lines_show(&out));
+    ck_assert_msg(t && strstr(t, tempo), "expected tempo '%s': %s", tempo, lines_show(&out));
+    lines_free(&out);
+}
+
+/* A variant selected again starts from its start position with the weights in use, whether its game
+ * is set up anew or taken back from those kept (uci_shelf.c): one kept from before an EvalWeights
+ * change is not taken back. */
+START_TEST(test_variant_switch_back)
+{
+    char path[] = "/tmp/sennight-weights-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0 && write(fd, "tempo 40 40\n", 12) == 12);
+    close(fd);
+    char set[256];
+    snprintf(set, sizeof set, "setoption name EvalWeights value %s", path);
+    struct proc p;
+    pipe_start(&p, NULL);
+    engine_run_silent(&p, "position startpos moves e4e6\nsetoption name UCI_Variant value mccooey");
+    engine_run_silent(&p, "position startpos moves e3e5\nsetoption name UCI_Variant value glinski");
+    expect_fen(&p, GLINSKI_START);
+    expect_tempo(&p, "built-in glinski", "15      8");
+    engine_run_silent(&p, "setoption name UCI_Variant value mccooey");
+    expect_fen(&p, MCCOOEY_START);
+    engine_run_silent(&p, set);
+    expect_tempo(&p, path, "40     40");
+    engine_run_silent(&p, "setoption name UCI_Variant value glinski");
+    expect_tempo(&p, path, "40     40");
+    engine_run_silent(&p, "setoption name EvalWeights value <empty>\nsetoption name UCI_Variant value mccooey");
+    expect_tempo(&p, "built-in mccooey", "26      4");
+    engine_run_silent(&p, "setoption name UCI_Variant value glinski");
+    expect_tempo(&p, "built-in glinski", "15      8");
+    expect_fen(&p, GLINSKI_START);
+    engine_quit(&p);
+    unlink(path);
+}
+END_TEST
+
 static void expect_file_errors(struct proc *p, const char *script, const char *path)
 {
     char where[300];
@@ -1754,6 +1797,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_illegal_move_rejects_list);
     tcase_add_test(tc, test_bad_variant_kept);
     tcase_add_test(tc, test_variant_selection);
+    tcase_add_test(tc, test_variant_switch_back);
     tcase_add_test(tc, test_variant_file_errors);
     tcase_add_test(tc, test_variant_file_many_errors);
     tcase_add_test(tc, test_variant_file_all_or_nothing);

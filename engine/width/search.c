@@ -968,7 +968,7 @@ static void report_final(struct worker *w, bool interrupted, int multipv)
 static void worker_search(struct worker *w, const struct position *root, struct search_shared *sh, int id)
 {
     struct position *pos = w->pos;
-    memcpy(pos, root, sizeof *pos);
+    position_copy(pos, root);
     w->sh = sh;
     w->id = id;
     w->nodes = 0;
