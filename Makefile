@@ -24,8 +24,9 @@ V3_FEATURES := AVX2 BMI BMI2 F16C FMA LZCNT MOVBE XSAVE
 HOST_V3 := $(shell $(CC) -march=native -dM -E -x c /dev/null 2>/dev/null \
                    | grep -cE '^\#define __($(subst $() ,|,$(V3_FEATURES)))__ ')
 TEST_MARCH := $(if $(filter $(words $(V3_FEATURES)),$(HOST_V3)),x86-64-v3,x86-64)
-# Sanitized code runs several times slower: longer time limits, shallower perft.
-SANITIZED_TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000
+# Sanitized code runs several times slower: longer time limits, shallower perft, a sample of the positions
+# the random walks meet (tests/tests.h, test_sample).
+SANITIZED_TEST_ENV := TEST_TIME_SCALE=10 PERFT_MAX_NODES=300000 TEST_SAMPLE=4
 ifeq ($(MODE),release)
   OPT := -O3 $(RELEASE_MARCH) -DNDEBUG
   WERROR :=

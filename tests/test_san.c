@@ -86,7 +86,7 @@ START_TEST(test_round_trip)
 {
     struct round_trip rt = { 0 };
     test_walk_games(0x5a11, 120, check_round_trip, &rt);
-    ck_assert_int_gt(rt.moves, 100000);
+    ck_assert_int_gt(rt.moves, 100000 / test_sample());
     /* The walks reach every kind of hint. */
     for (int h = 0; h < 4; h++)
         ck_assert_msg(rt.hinted[h] > 0, "no move with hint %d among %d", h, rt.moves);

@@ -83,6 +83,12 @@ double test_timeout(double seconds)
     return seconds * (scale ? atof(scale) : 1.0);
 }
 
+int test_sample(void)
+{
+    const char *k = getenv("TEST_SAMPLE");
+    return k && atoi(k) > 1 ? atoi(k) : 1;
+}
+
 unsigned char *test_file_read(const char *path, size_t *len)
 {
     char err[512];
@@ -206,7 +212,9 @@ void test_walk_games(uint64_t seed, int plies, void (*visit)(struct game *g, con
                 int n = game_legal_moves(&g, list);
                 if (!n || game_status(&g).outcome != GAME_ONGOING)
                     break;
-                visit(&g, list, n, ctx);
+                /* Each variant's sample starts at another ply, so the sampled plies cover the game. */
+                if ((ply + i) % test_sample() == 0)
+                    visit(&g, list, n, ctx);
                 game_play(&g, list[random_next(&seed) % (uint64_t)n], NULL);
             }
             game_free(&g);

@@ -55,6 +55,10 @@ int test_skipped(void);
 unsigned char *test_file_read(const char *path, size_t *len);
 /* Seconds a test case may take, scaled up under the sanitizers. */
 double test_timeout(double seconds);
+/* TEST_SAMPLE=k: the long random walks look at one position in k of those they meet (1 unless set).
+ * The sanitizer builds set it: they look for memory errors, which a share of the positions finds as
+ * well, while the optimised build checks every position. Thresholds on counts divide by it. */
+int test_sample(void);
 /* A directory of its own under /tmp for a test case's files (dir[0] is 0 if it cannot be made), and
  * its removal with the files in it. */
 enum { TEST_DIR_LEN = 64 };
