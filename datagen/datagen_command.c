@@ -1,5 +1,5 @@
 /* `sennight datagen`: options to a run and its summary, or a file's records as text (--dump). */
-#include "cli.h"
+#include "datagen_command.h"
 
 #include <limits.h>
 #include <stddef.h>

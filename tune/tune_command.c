@@ -1,5 +1,5 @@
 /* `sennight tune`: reads datagen files, fits the weights, writes a weights file and a report. */
-#include "cli.h"
+#include "tune_command.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* `sennight book build|show|merge|openings`: the command line of the book tools (docs/books.md). */
-#include "cli.h"
+#include "book_command.h"
 
 #include <errno.h>
 #include <limits.h>
