@@ -63,10 +63,11 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
     *(move_t *)ctx = best;
 }
 
-int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights *w, struct search_pool *pool,
-              const atomic_bool *stop, void (*say)(const char *fmt, ...), struct bench_result *out)
+int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights *w, const struct nnue_choice *nets,
+              struct search_pool *pool, const atomic_bool *stop, void (*say)(const char *fmt, ...),
+              struct bench_result *out)
 {
-    struct game g = { 0 };
+    struct game g = { .nets = nets };
     char err[512];
     int n = (int)(sizeof positions / sizeof *positions), done = 0;
     bool stopped = false;
@@ -146,7 +147,7 @@ int bench_main(int argc, char **argv)
         fprintf(stderr, "sennight bench: cannot set up the search\n");
         return 1;
     }
-    int ok = bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, &pool, NULL, say, &r);
+    int ok = bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, NULL, &pool, NULL, say, &r);
     pool_free(&pool);
     return ok ? 0 : 1;
 }

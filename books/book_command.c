@@ -252,7 +252,8 @@ int book_main(int argc, char **argv)
     }
     int status = 1;
     bool loaded = registry_init(err, sizeof err)
-               && (!a.variant_file || registry_add_file(a.variant_file, false, err, sizeof err) >= 0);
+               && (!a.variant_file
+                   || registry_add_file(a.variant_file, false, game_validate_variant, err, sizeof err) >= 0);
     if (loaded) {
         if (a.variant && !(v = registry_find(a.variant)))
             snprintf(err, sizeof err, "unknown variant '%s'", a.variant);

@@ -116,7 +116,7 @@ int datagen_main(int argc, char **argv)
         return 2;
     }
     if (!registry_init(err, sizeof err)
-        || (a.variant_file && registry_add_file(a.variant_file, false, err, sizeof err) < 0)) {
+        || (a.variant_file && registry_add_file(a.variant_file, false, game_validate_variant, err, sizeof err) < 0)) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }

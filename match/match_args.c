@@ -326,7 +326,7 @@ static bool flags_read(struct flags *f, int argc, char **argv, char *err, size_t
     if (!registry_init(err, errlen))
         return false;
     for (int i = 0; i < f->nvariant_files; i++)
-        if (registry_add_file(f->variant_file[i], false, err, errlen) < 0)
+        if (registry_add_file(f->variant_file[i], false, game_validate_variant, err, errlen) < 0)
             return false;
     return true;
 }
@@ -365,7 +365,6 @@ static bool flags_check(struct flags *f, char *err, size_t errlen)
 
 bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t errlen)
 {
-    registry_set_validator(game_validate_variant);
     /* The flags hold a configuration and every engine's words: too much for a thread's stack. */
     struct flags *f = calloc(1, sizeof *f);
     if (!f) {

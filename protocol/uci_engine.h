@@ -12,6 +12,7 @@
 #include "../books/book.h"
 #include "../engine/game.h"
 #include "../engine/threads.h"
+#include "../eval/nnue.h"
 #include "../eval/weights.h"
 #include "../util/say.h"
 #include "uci_input.h"
@@ -61,7 +62,7 @@ struct uci {
     bool own_book;
     bool analyse;              /* UCI_AnalyseMode: the GUI analyses, so no book move */
     bool limit_strength;       /* UCI_LimitStrength: play about as strong as elo */
-    bool use_nnue;             /* UseNNUE */
+    struct nnue_choice nets;   /* UseNNUE and EvalFile: the nets of the session's games */
     int elo;
     enum book_variety book_variety;
     int book_depth;             /* the last fullmove number the book is used for; 0: no limit */

@@ -150,7 +150,8 @@ START_TEST(test_family_weights)
                                   pv.w[a].mg, pv.w[a].eg, parent->name, pp.w[b].mg, pp.w[b].eg);
             }
     }
-    ck_assert_int_eq(registry_add_text("[tune-child:glinski]\npiece = amazon Q R B N\n", "t.ini", false, err, sizeof err), 1);
+    ck_assert_int_eq(registry_add_text("[tune-child:glinski]\npiece = amazon Q R B N\n", "t.ini", false,
+                                       game_validate_variant, err, sizeof err), 1);
     struct eval_params child, glinski;
     ck_assert_msg(weights_for_variant(registry_find("tune-child"), &child, err, sizeof err), "%s", err);
     ck_assert(weights_for_variant(test_variant("glinski"), &glinski, err, sizeof err));

@@ -44,7 +44,8 @@ struct arg_option {
 };
 
 /* One entry of a table: ARG("--games", ARG_LONG, struct args, games, .lo = 1, .hi = 100). */
-#define ARG(option, kind_, type, field, ...) { .name = (option), .kind = (kind_), .at = offsetof(type, field), __VA_ARGS__ }
+#define ARG(option, kind_, type, field, ...) \
+    { .name = (option), .kind = (kind_), .at = offsetof(type, field), __VA_ARGS__ }
 
 /* The size of a field (ARG_BUFFER's size). */
 #define ARG_SIZE(type, field) sizeof(((type *)0)->field)
@@ -58,11 +59,13 @@ struct arg_table {
     size_t words_at;
 };
 
-#define ARG_TABLE(options, words, words_at) { (options), (int)(sizeof(options) / sizeof *(options)), (words), (words_at) }
+#define ARG_TABLE(options, words, words_at) \
+    { (options), (int)(sizeof(options) / sizeof *(options)), (words), (words_at) }
 
 /* Reads argv into out (defaults set by the caller) for the mode (one bit, or 0); *given (may be NULL)
  * gets bit k for each option[k] read (k < 64). An argument is an option if the table names it; one
- * that starts with '-' and is not lone is an unknown option; any other is a word. False with one line in err at the first mistake. */
+ * that starts with '-' and is not lone is an unknown option; any other is a word. False with one
+ * line in err at the first mistake. */
 bool args_parse(const struct arg_table *t, void *out, unsigned mode, int argc, char **argv, uint64_t *given,
                 char *err, size_t errlen);
 /* Whether args_parse read the option of that name. */
