@@ -104,9 +104,11 @@ static bool value_read(const struct arg_option *o, void *out, int argc, char **a
         if ((ok = choice_read(o, value, &index, err, errlen)))
             *(int *)((char *)out + o->at) = index;
         return ok;
-    default:
-        return false;
+    case ARG_SET:
+    case ARG_WORDS:
+        break;   /* read above: no single value */
     }
+    return false;
 }
 
 bool args_parse(const struct arg_table *t, void *out, unsigned mode, int argc, char **argv, uint64_t *given,
