@@ -1,12 +1,12 @@
 /* bench: fixed positions of every variant searched to a fixed depth; the node count is the signature. */
 #include "bench.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../rules/registry.h"
 #include "../util/clock.h"
+#include "../util/say.h"
 
 /* Start positions and middlegames of every variant, some from the perft suites; the heaviest games are
  * searched a little shallower, so that each position costs about the same. */
@@ -63,10 +63,11 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
     *(move_t *)ctx = best;
 }
 
-int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights *w, struct search_pool *pool,
-              const atomic_bool *stop, void (*say)(const char *fmt, ...), struct bench_result *out)
+int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights *w, const struct nnue_choice *nets,
+              struct search_pool *pool, const atomic_bool *stop, void (*say)(const char *fmt, ...),
+              struct bench_result *out)
 {
-    struct game g = { 0 };
+    struct game g = { .nets = nets };
     char err[512];
     int n = (int)(sizeof positions / sizeof *positions), done = 0;
     bool stopped = false;
@@ -122,18 +123,8 @@ int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights 
     if (stopped)
         say("info string bench stopped after %d of %d positions", done, n);
     say("Nodes searched: %llu", (unsigned long long)out->nodes);
-    say("Nodes/second: %llu", (unsigned long long)(out->ms > 0 ? out->nodes * 1000 / (uint64_t)out->ms : out->nodes));
+    say("Nodes/second: %llu", say_per_second(out->nodes, out->ms));
     return 1;
-}
-
-static void print_line(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-    fflush(stdout);
 }
 
 const char bench_usage[] = "usage: sennight bench [depth 1..64] [threads 1..256] [hash MB]\n";
@@ -156,7 +147,7 @@ int bench_main(int argc, char **argv)
         fprintf(stderr, "sennight bench: cannot set up the search\n");
         return 1;
     }
-    int ok = bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, &pool, NULL, print_line, &r);
+    int ok = bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, NULL, &pool, NULL, say, &r);
     pool_free(&pool);
     return ok ? 0 : 1;
 }

@@ -6,9 +6,9 @@
 #include "../bench/bench.h"
 #include "../match/match.h"
 #include "../bench/perft_speed.h"
-#include "../books/cli.h"
-#include "../datagen/cli.h"
-#include "../tune/cli.h"
+#include "../books/book_command.h"
+#include "../datagen/datagen_command.h"
+#include "../tune/tune_command.h"
 #include "../engine/game.h"
 #include "../gui/gui.h"
 #include "../rules/registry.h"
@@ -32,7 +32,7 @@ static int check_main(int argc, char **argv)
         fputs(check_usage, stderr);
         return 2;
     }
-    int n = registry_add_file(argv[0], true, err, sizeof err);
+    int n = registry_add_file(argv[0], true, game_validate_variant, err, sizeof err);
     if (n < 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
@@ -76,7 +76,6 @@ int main(int argc, char **argv)
         { "check", check_main, check_usage },       { "variants", variants_main, variants_usage },
     };
     engine_init();
-    registry_set_validator(game_validate_variant);
     if (argc == 1)
         return uci_loop(stdin);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {

@@ -5,11 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../eval/nnue.h"
 #include "san.h"
 
 bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen)
 {
-    struct game fresh = { .v = v, .ops = instance_for(v, wide) };
+    struct game fresh = { .v = v, .ops = instance_for(v, wide), .nets = g->nets };
     fresh.tb = fresh.ops->tables_new(v);
     fresh.pos = fresh.tb ? fresh.ops->position_new(fresh.tb) : NULL;
     if (!fresh.pos || !game_set_position(&fresh, NULL, NULL, 0, err, errlen)) {
@@ -18,9 +19,17 @@ bool game_init(struct game *g, const struct variant *v, bool wide, char *err, si
         game_free(&fresh);
         return false;
     }
+    if (fresh.nets)
+        game_use_nets(&fresh, fresh.nets);
     game_free(g);
     *g = fresh;
     return true;
+}
+
+void game_use_nets(struct game *g, const struct nnue_choice *nets)
+{
+    g->nets = nets;
+    g->ops->nnue_attach(g->tb, g->pos, nnue_choice_for(nets, g->v));
 }
 
 bool game_load_weights(struct game *g, const struct eval_params *p, char *err, size_t errlen)

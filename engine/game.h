@@ -8,11 +8,15 @@
 
 #include "instance.h"
 
+struct nnue_choice;
+
 struct game {
     const struct variant *v;
     const struct engine_ops *ops;
     struct engine_tables *tb;
     struct position *pos;
+    /* The nets the game evaluates with (eval/nnue.h), NULL: none; kept through game_init. */
+    const struct nnue_choice *nets;
     /* Three players: the armies the turn resolution took off while the position was set, in order. */
     int neliminated;
     int eliminated[MAX_PLAYERS];
@@ -30,7 +34,11 @@ struct game_status {
     int score[MAX_PLAYERS];
 };
 
+/* The variant's game at its start; g (zeroed, or a game) keeps its choice of nets. */
 bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen);
+/* Evaluates with the net the choice gives the game's variant (NULL: none), from now on and after
+ * game_init; the choice must outlive the game. */
+void game_use_nets(struct game *g, const struct nnue_choice *nets);
 void game_free(struct game *g);
 /* The evaluation's weights for this game (its tables rebuilt, its position rescored); never while a
  * search runs on the game's tables. On failure the game keeps its weights. */

@@ -20,6 +20,7 @@ struct eval_trace;
 struct eval_weights;
 struct eval_params;
 struct accumulator;
+struct nnue_net;
 
 struct engine_ops {
     int bits;   /* cell-set width */
@@ -90,8 +91,8 @@ struct engine_ops {
     void (*position_rescore)(struct position *pos);
     /* The net's score for the side to move, SCORE_NONE when the tables have no net (eval/nnue.h). */
     int (*nnue_evaluate)(const struct engine_tables *tb, const struct position *pos);
-    /* Takes the net now chosen for the variant (nnue_for) and refreshes pos's accumulators. */
-    void (*nnue_attach)(struct engine_tables *tb, struct position *pos);
+    /* Takes the net (NULL: the classical evaluation) and refreshes pos's accumulators. */
+    void (*nnue_attach)(struct engine_tables *tb, struct position *pos, const struct nnue_net *net);
     const struct accumulator *(*nnue_accumulator)(const struct position *pos, int perspective);
 };
 

@@ -305,67 +305,63 @@ int nnue_output(const struct nnue_net *net, const struct accumulator *const acc[
     return (int)(out * net->scale / (NNUE_QA * NNUE_QO));
 }
 
-/* The choice of nets: set by the protocol loop between searches, read by every game_init. */
-static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool store_use;
-/* EvalFile's nets, one per variant definition. */
-static struct {
-    struct nnue_net *net;
-    char path[1024];
-} file_nets[MAX_VARIANTS];
-static int nfile_nets;
-/* Embedded nets, parsed on first use for a definition (its fingerprint) and kept to the end. */
+/* Embedded nets, parsed on first use for a definition (its fingerprint) and kept to the end: a cache
+ * that every thread's games share. */
+static pthread_mutex_t shipped_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     uint64_t fingerprint;
     bool tried;
     struct nnue_net *net;
 } shipped_cache[MAX_VARIANTS];
 
-void nnue_use(bool use)
+const struct variant *nnue_choice_add_file(struct nnue_choice *c, const char *path, char *err, size_t errlen)
 {
-    pthread_mutex_lock(&store_lock);
-    store_use = use;
-    pthread_mutex_unlock(&store_lock);
-}
-
-const struct variant *nnue_add_file(const char *path, char *err, size_t errlen)
-{
-    if (strlen(path) >= sizeof file_nets[0].path) {
+    if (strlen(path) >= sizeof c->file[0].path) {
         snprintf(err, errlen, "%.100s...: path too long", path);
         return NULL;
     }
     struct nnue_net *net = nnue_load(path, NULL, err, errlen);
     if (!net)
         return NULL;
-    const struct variant *v = registry_find(net->variant);
-    pthread_mutex_lock(&store_lock);
     int i = 0;
-    while (i < nfile_nets && file_nets[i].net->fingerprint != net->fingerprint)
+    while (i < c->nfiles && c->file[i].net->fingerprint != net->fingerprint)
         i++;
-    if (i < MAX_VARIANTS) {
-        if (i == nfile_nets)
-            nfile_nets++;
-        else
-            nnue_free(file_nets[i].net);
-        file_nets[i].net = net;
-        snprintf(file_nets[i].path, sizeof file_nets[i].path, "%s", path);
-    }
-    pthread_mutex_unlock(&store_lock);
     if (i == MAX_VARIANTS) {
         nnue_free(net);
         snprintf(err, errlen, "%s: no room for another net", path);
         return NULL;
     }
-    return v;
+    if (i == c->nfiles)
+        c->nfiles++;
+    else
+        nnue_free(c->file[i].net);
+    c->file[i].net = net;
+    snprintf(c->file[i].path, sizeof c->file[i].path, "%s", path);
+    return registry_find(net->variant);
 }
 
-void nnue_clear_files(void)
+void nnue_choice_clear(struct nnue_choice *c)
 {
-    pthread_mutex_lock(&store_lock);
-    for (int i = 0; i < nfile_nets; i++)
-        nnue_free(file_nets[i].net);
-    nfile_nets = 0;
-    pthread_mutex_unlock(&store_lock);
+    for (int i = 0; i < c->nfiles; i++)
+        nnue_free(c->file[i].net);
+    c->nfiles = 0;
+}
+
+static const struct nnue_net *shipped_cached(int i, const struct variant *v)
+{
+    for (int k = 0; k < MAX_VARIANTS; k++) {
+        if (shipped_cache[k].tried && shipped_cache[k].fingerprint == v->fingerprint)
+            return shipped_cache[k].net;
+        if (!shipped_cache[k].tried) {
+            char err[256];
+            /* A user's definition under a built-in name has another fingerprint: no net. */
+            shipped_cache[k].net = nnue_from_bytes(nnue_embedded[i].data, nnue_embedded[i].len, v, err, sizeof err);
+            shipped_cache[k].fingerprint = v->fingerprint;
+            shipped_cache[k].tried = true;
+            return shipped_cache[k].net;
+        }
+    }
+    return NULL;
 }
 
 static const struct nnue_net *shipped(const struct variant *v, const char **source)
@@ -374,52 +370,39 @@ static const struct nnue_net *shipped(const struct variant *v, const char **sour
         if (strcmp(nnue_embedded[i].name, v->name))
             continue;
         *source = nnue_embedded[i].path;
-        for (int k = 0; k < MAX_VARIANTS; k++) {
-            if (shipped_cache[k].tried && shipped_cache[k].fingerprint == v->fingerprint)
-                return shipped_cache[k].net;
-            if (!shipped_cache[k].tried) {
-                char err[256];
-                /* A user's definition under a built-in name has another fingerprint: no net. */
-                shipped_cache[k].net = nnue_from_bytes(nnue_embedded[i].data, nnue_embedded[i].len, v, err, sizeof err);
-                shipped_cache[k].fingerprint = v->fingerprint;
-                shipped_cache[k].tried = true;
-                return shipped_cache[k].net;
-            }
-        }
+        pthread_mutex_lock(&shipped_lock);
+        const struct nnue_net *net = shipped_cached(i, v);
+        pthread_mutex_unlock(&shipped_lock);
+        return net;
     }
     return NULL;
 }
 
-static const struct nnue_net *net_for(const struct variant *v, const char **source)
+static const struct nnue_net *net_for(const struct nnue_choice *c, const struct variant *v, const char **source)
 {
     *source = "";
-    if (!store_use)
+    if (!c || !c->use)
         return NULL;
-    for (int i = 0; i < nfile_nets; i++)
-        if (file_nets[i].net->fingerprint == v->fingerprint) {
-            *source = file_nets[i].path;
-            return file_nets[i].net;
+    for (int i = 0; i < c->nfiles; i++)
+        if (c->file[i].net->fingerprint == v->fingerprint) {
+            *source = c->file[i].path;
+            return c->file[i].net;
         }
     return shipped(v, source);
 }
 
-const struct nnue_net *nnue_for(const struct variant *v)
+const struct nnue_net *nnue_choice_for(const struct nnue_choice *c, const struct variant *v)
 {
     const char *source;
-    pthread_mutex_lock(&store_lock);
-    const struct nnue_net *net = net_for(v, &source);
-    pthread_mutex_unlock(&store_lock);
-    return net;
+    return net_for(c, v, &source);
 }
 
-void nnue_describe(const struct variant *v, char *out, size_t len)
+void nnue_describe(const struct nnue_choice *c, const struct variant *v, char *out, size_t len)
 {
     const char *source;
-    pthread_mutex_lock(&store_lock);
-    const struct nnue_net *net = net_for(v, &source);
+    const struct nnue_net *net = net_for(c, v, &source);
     if (net)
         snprintf(out, len, "NNUE %s (%s)", source, net->variant);
     else
-        snprintf(out, len, "classical (%s)", store_use ? "no net for this variant" : "UseNNUE is off");
-    pthread_mutex_unlock(&store_lock);
+        snprintf(out, len, "classical (%s)", c && c->use ? "no net for this variant" : "UseNNUE is off");
 }

@@ -61,17 +61,28 @@ int nnue_output(const struct nnue_net *net, const struct accumulator *const acc[
 int32_t nnue_dot_portable(const uint8_t *in, const int8_t *w, int n);
 nnue_dot_fn nnue_dot_avx2(void);
 
-/* Which nets the engine uses (options UseNNUE and EvalFile): none unless use; then for each variant
- * the net of an EvalFile file for its definition, else its shipped net, else none. */
-void nnue_use(bool use);
+/* Which nets a game evaluates with (options UseNNUE and EvalFile): none unless use; then for each
+ * variant the net of a file added for its definition, else its shipped net, else none. Owned by the
+ * one who sets it (a UCI session) and read by its games (engine/game.h), so that games in one process
+ * may choose differently; changed only while none of them searches. */
+struct nnue_choice {
+    bool use;
+    int nfiles;
+    struct nnue_file {
+        struct nnue_net *net;
+        char path[1024];
+    } file[MAX_VARIANTS];
+};
+
 /* Loads path's net for the registered variant it names, replacing an earlier file's net for that
  * definition: the variant, or NULL (nothing changed, one line in err). */
-const struct variant *nnue_add_file(const char *path, char *err, size_t errlen);
-void nnue_clear_files(void);
-/* The net the evaluation uses for v, NULL for the classical evaluation. A net lives until exit, or
- * until nnue_add_file replaces it or nnue_clear_files. */
-const struct nnue_net *nnue_for(const struct variant *v);
-/* What nnue_for(v) gives, in words: "NNUE <source> (<variant>)" or "classical (<why>)". */
-void nnue_describe(const struct variant *v, char *out, size_t len);
+const struct variant *nnue_choice_add_file(struct nnue_choice *c, const char *path, char *err, size_t errlen);
+/* Frees the files' nets: the choice keeps only use. */
+void nnue_choice_clear(struct nnue_choice *c);
+/* The net the choice gives v, NULL for the classical evaluation (so does a NULL choice). A file's net
+ * lives until nnue_choice_add_file replaces it or nnue_choice_clear; a shipped one until exit. */
+const struct nnue_net *nnue_choice_for(const struct nnue_choice *c, const struct variant *v);
+/* What nnue_choice_for(c, v) gives, in words: "NNUE <source> (<variant>)" or "classical (<why>)". */
+void nnue_describe(const struct nnue_choice *c, const struct variant *v, char *out, size_t len);
 
 #endif

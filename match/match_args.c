@@ -1,6 +1,7 @@
 /* The runner's command line (cutechess-cli style, docs/match.md) into a struct match_conf. */
-#include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,8 @@
 
 #include "../engine/game.h"
 #include "../rules/registry.h"
+#include "../util/args.h"
+#include "../util/number.h"
 #include "../util/shard.h"
 #include "match.h"
 #include "openings.h"
@@ -16,20 +19,12 @@
 /* DEFAULT_MARGIN_MS: an engine that answers in time can still be read late when the machine is
  * loaded (the engine or the runner not scheduled); 200 ms is over twice the latest seen on a loaded
  * 2-core machine at st=0.1 (77 ms) and, as the engine is never told of it, buys it no thinking time. */
-enum { MAX_ARGS = 256, DEFAULT_TIMEOUT = 60, DEFAULT_MARGIN_MS = 200 };
-
-/* key=value arguments of one flag (-engine, -each, -openings, ...). */
-struct pairs {
-    char *arg[MAX_ARGS];
-    int n;
-};
+enum { DEFAULT_TIMEOUT = 60, DEFAULT_MARGIN_MS = 200, MAX_VARIANT_FILES = 16 };
 
 static bool parse_long(const char *text, long long min, long long max, long long *out)
 {
-    char *end;
-    errno = 0;
-    long long n = strtoll(text, &end, 10);
-    if (end == text || *end || errno || n < min || n > max)
+    long n;
+    if (!number_parse(text, (long)min, (long)max, &n))
         return false;
     *out = n;
     return true;
@@ -42,13 +37,6 @@ static bool parse_int(const char *text, int min, int max, int *out)
         return false;
     *out = (int)n;
     return true;
-}
-
-static bool parse_double(const char *text, double *out)
-{
-    char *end;
-    *out = strtod(text, &end);
-    return end != text && !*end;
 }
 
 static bool copy(char *dst, size_t len, const char *src)
@@ -102,23 +90,23 @@ static bool engine_setting(struct engine_conf *e, const char *key, const char *v
 }
 
 /* -each first, then the engine's own settings, so that these win. */
-static bool engine_conf(struct engine_conf *e, int number, struct pairs *each, struct pairs *own, char *err,
+static bool engine_conf(struct engine_conf *e, int number, const struct arg_words *each, const struct arg_words *own, char *err,
                         size_t errlen)
 {
     *e = (struct engine_conf){ .timeout = DEFAULT_TIMEOUT * 1000000LL, .limits.margin = DEFAULT_MARGIN_MS * 1000LL };
     for (int list = 0; list < 2; list++) {
-        struct pairs *p = list ? own : each;
+        const struct arg_words *p = list ? own : each;
         for (int i = 0; i < p->n; i++) {
             char buf[2048];
             const char *key, *value;
-            bool split = split_pair(p->arg[i], buf, sizeof buf, &key, &value);
+            bool split = split_pair(p->word[i], buf, sizeof buf, &key, &value);
             if (split && !strcmp(key, "proto") && strcmp(value, "uci")) {
                 snprintf(err, errlen, "engine %d: proto=%s is not spoken here: only UCI engines play (proto=uci)",
                          number, value);
                 return false;
             }
             if (!split || !engine_setting(e, key, value)) {
-                snprintf(err, errlen, "bad engine setting '%s'", p->arg[i]);
+                snprintf(err, errlen, "bad engine setting '%s'", p->word[i]);
                 return false;
             }
         }
@@ -170,76 +158,65 @@ static bool group_setting(struct match_conf *c, enum group g, const char *key, c
                         : !strcmp(key, "elo1") ? &s->elo1
                         : !strcmp(key, "alpha") ? &s->alpha
                         : !strcmp(key, "beta") ? &s->beta : NULL;
-        return field && parse_double(value, field);
+        return field && number_parse_real(value, -HUGE_VAL, HUGE_VAL, field);
     }
     }
 }
 
-static bool group_apply(struct match_conf *c, enum group g, const struct pairs *p, char *err, size_t errlen)
+static bool group_apply(struct match_conf *c, enum group g, const struct arg_words *p, char *err, size_t errlen)
 {
     for (int i = 0; i < p->n; i++) {
         char buf[2048];
         const char *key, *value;
-        if (!split_pair(p->arg[i], buf, sizeof buf, &key, &value) || !group_setting(c, g, key, value)) {
-            snprintf(err, errlen, "bad setting '%s' after %s", p->arg[i], group_flag[g]);
+        if (!split_pair(p->word[i], buf, sizeof buf, &key, &value) || !group_setting(c, g, key, value)) {
+            snprintf(err, errlen, "bad setting '%s' after %s", p->word[i], group_flag[g]);
             return false;
         }
     }
     return true;
 }
 
-/* The key=value arguments that follow flag i; returns the index of the last one. */
-static int collect(int argc, char **argv, int i, struct pairs *p)
-{
-    while (i + 1 < argc && argv[i + 1][0] != '-' && p->n < MAX_ARGS)
-        p->arg[p->n++] = argv[++i];
-    return i;
-}
-
-struct single_values {
-    const char *variant, *tournament;
-    int games, rounds;
+/* The command line as read (the table below), before it is checked and combined: the settings that
+ * go to the configuration as they are, and the others. */
+struct flags {
+    struct match_conf c;
+    struct arg_words each, engine[MAX_ENGINES], group[NGROUPS], results;
+    const char *variant, *shard, *variant_file[MAX_VARIANT_FILES];
+    int nvariant_files, games, rounds;
+    int tournament;   /* -1, or the index of tournaments[] */
+    long long seed;
+    uint64_t given;
 };
 
-/* A flag with one value. */
-static bool single(struct match_conf *c, const char *flag, const char *value, struct single_values *sv, char *err,
-                   size_t errlen)
-{
-    long long seed = 0;
-    bool ok = true;
-    if (!strcmp(flag, "-variant")) {
-        sv->variant = value;
-    } else if (!strcmp(flag, "-games")) {
-        ok = parse_int(value, 1, 1000000, &sv->games);
-    } else if (!strcmp(flag, "-rounds")) {
-        ok = parse_int(value, 1, 1000000, &sv->rounds);
-    } else if (!strcmp(flag, "-concurrency")) {
-        ok = parse_int(value, 1, MAX_CONCURRENCY, &c->concurrency);
-    } else if (!strcmp(flag, "-pgnout")) {
-        ok = copy(c->pgn, sizeof c->pgn, value);
-    } else if (!strcmp(flag, "-event")) {
-        ok = copy(c->event, sizeof c->event, value);
-    } else if (!strcmp(flag, "-ratinginterval")) {
-        ok = parse_int(value, 0, 1000000, &c->rating_interval);
-    } else if (!strcmp(flag, "-seed")) {
-        ok = parse_long(value, 0, LLONG_MAX, &seed);
-        c->seed = (unsigned long long)seed;
-        c->seeded = true;
-    } else if (!strcmp(flag, "-tournament")) {
-        sv->tournament = value;
-        ok = !strcmp(value, "gauntlet") || !strcmp(value, "round-robin");
-    } else if (!strcmp(flag, "--shard") || !strcmp(flag, "-shard")) {
-        return shard_parse(value, flag, &c->shard, &c->nshards, err, errlen);
-    } else if (!strcmp(flag, "-variantfile")) {
-        return registry_add_file(value, false, err, errlen) >= 0;
-    } else {
-        snprintf(err, errlen, "unknown argument '%s'", flag);
-        return false;
-    }
-    if (!ok)
-        snprintf(err, errlen, "bad value '%s' for %s", value, flag);
-    return ok;
-}
+static const char *const tournaments[] = { "gauntlet", "round-robin", NULL };
+
+static const struct arg_option options[] = {
+    ARG("-engine", ARG_WORDS, struct flags, engine, .repeat = MAX_ENGINES,
+        .count_at = offsetof(struct flags, c.nengines)),
+    ARG("-each", ARG_WORDS, struct flags, each),
+    ARG("-openings", ARG_WORDS, struct flags, group[GROUP_OPENINGS]),
+    ARG("-draw", ARG_WORDS, struct flags, group[GROUP_DRAW]),
+    ARG("-resign", ARG_WORDS, struct flags, group[GROUP_RESIGN]),
+    ARG("-sprt", ARG_WORDS, struct flags, group[GROUP_SPRT]),
+    ARG("--results", ARG_WORDS, struct flags, results),
+    ARG("-repeat", ARG_SET, struct flags, c.repeat, .lo = 1),
+    ARG("-norepeat", ARG_SET, struct flags, c.repeat, .lo = 0),
+    ARG("-noopenings", ARG_SET, struct flags, c.no_openings, .lo = 1),
+    ARG("-variant", ARG_TEXT, struct flags, variant),
+    ARG("-variantfile", ARG_TEXT, struct flags, variant_file, .repeat = MAX_VARIANT_FILES,
+        .count_at = offsetof(struct flags, nvariant_files)),
+    ARG("-games", ARG_INT, struct flags, games, .lo = 1, .hi = 1000000),
+    ARG("-rounds", ARG_INT, struct flags, rounds, .lo = 1, .hi = 1000000),
+    ARG("-concurrency", ARG_INT, struct flags, c.concurrency, .lo = 1, .hi = MAX_CONCURRENCY),
+    ARG("-pgnout", ARG_BUFFER, struct flags, c.pgn, .size = ARG_SIZE(struct match_conf, pgn)),
+    ARG("-event", ARG_BUFFER, struct flags, c.event, .size = ARG_SIZE(struct match_conf, event)),
+    ARG("-ratinginterval", ARG_INT, struct flags, c.rating_interval, .lo = 0, .hi = 1000000),
+    ARG("-seed", ARG_LONG, struct flags, seed, .lo = 0, .hi = LLONG_MAX),
+    ARG("-tournament", ARG_CHOICE, struct flags, tournament, .choices = tournaments),
+    ARG("--shard", ARG_TEXT, struct flags, shard),
+    ARG("-shard", ARG_TEXT, struct flags, shard),
+};
+static const struct arg_table table = ARG_TABLE(options, false, 0);
 
 /* Without -openings or -noopenings the games start from the shipped suite, in random order. */
 static void find_suite(struct match_conf *c)
@@ -255,18 +232,19 @@ static void find_suite(struct match_conf *c)
 }
 
 /* Whether the engines fit the variant: one per army, or 3 or more in pairs in a tournament. */
-static bool check_engines(struct match_conf *c, const struct single_values *sv, char *err, size_t errlen)
+static bool check_engines(struct match_conf *c, const struct flags *f, char *err, size_t errlen)
 {
     int players = c->v->nplayers;
-    c->tournament = !sv->tournament || c->nengines == 2 ? TOURNAMENT_MATCH
-                    : !strcmp(sv->tournament, "gauntlet") ? TOURNAMENT_GAUNTLET : TOURNAMENT_ROUND_ROBIN;
+    bool given = f->tournament >= 0;
+    c->tournament = !given || c->nengines == 2 ? TOURNAMENT_MATCH
+                    : f->tournament == 0 ? TOURNAMENT_GAUNTLET : TOURNAMENT_ROUND_ROBIN;
     if (players > 2 && c->nengines != players)
         snprintf(err, errlen, "variant '%s' has %d players: give %d -engine arguments, not %d", c->v->name, players,
                  players, c->nengines);
-    else if (players > 2 && sv->tournament)
+    else if (players > 2 && given)
         snprintf(err, errlen, "-tournament is for two-player variants: a match of %d players plays its engines in "
                               "every seating", players);
-    else if (players == 2 && c->nengines > 2 && !sv->tournament)
+    else if (players == 2 && c->nengines > 2 && !given)
         snprintf(err, errlen, "variant '%s' has 2 players: give two -engine arguments, or -tournament gauntlet or "
                               "round-robin for %d", c->v->name, c->nengines);
     else if (c->tournament && c->use_sprt)
@@ -276,11 +254,11 @@ static bool check_engines(struct match_conf *c, const struct single_values *sv, 
     return false;
 }
 
-static bool check_conf(struct match_conf *c, const struct pairs *group, const struct single_values *sv, char *err,
-                       size_t errlen)
+static bool check_conf(struct match_conf *c, const struct flags *f, char *err, size_t errlen)
 {
+    const struct arg_words *group = f->group;
     const struct sprt *s = &c->sprt;
-    c->v = registry_find(sv->variant);
+    c->v = registry_find(f->variant);
     if (group[GROUP_OPENINGS].n && !c->openings[0])
         snprintf(err, errlen, "-openings needs file=");
     else if (c->openings[0] && c->no_openings)
@@ -292,19 +270,19 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
     else if (c->nresults)
         return true;
     else if (!c->v)
-        snprintf(err, errlen, "unknown variant '%s'", sv->variant);
-    else if (!check_engines(c, sv, err, errlen))
+        snprintf(err, errlen, "unknown variant '%s'", f->variant);
+    else if (!check_engines(c, f, err, errlen))
         return false;
     else if (c->nengines > 2 && !c->tournament && (c->use_sprt || c->adj.draw_movecount || c->adj.resign_movecount))
         snprintf(err, errlen, "-draw, -resign and -sprt are for two-player matches");
-    else if (c->v->nplayers > 2 && sv->games * sv->rounds % schedule_seatings(c->v->nplayers))
+    else if (c->v->nplayers > 2 && f->games * f->rounds % schedule_seatings(c->v->nplayers))
         snprintf(err, errlen, "a %d-player match plays the engines in their %d seatings in turn: -games (times "
                               "-rounds) must be a multiple of %d, not %d", c->v->nplayers,
-                 schedule_seatings(c->v->nplayers), schedule_seatings(c->v->nplayers), sv->games * sv->rounds);
-    else if ((long long)sv->games * sv->rounds * schedule_pairings(c) > 100000000)
+                 schedule_seatings(c->v->nplayers), schedule_seatings(c->v->nplayers), f->games * f->rounds);
+    else if ((long long)f->games * f->rounds * schedule_pairings(c) > 100000000)
         snprintf(err, errlen, "more than 100000000 games");
     else {
-        c->games = sv->games * sv->rounds * schedule_pairings(c);
+        c->games = f->games * f->rounds * schedule_pairings(c);
         find_suite(c);
         /* The seed names the run in every record, so that --results scores the shards' games as one
          * run's; and every shard must draw the same order of random openings to play the same game g. */
@@ -318,51 +296,45 @@ static bool check_conf(struct match_conf *c, const struct pairs *group, const st
     return false;
 }
 
-bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t errlen)
+/* The command line into f->c, and what is not its own field into f; false with err at the first
+ * mistake. */
+static bool flags_read(struct flags *f, int argc, char **argv, char *err, size_t errlen)
 {
-    struct pairs each = { 0 }, own[MAX_ENGINES] = { 0 }, group[NGROUPS] = { 0 };
-    struct single_values sv = { .variant = "glinski", .games = 2, .rounds = 1 };
+    struct match_conf *c = &f->c;
     *c = (struct match_conf){ .concurrency = 1, .repeat = true, .rating_interval = 10, .shard = 1, .nshards = 1,
                               .seed = (unsigned long long)time(NULL) };
     snprintf(c->event, sizeof c->event, "Sennight match");
-    registry_set_validator(game_validate_variant);
+    f->variant = "glinski";
+    f->games = 2;
+    f->rounds = 1;
+    f->tournament = -1;
+    if (!args_parse(&table, f, 0, argc, argv, &f->given, err, errlen))
+        return false;
+    if (args_given(&table, f->given, "--results") && !f->results.n) {
+        snprintf(err, errlen, "--results needs record files");
+        return false;
+    }
+    _Static_assert((int)MAX_RESULT_FILES >= (int)ARGS_MAX_WORDS, "--results holds the words after it");
+    for (int i = 0; i < f->results.n; i++)
+        c->results[c->nresults++] = f->results.word[i];
+    c->use_sprt = args_given(&table, f->given, "-sprt");
+    if ((c->seeded = args_given(&table, f->given, "-seed")))
+        c->seed = (unsigned long long)f->seed;
+    const char *shard_flag = args_given(&table, f->given, "-shard") ? "-shard" : "--shard";
+    if (f->shard && !shard_parse(f->shard, shard_flag, &c->shard, &c->nshards, err, errlen))
+        return false;
     if (!registry_init(err, errlen))
         return false;
-    for (int i = 0; i < argc; i++) {
-        const char *flag = argv[i];
-        int g = 0;
-        while (g < NGROUPS && strcmp(flag, group_flag[g]))
-            g++;
-        if (g < NGROUPS) {
-            c->use_sprt |= g == GROUP_SPRT;
-            i = collect(argc, argv, i, &group[g]);
-        } else if (!strcmp(flag, "--results")) {
-            while (i + 1 < argc && argv[i + 1][0] != '-' && c->nresults < MAX_RESULT_FILES)
-                c->results[c->nresults++] = argv[++i];
-            if (!c->nresults) {
-                snprintf(err, errlen, "--results needs record files");
-                return false;
-            }
-        } else if (!strcmp(flag, "-engine")) {
-            if (c->nengines == MAX_ENGINES) {
-                snprintf(err, errlen, "at most %d -engine arguments", MAX_ENGINES);
-                return false;
-            }
-            i = collect(argc, argv, i, &own[c->nengines++]);
-        } else if (!strcmp(flag, "-each")) {
-            i = collect(argc, argv, i, &each);
-        } else if (!strcmp(flag, "-repeat") || !strcmp(flag, "-norepeat")) {
-            c->repeat = !strcmp(flag, "-repeat");
-        } else if (!strcmp(flag, "-noopenings")) {
-            c->no_openings = true;
-        } else if (i + 1 >= argc || !single(c, flag, argv[i + 1], &sv, err, errlen)) {
-            if (i + 1 >= argc)
-                snprintf(err, errlen, "%s needs a value", flag);
+    for (int i = 0; i < f->nvariant_files; i++)
+        if (registry_add_file(f->variant_file[i], false, game_validate_variant, err, errlen) < 0)
             return false;
-        } else {
-            i++;
-        }
-    }
+    return true;
+}
+
+/* The flags combined: the engines' settings, the groups', and whether they make a match. */
+static bool flags_check(struct flags *f, char *err, size_t errlen)
+{
+    struct match_conf *c = &f->c;
     if (c->nresults && c->nengines) {
         snprintf(err, errlen, "--results scores record files: it takes no -engine");
         return false;
@@ -372,10 +344,10 @@ bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t 
         return false;
     }
     for (int g = 0; g < NGROUPS; g++)
-        if (!group_apply(c, g, &group[g], err, errlen))
+        if (!group_apply(c, g, &f->group[g], err, errlen))
             return false;
     for (int e = 0; e < c->nengines; e++)
-        if (!engine_conf(&c->engine[e], e + 1, &each, &own[e], err, errlen))
+        if (!engine_conf(&c->engine[e], e + 1, &f->each, &f->engine[e], err, errlen))
             return false;
     /* Reports name the engines: two of the same name would be told apart by nothing. */
     for (int e = 1; e < c->nengines; e++) {
@@ -388,5 +360,19 @@ bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t 
             copy(c->engine[e].name, sizeof name, name);
         }
     }
-    return check_conf(c, group, &sv, err, errlen);
+    return check_conf(c, f, err, errlen);
+}
+
+bool match_parse(int argc, char **argv, struct match_conf *c, char *err, size_t errlen)
+{
+    /* The flags hold a configuration and every engine's words: too much for a thread's stack. */
+    struct flags *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = flags_read(f, argc, argv, err, errlen) && flags_check(f, err, errlen);
+    *c = f->c;
+    free(f);
+    return ok;
 }

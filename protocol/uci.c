@@ -145,6 +145,7 @@ void uci_free(struct uci *u)
     pool_free(&u->bench_pool);
     game_free(&u->game);
     shelf_free(u);
+    nnue_choice_clear(&u->nets);
     free(u);
 }
 
@@ -167,6 +168,7 @@ struct uci *uci_new(char *err, size_t errlen)
     /* The table and threads first, which the options' setters resize; then every option's default. */
     u->threads = DEFAULT_THREADS;
     u->hash_mb = TT_DEFAULT_MB;
+    u->game.nets = &u->nets;
     bool ready = registry_init(err, errlen) && game_init(&u->game, registry_get(0), false, err, errlen);
     if (ready && !(ready = pool_configure(&u->pool, u->threads, u->hash_mb)))
         snprintf(err, errlen, "out of memory for the hash table");

@@ -154,7 +154,7 @@ void cmd_check(struct uci *u, char **tok, int n)
         say_error("usage: check <variant file>");
         return;
     }
-    int count = registry_add_file(tok[1], true, err, sizeof err);
+    int count = registry_add_file(tok[1], true, game_validate_variant, err, sizeof err);
     if (count < 0)
         say_error(err);
     else

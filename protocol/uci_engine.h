@@ -12,7 +12,9 @@
 #include "../books/book.h"
 #include "../engine/game.h"
 #include "../engine/threads.h"
+#include "../eval/nnue.h"
 #include "../eval/weights.h"
+#include "../util/say.h"
 #include "uci_input.h"
 
 enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 5000, MAX_BOOK_DEPTH = 1000 };
@@ -70,20 +72,15 @@ struct uci {
     bool own_book;
     bool analyse;              /* UCI_AnalyseMode: the GUI analyses, so no book move */
     bool limit_strength;       /* UCI_LimitStrength: play about as strong as elo */
-    bool use_nnue;             /* UseNNUE */
+    struct nnue_choice nets;   /* UseNNUE and EvalFile: the nets of the session's games */
     int elo;
     enum book_variety book_variety;
     int book_depth;             /* the last fullmove number the book is used for; 0: no limit */
     uint64_t book_seed, book_draws;
 };
 
-/* uci_output.c. One whole line to stdout (a newline added), never interleaved with another thread's. */
-void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "info string error: <msg>", one line for each line of msg. */
+/* uci_output.c, beside util/say.h's say. "info string error: <msg>", one line for each line of msg. */
 void say_error(const char *msg);
-/* Around output of several lines that must stay together (d's diagram). */
-void say_lock(void);
-void say_unlock(void);
 /* The search's callbacks (ctx: the struct uci): info lines for an iteration, and for progress. */
 void say_report(void *ctx, const struct search_report *r);
 void say_progress(void *ctx, const struct search_progress *p);

@@ -307,8 +307,8 @@ static void *bench_worker(void *arg)
 {
     struct uci *u = arg;
     struct bench_result r;
-    bench_run(u->bench_args[0], u->bench_args[1], (size_t)u->bench_args[2], &u->weights, &u->bench_pool, &u->stop, say,
-              &r);
+    bench_run(u->bench_args[0], u->bench_args[1], (size_t)u->bench_args[2], &u->weights, &u->nets, &u->bench_pool,
+              &u->stop, say, &r);
     /* Only now: an isready read while the job ran is answered after its last line. */
     job_ended(u);
     return NULL;

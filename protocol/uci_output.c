@@ -1,36 +1,8 @@
-/* The UCI server's output: whole lines to stdout, never interleaved between the loop's thread and a job's,
- * and the search's info lines. */
-#include <pthread.h>
-#include <stdarg.h>
+/* The UCI server's output: error lines and the search's info lines, each a whole line (util/say.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "uci_engine.h"
-
-static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void say_lock(void)
-{
-    pthread_mutex_lock(&out_lock);
-}
-
-void say_unlock(void)
-{
-    pthread_mutex_unlock(&out_lock);
-}
-
-/* One whole line to stdout, never interleaved with the worker's lines. */
-void say(const char *fmt, ...)
-{
-    va_list ap;
-    say_lock();
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-    fflush(stdout);
-    say_unlock();
-}
 
 void say_error(const char *msg)
 {
@@ -50,11 +22,6 @@ static void format_score(char *out, size_t len, int score, int armies)
         snprintf(out, len, "cp %d", score);
 }
 
-static unsigned long long nodes_per_second(uint64_t nodes, int64_t ms)
-{
-    return (unsigned long long)(ms > 0 ? nodes * 1000 / (uint64_t)ms : nodes);
-}
-
 void say_report(void *ctx, const struct search_report *r)
 {
     struct uci *u = ctx;
@@ -69,7 +36,7 @@ void say_report(void *ctx, const struct search_report *r)
     say("info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld pv%s", r->depth,
         r->seldepth, r->multipv, score,
         r->bound == BOUND_LOWER ? " lowerbound" : r->bound == BOUND_UPPER ? " upperbound" : "",
-        (unsigned long long)r->nodes, nodes_per_second(r->nodes, r->time_ms), r->hashfull, (long long)r->time_ms, pv);
+        (unsigned long long)r->nodes, say_per_second(r->nodes, r->time_ms), r->hashfull, (long long)r->time_ms, pv);
 }
 
 void say_progress(void *ctx, const struct search_progress *p)
@@ -79,5 +46,5 @@ void say_progress(void *ctx, const struct search_progress *p)
     move_to_text(u->game.v, p->currmove, m);
     say("info depth %d currmove %s currmovenumber %d", p->depth, m, p->currmove_number);
     say("info nodes %llu nps %llu hashfull %d time %lld", (unsigned long long)p->nodes,
-        nodes_per_second(p->nodes, p->time_ms), p->hashfull, (long long)p->time_ms);
+        say_per_second(p->nodes, p->time_ms), p->hashfull, (long long)p->time_ms);
 }

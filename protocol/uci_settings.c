@@ -142,7 +142,7 @@ static void set_variant_path(struct uci *u, long x, const char *value)
     char err[ERR_LEN * 4];
     if (!value[0] || !strcmp(value, "<empty>"))
         return;
-    if (registry_add_file(value, false, err, sizeof err) < 0)
+    if (registry_add_file(value, false, game_validate_variant, err, sizeof err) < 0)
         say_error(err);
     else
         list_variants("info string variants:");
@@ -214,13 +214,14 @@ static void set_own_book(struct uci *u, long x, const char *v)
     load_book(u);
 }
 
-/* UseNNUE and EvalFile (docs/nnue.md) take effect for the current game at once and for every game
- * set up later; UseNNUE true and a file answer in one line, the defaults silently. */
+/* UseNNUE and EvalFile (docs/nnue.md) are the session's choice of nets: they take effect for its
+ * game at once and for every game it sets up later; UseNNUE true and a file answer in one line, the
+ * defaults silently. */
 static void announce_nnue(struct uci *u, const struct variant *file_variant, const char *file)
 {
     char what[ERR_LEN];
-    u->game.ops->nnue_attach(u->game.tb, u->game.pos);
-    nnue_describe(u->game.v, what, sizeof what);
+    game_use_nets(&u->game, &u->nets);
+    nnue_describe(&u->nets, u->game.v, what, sizeof what);
     if (file_variant && file_variant != u->game.v)
         say("info string EvalFile %s: a net for %s; %s keeps its evaluation: %s", file, file_variant->name,
             u->game.v->name, what);
@@ -231,11 +232,11 @@ static void announce_nnue(struct uci *u, const struct variant *file_variant, con
 static void set_use_nnue(struct uci *u, long x, const char *v)
 {
     (void)v;
-    nnue_use(x);
-    u->game.ops->nnue_attach(u->game.tb, u->game.pos);
-    if (u->use_nnue != (x != 0))
+    bool was = u->nets.use;
+    u->nets.use = x;
+    game_use_nets(&u->game, &u->nets);
+    if (was != u->nets.use)
         evaluation_changed(u);
-    u->use_nnue = x;
     if (x)
         announce_nnue(u, NULL, "");
 }
@@ -248,16 +249,16 @@ static void set_eval_file(struct uci *u, long x, const char *value)
     char err[ERR_LEN * 4];
     const struct variant *v;
     if (!strcmp(value, "<empty>")) {
-        nnue_clear_files();
-        u->game.ops->nnue_attach(u->game.tb, u->game.pos);
-    } else if ((v = nnue_add_file(value, err, sizeof err))) {
+        nnue_choice_clear(&u->nets);
+        game_use_nets(&u->game, &u->nets);
+    } else if ((v = nnue_choice_add_file(&u->nets, value, err, sizeof err))) {
         announce_nnue(u, v, value);
     } else {
         say_error(err);
         return;
     }
     /* The files' nets evaluate only with UseNNUE on. */
-    if (u->use_nnue)
+    if (u->nets.use)
         evaluation_changed(u);
 }
 

@@ -50,7 +50,7 @@ bool shelf_switch(struct uci *u, const struct variant *v, bool *built, char *err
         return false;
     /* The nets may have changed since it was shelved (EvalFile, UseNNUE): chosen again before the
      * start position's accumulators are computed. */
-    g.ops->nnue_attach(g.tb, g.pos);
+    game_use_nets(&g, &u->nets);
     if (!*built && !game_set_position(&g, NULL, NULL, 0, err, errlen)) {
         if (g.tb != u->game.tb)
             game_free(&g);

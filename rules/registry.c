@@ -13,13 +13,6 @@ extern const char variants_builtin_ini[];
 
 static struct variant *variants[MAX_VARIANTS];
 static int nvariants;
-static variant_validator validator;
-
-void registry_set_validator(variant_validator check)
-{
-    validator = check;
-}
-
 int registry_count(void)
 {
     return nvariants;
@@ -51,9 +44,10 @@ static bool start_castles(const struct variant *v, const struct setup *s, char *
     return true;
 }
 
-/* validate: run the validator (user definitions); the built-in ones skip it, as building every
- * variant's tables to check it was nine tenths of each start's work (the tests check them instead). */
-static int registry_add(const char *text, const char *origin, bool dry_run, bool validate, char *err, size_t errlen)
+/* check: the validator of user definitions; the built-in ones skip it, as building every variant's
+ * tables to check it was nine tenths of each start's work (the tests check them instead). */
+int registry_add_text(const char *text, const char *origin, bool dry_run, variant_validator check, char *err,
+                      size_t errlen)
 {
     struct variant *fresh[MAX_VARIANTS];
     int n = variant_parse(text, origin, fresh, MAX_VARIANTS - nvariants,
@@ -69,7 +63,7 @@ static int registry_add(const char *text, const char *origin, bool dry_run, bool
             ok = false;
         } else if (!setup_from_fen(&s, fresh[i], fresh[i]->start_fen, why, sizeof why)
                    || !start_castles(fresh[i], &s, why, sizeof why)
-                   || (validate && validator && !validator(fresh[i], why, sizeof why))) {
+                   || (check && !check(fresh[i], why, sizeof why))) {
             snprintf(err, errlen, "%s: variant '%s': start position: %s", origin, fresh[i]->name, why);
             ok = false;
         }
@@ -84,12 +78,7 @@ static int registry_add(const char *text, const char *origin, bool dry_run, bool
     return ok ? n : -1;
 }
 
-int registry_add_text(const char *text, const char *origin, bool dry_run, char *err, size_t errlen)
-{
-    return registry_add(text, origin, dry_run, true, err, errlen);
-}
-
-int registry_add_file(const char *path, bool dry_run, char *err, size_t errlen)
+int registry_add_file(const char *path, bool dry_run, variant_validator check, char *err, size_t errlen)
 {
     size_t len;
     char *text = file_read(path, 1 << 20, &len, err, errlen);
@@ -100,7 +89,7 @@ int registry_add_file(const char *path, bool dry_run, char *err, size_t errlen)
         snprintf(err, errlen, "variant file '%s' is not text", path);
         return -1;
     }
-    int n = registry_add_text(text, path, dry_run, err, errlen);
+    int n = registry_add_text(text, path, dry_run, check, err, errlen);
     free(text);
     return n;
 }
@@ -109,5 +98,5 @@ bool registry_init(char *err, size_t errlen)
 {
     if (nvariants)
         return true;
-    return registry_add(variants_builtin_ini, "variants.ini", false, false, err, errlen) > 0;
+    return registry_add_text(variants_builtin_ini, "variants.ini", false, NULL, err, errlen) > 0;
 }

@@ -2,7 +2,10 @@
 #include "engine_pipe.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tests.h"
 #include "../util/clock.h"
@@ -57,4 +60,34 @@ const char *pipe_read_line(struct proc *p, int timeout_ms)
 {
     const char *line;
     return proc_read_line(p, deadline_ms(timeout_ms), NULL, &line) == PROC_LINE ? line : NULL;
+}
+
+int pipe_run(const char *const *args, char *out, size_t outlen, char *err, size_t errlen, int *err_lines)
+{
+    char path[] = "/tmp/sennight-tune-err-XXXXXX";
+    int fd = mkstemp(path), saved = dup(STDERR_FILENO);
+    ck_assert(fd >= 0 && saved >= 0);
+    /* The child inherits standard error from this process while it starts. */
+    fflush(stderr);
+    ck_assert(dup2(fd, STDERR_FILENO) >= 0);
+    struct proc p;
+    pipe_start(&p, args);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    out[0] = 0;
+    for (const char *line; (line = pipe_read_line(&p, (int)(test_timeout(60) * 1000)));)
+        snprintf(out + strlen(out), outlen - strlen(out), "%s\n", line);
+    struct proc_exit x = pipe_wait(&p, (int)(test_timeout(60) * 1000));
+    proc_end(&p, 0, NULL, 0);
+    ck_assert(x.exited);
+    FILE *f = fdopen(fd, "r");
+    ck_assert(f && !fseek(f, 0, SEEK_SET));
+    *err_lines = 0;
+    err[0] = 0;
+    for (char line[1024]; fgets(line, sizeof line, f); ++*err_lines)
+        if (!*err_lines)
+            snprintf(err, errlen, "%s", line);
+    fclose(f);
+    unlink(path);
+    return x.code;
 }

@@ -21,5 +21,8 @@ struct proc_exit pipe_wait(struct proc *p, int timeout_ms);
 /* The next output line without its newline, valid until the next call on p; NULL on timeout or
  * once the engine's output has ended. */
 const char *pipe_read_line(struct proc *p, int timeout_ms);
+/* Runs the engine with the arguments to its end: its output lines into out, the first line of its
+ * standard error into err and their number into *err_lines; returns its exit status. */
+int pipe_run(const char *const *args, char *out, size_t outlen, char *err, size_t errlen, int *err_lines);
 
 #endif

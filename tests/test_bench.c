@@ -29,7 +29,7 @@ START_TEST(test_bench_signature)
     struct bench_result r;
     struct search_pool pool;
     ck_assert(pool_init(&pool));
-    ck_assert(bench_run(BENCH_DEPTH, 1, 16, &eval_weights_default, &pool, NULL, quiet, &r));
+    ck_assert(bench_run(BENCH_DEPTH, 1, 16, &eval_weights_default, NULL, &pool, NULL, quiet, &r));
     pool_free(&pool);
     ck_assert_msg(r.nodes == recorded,
                   "bench searched %llu nodes, bench/signature says %llu: a change to the search or evaluation "

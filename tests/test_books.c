@@ -11,7 +11,7 @@
 #include "../match/openings.h"
 #include "../match/pgn.h"
 #include "../books/build.h"
-#include "../books/cli.h"
+#include "../books/book_command.h"
 #include "../books/suite.h"
 #include "../rules/registry.h"
 #include "engine_pipe.h"

@@ -342,22 +342,29 @@ START_TEST(test_command_line)
     ck_assert(x.exited && x.code == 0);
     proc_end(&p, 0, NULL, 0);
     ck_assert(lines > 0 && lines * DATAGEN_RECORD_SIZE == len);
-    /* A bad file, a variant of four armies, and bad options. */
-    static const char *const bad[][8] = {
-        { "datagen", "--dump", "/nonexistent/x.bin", NULL },
-        { "datagen", "--variant", "glinski", "--out", "/nonexistent/x.bin", "--games", "1", NULL },
-        { "datagen", "--variant", "nonesuch", "--out", "x.bin", NULL },
-        { "datagen", "--variant", "nd-wellisch-4p", "--out", "x.bin", "--games", "1", NULL },
-        { "datagen", "--variant", "glinski", "--out", "x.bin", "--shard", "3/2" },
-        { "datagen", "--variant", "glinski", "--out", "x.bin", "--nodes", "5", NULL },
-        { "datagen", "--variant", "glinski", NULL },
-        { "datagen", "--frobnicate", NULL },
+    /* A bad file, a variant of four armies, and bad options: those print one line before the usage. */
+    static const struct {
+        const char *args[10], *line;
+    } bad[] = {
+        { { "datagen", "--dump", "/nonexistent/x.bin", NULL }, NULL },
+        { { "datagen", "--variant", "glinski", "--out", "/nonexistent/x.bin", "--games", "1", NULL }, NULL },
+        { { "datagen", "--variant", "nonesuch", "--out", "x.bin", NULL }, NULL },
+        { { "datagen", "--variant", "nd-wellisch-4p", "--out", "x.bin", "--games", "1", NULL }, NULL },
+        { { "datagen", "--variant", "glinski", "--out", "x.bin", "--shard", "3/2", NULL },
+          "--shard: K/N with 1 <= K <= N <= 1000000 is expected, not '3/2'" },
+        { { "datagen", "--variant", "glinski", "--out", "x.bin", "--nodes", "5", NULL },
+          "--nodes: a number from 100 to 1000000000 is expected, not '5'" },
+        { { "datagen", "--variant", "glinski", "--out", "x.bin", "--games", NULL }, "--games needs a value" },
+        { { "datagen", "--variant", "glinski", NULL }, "--variant and --out are needed" },
+        { { "datagen", "--frobnicate", NULL }, "unknown option '--frobnicate'" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        pipe_start(&p, bad[i]);
-        x = pipe_wait(&p, (int)(test_timeout(20) * 1000));
-        ck_assert_msg(x.exited && x.code == (i < 4 ? 1 : 2), "case %zu: exit %d", i, x.code);
-        proc_end(&p, 0, NULL, 0);
+        char out[4096], err[1024], want[256];
+        int lines;
+        int code = pipe_run(bad[i].args, out, sizeof out, err, sizeof err, &lines);
+        ck_assert_msg(code == (bad[i].line ? 2 : 1), "case %zu: exit %d", i, code);
+        snprintf(want, sizeof want, "%s\n", bad[i].line ? bad[i].line : "");
+        ck_assert_msg(!bad[i].line || (!strcmp(err, want) && lines > 1), "case %zu: %s", i, err);
     }
     ck_assert(access("x.bin", F_OK));
 }

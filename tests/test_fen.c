@@ -175,7 +175,7 @@ START_TEST(test_three_player_fen)
     const char *text = "[tri-test]\nboard = hexagon 6\norientation = wellisch\nplayers = 3\n"
                        "piece = general G W royal\npiece = rook R R\n"
                        "start = rG5/7/8/9/10/11/10/9/8/7/wG4bG w - - 0 1\n";
-    ck_assert_int_eq(registry_add_text(text, "tri.ini", false, err, sizeof err), 1);
+    ck_assert_int_eq(registry_add_text(text, "tri.ini", false, game_validate_variant, err, sizeof err), 1);
     const struct variant *v = test_variant("tri-test");
     struct setup s;
     char out[512];

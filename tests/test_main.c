@@ -33,6 +33,7 @@ static const struct {
     { "tune", suite_tune },
     { "docs", suite_docs },
     { "nnue", suite_nnue },
+    { "args", suite_args },
 };
 enum { NSUITES = sizeof suites / sizeof *suites };
 

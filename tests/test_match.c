@@ -396,10 +396,14 @@ START_TEST(test_bad_arguments)
                    "chess", NULL);
     assert_refused("-sprt needs", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-sprt", "elo0=5",
                    "elo1=0", "alpha=0.05", "beta=0.05", NULL);
-    assert_refused("bad value 'x' for -games", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-games",
-                   "x", NULL);
-    assert_refused("unknown argument '-frobnicate'", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1",
+    assert_refused("-games: a number from 1 to 1000000 is expected, not 'x'", "-engine", toy(""), "-engine", toy(""),
+                   "-each", "depth=1", "-games", "x", NULL);
+    assert_refused("-concurrency: a number from 1 to 64 is expected, not '0'", "-engine", toy(""), "-engine", toy(""),
+                   "-each", "depth=1", "-concurrency", "0", NULL);
+    assert_refused("-rounds needs a value", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-rounds", NULL);
+    assert_refused("unknown option '-frobnicate'", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1",
                    "-frobnicate", "1", NULL);
+    assert_refused("--results needs record files", "--results", "-games", "2", NULL);
     assert_refused("-draw and -resign need", "-engine", toy(""), "-engine", toy(""), "-each", "depth=1", "-resign",
                    "score=5", NULL);
 }
@@ -991,8 +995,8 @@ START_TEST(test_tournaments)
     three_player_variants();
     assert_refused("-tournament is for two-player variants", "-variant", "wellisch", "-engine", toy(""), "-engine",
                    toy(""), "-engine", toy(""), "-each", "depth=1", "-tournament", "round-robin", "-games", "6", NULL);
-    assert_refused("bad value 'swiss' for -tournament", "-engine", toy(""), "-engine", toy(""), "-engine", toy(""),
-                   "-each", "depth=1", "-tournament", "swiss", NULL);
+    assert_refused("-tournament: gauntlet or round-robin is expected, not 'swiss'", "-engine", toy(""), "-engine",
+                   toy(""), "-engine", toy(""), "-each", "depth=1", "-tournament", "swiss", NULL);
     unlink(pgn);
     unlink(book);
     assert_no_children();

@@ -37,12 +37,15 @@ static struct nnue_net *random_net_file(const struct variant *v, const char *dir
     return net;
 }
 
+/* The tests' choice of nets, which the games that should evaluate with them take (game_use_nets). */
+static struct nnue_choice nets;
+
 /* The net of the file for v, on. */
 static void use_net_file(const struct variant *v, const char *path)
 {
     char err[512];
-    nnue_use(true);
-    ck_assert_msg(nnue_add_file(path, err, sizeof err) == v, "%s: %s", path, err);
+    nets.use = true;
+    ck_assert_msg(nnue_choice_add_file(&nets, path, err, sizeof err) == v, "%s: %s", path, err);
 }
 
 /* One line: no newline in an error message. */
@@ -121,7 +124,7 @@ START_TEST(test_refused)
     }
     ck_assert(!nnue_load("/nonexistent/net.nnue", v, err, sizeof err));
     assert_one_line(err);
-    ck_assert(!nnue_add_file("/nonexistent/net.nnue", err, sizeof err));
+    ck_assert(!nnue_choice_add_file(&nets, "/nonexistent/net.nnue", err, sizeof err));
     assert_one_line(err);
     ck_assert(!nnue_load("tests", v, err, sizeof err));
     ck_assert_str_eq(err, "tests: not a regular file");
@@ -179,7 +182,7 @@ START_TEST(test_incremental)
         const struct variant *v = registry_get(i);
         nnue_free(random_net_file(v, dir, (uint64_t)i + 1, path, sizeof path));
         use_net_file(v, path);
-        struct game g = { 0 }, fresh = { 0 };
+        struct game g = { .nets = &nets }, fresh = { .nets = &nets };
         ck_assert_msg(game_init(&g, v, _i, err, sizeof err) && game_init(&fresh, v, _i, err, sizeof err), "%s", err);
         ck_assert_int_ne(g.ops->nnue_evaluate(g.tb, g.pos), SCORE_NONE);
         /* Where the start array is symmetric under the players' maps, every army sees the same. */
@@ -216,8 +219,8 @@ START_TEST(test_incremental)
         game_free(&fresh);
     }
     ck_assert_int_ge(symmetric, 21);
-    nnue_use(false);
-    nnue_clear_files();
+    nets.use = false;
+    nnue_choice_clear(&nets);
     test_dir_remove(dir);
 }
 END_TEST
@@ -227,6 +230,7 @@ static void assert_simd_along_game(const struct variant *v, struct nnue_net *net
 {
     struct game g;
     test_game(&g, v->name, NULL, false);
+    game_use_nets(&g, &nets);
     for (int ply = 0; ply < 60; ply++) {
         const struct accumulator *acc[MAX_PLAYERS];
         for (int p = 0; p < v->nplayers; p++)
@@ -293,7 +297,7 @@ START_TEST(test_simd)
         test_dir_remove(dir);
     }
     /* The game's accumulators are the shipped net's once the files are cleared. */
-    nnue_clear_files();
+    nnue_choice_clear(&nets);
     for (int i = 0; nnue_embedded[i].name; i++) {
         char err[512];
         const struct variant *v = test_variant(nnue_embedded[i].name);
@@ -302,7 +306,7 @@ START_TEST(test_simd)
         assert_simd_along_game(v, net, avx2, 71 + (uint64_t)i);
         nnue_free(net);
     }
-    nnue_use(false);
+    nets.use = false;
 }
 END_TEST
 
@@ -321,6 +325,7 @@ START_TEST(test_features)
     int score[PLIES];
     struct game g;
     test_game(&g, names[_i], NULL, false);
+    game_use_nets(&g, &nets);
     snprintf(data, sizeof data, "%s/data.bin", dir);
     snprintf(feats, sizeof feats, "%s/data.feat", dir);
     FILE *f = fopen(data, "wb");
@@ -391,10 +396,11 @@ END_TEST
 START_TEST(test_shipped)
 {
     char err[512], fen[2048];
-    nnue_use(true);
+    nets.use = true;
     for (int i = 0; nnue_embedded[i].name; i++) {
         struct game g;
         test_game(&g, nnue_embedded[i].name, NULL, false);
+        game_use_nets(&g, &nets);
         int start = g.ops->nnue_evaluate(g.tb, g.pos);
         ck_assert_msg(start != SCORE_NONE, "%s: the shipped net does not load", g.v->name);
         ck_assert_msg(abs(start) <= 150, "%s: the start position scores %d", g.v->name, start);
@@ -412,7 +418,42 @@ START_TEST(test_shipped)
         ck_assert_msg(up >= 1500, "%s: the side to move a whole army up scores only %d", g.v->name, up);
         game_free(&g);
     }
-    nnue_use(false);
+    nets.use = false;
+}
+END_TEST
+
+/* The choice of nets is a game's, not the process's: two games side by side, one with the shipped
+ * nets and one classical, each keeping its choice through a variant change and when the other's
+ * changes. */
+START_TEST(test_choices_apart)
+{
+    struct nnue_choice on = { .use = true }, off = { .use = false };
+    struct game a = { .nets = &on }, b = { .nets = &off }, none = { 0 };
+    const struct variant *first = test_variant(nnue_embedded[0].name), *second = test_variant(nnue_embedded[1].name);
+    char err[512];
+    ck_assert_msg(game_init(&a, first, false, err, sizeof err) && game_init(&b, first, false, err, sizeof err)
+                      && game_init(&none, first, false, err, sizeof err), "%s", err);
+    ck_assert_int_ne(a.ops->nnue_evaluate(a.tb, a.pos), SCORE_NONE);
+    ck_assert_int_eq(b.ops->nnue_evaluate(b.tb, b.pos), SCORE_NONE);
+    ck_assert_int_eq(none.ops->nnue_evaluate(none.tb, none.pos), SCORE_NONE);
+    ck_assert_msg(game_init(&a, second, false, err, sizeof err) && game_init(&b, second, false, err, sizeof err), "%s",
+                  err);
+    ck_assert_int_ne(a.ops->nnue_evaluate(a.tb, a.pos), SCORE_NONE);
+    ck_assert_int_eq(b.ops->nnue_evaluate(b.tb, b.pos), SCORE_NONE);
+    off.use = true;
+    game_use_nets(&b, &off);
+    on.use = false;
+    game_use_nets(&a, &on);
+    ck_assert_int_eq(a.ops->nnue_evaluate(a.tb, a.pos), SCORE_NONE);
+    ck_assert_int_ne(b.ops->nnue_evaluate(b.tb, b.pos), SCORE_NONE);
+    char what[256];
+    nnue_describe(&on, second, what, sizeof what);
+    ck_assert_str_eq(what, "classical (UseNNUE is off)");
+    nnue_describe(&off, second, what, sizeof what);
+    ck_assert_msg(!strncmp(what, "NNUE ", 5), "%s", what);
+    game_free(&a);
+    game_free(&b);
+    game_free(&none);
 }
 END_TEST
 
@@ -543,6 +584,7 @@ Suite *suite_nnue(void)
     test_add_unless(tc, test_simd, nnue_dot_avx2() ? NULL : "the processor has no AVX2");
     tcase_add_loop_test(tc, test_features, 0, 5);
     tcase_add_test(tc, test_shipped);
+    tcase_add_test(tc, test_choices_apart);
     tcase_add_test(tc, test_protocol);
     tcase_add_test(tc, test_weights_keep_net_score);
     suite_add_tcase(s, tc);

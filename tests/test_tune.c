@@ -150,7 +150,8 @@ START_TEST(test_family_weights)
                                   pv.w[a].mg, pv.w[a].eg, parent->name, pp.w[b].mg, pp.w[b].eg);
             }
     }
-    ck_assert_int_eq(registry_add_text("[tune-child:glinski]\npiece = amazon Q R B N\n", "t.ini", false, err, sizeof err), 1);
+    ck_assert_int_eq(registry_add_text("[tune-child:glinski]\npiece = amazon Q R B N\n", "t.ini", false,
+                                       game_validate_variant, err, sizeof err), 1);
     struct eval_params child, glinski;
     ck_assert_msg(weights_for_variant(registry_find("tune-child"), &child, err, sizeof err), "%s", err);
     ck_assert(weights_for_variant(test_variant("glinski"), &glinski, err, sizeof err));
@@ -630,36 +631,6 @@ END_TEST
 
 /* `sennight tune` with the arguments: its exit code, its standard output in out (lines joined by
  * newlines) and the number of lines it wrote to standard error, the first in err. */
-static int run_tune(const char *const *args, char *out, size_t outlen, char *err, size_t errlen, int *err_lines)
-{
-    char path[] = "/tmp/sennight-tune-err-XXXXXX";
-    int fd = mkstemp(path), saved = dup(STDERR_FILENO);
-    ck_assert(fd >= 0 && saved >= 0);
-    /* The child inherits standard error from this process while it starts. */
-    fflush(stderr);
-    ck_assert(dup2(fd, STDERR_FILENO) >= 0);
-    struct proc p;
-    pipe_start(&p, args);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
-    out[0] = 0;
-    for (const char *line; (line = pipe_read_line(&p, (int)(test_timeout(60) * 1000)));)
-        snprintf(out + strlen(out), outlen - strlen(out), "%s\n", line);
-    struct proc_exit x = pipe_wait(&p, (int)(test_timeout(60) * 1000));
-    proc_end(&p, 0, NULL, 0);
-    ck_assert(x.exited);
-    FILE *f = fdopen(fd, "r");
-    ck_assert(f && !fseek(f, 0, SEEK_SET));
-    *err_lines = 0;
-    err[0] = 0;
-    for (char line[1024]; fgets(line, sizeof line, f); ++*err_lines)
-        if (!*err_lines)
-            snprintf(err, errlen, "%s", line);
-    fclose(f);
-    unlink(path);
-    return x.code;
-}
-
 static bool same_file(const char *a, const char *b)
 {
     FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
@@ -700,7 +671,7 @@ START_TEST(test_command_line)
     ck_assert(st.positions > 20);
 
     const char *fit[] = { "tune", "--variant", "glinski", "--data", data, "--out", w1, "--epochs", "30", "--seed", "3", NULL };
-    ck_assert_int_eq(run_tune(fit, out, sizeof out, err, sizeof err, &lines), 0);
+    ck_assert_int_eq(pipe_run(fit, out, sizeof out, err, sizeof err, &lines), 0);
     ck_assert_msg(lines == 0, "%s", err);
     unsigned long n;
     double k, before, after;
@@ -716,11 +687,11 @@ START_TEST(test_command_line)
     ck_assert_str_eq(errs, "tests: not a regular file");
 
     fit[6] = w2;
-    ck_assert_int_eq(run_tune(fit, out, sizeof out, err, sizeof err, &lines), 0);
+    ck_assert_int_eq(pipe_run(fit, out, sizeof out, err, sizeof err, &lines), 0);
     ck_assert_msg(same_file(w1, w2), "two runs with the same seed differ");
     const char *again[] = { "tune", "--variant", "glinski", "--data", data, "--out", w3, "--weights", w1,
                             "--epochs", "0", NULL };
-    ck_assert_int_eq(run_tune(again, out, sizeof out, err, sizeof err, &lines), 0);
+    ck_assert_int_eq(pipe_run(again, out, sizeof out, err, sizeof err, &lines), 0);
     ck_assert_msg(same_file(w1, w3), "--weights with no epochs changed the weights");
 
     /* Data cut inside a record. */
@@ -730,18 +701,26 @@ START_TEST(test_command_line)
         fputc(c, to);
     fclose(in);
     fclose(to);
-    static const char *const usage[][10] = {
-        { "tune", NULL },
-        { "tune", "--data", "x.bin", "--out", "x.txt", NULL },
-        { "tune", "--variant", "glinski", "--data", "x.bin", "--out", "x.txt", "--lambda", "2", NULL },
-        { "tune", "--variant", "glinski", "--data", "x.bin", "--out", "x.txt", "--epochs", "-1", NULL },
-        { "tune", "--variant", "glinski", "--data", "x.bin", "--out", "x.txt", "--threads", NULL },
-        { "tune", "--frobnicate", "1", NULL },
+    /* Each mistake in the options: the usage, after one line saying what is wrong. */
+    static const struct {
+        const char *args[10], *line;
+    } usage[] = {
+        { { "tune", NULL }, "--variant, --out and --data are needed" },
+        { { "tune", "--data", "x.bin", "--out", "x.txt", NULL }, "--variant, --out and --data are needed" },
+        { { "tune", "--variant", "glinski", "--data", "x.bin", "--out", "x.txt", "--lambda", "2", NULL },
+          "--lambda: a number from 0 to 1 is expected, not '2'" },
+        { { "tune", "--variant", "glinski", "--data", "x.bin", "--out", "x.txt", "--epochs", "-1", NULL },
+          "--epochs: a number from 0 to 1000000 is expected, not '-1'" },
+        { { "tune", "--variant", "glinski", "--data", "x.bin", "--out", "x.txt", "--threads", NULL },
+          "--threads needs a value" },
+        { { "tune", "--frobnicate", "1", NULL }, "unknown option '--frobnicate'" },
     };
     for (size_t i = 0; i < sizeof usage / sizeof *usage; i++) {
-        ck_assert_msg(run_tune(usage[i], out, sizeof out, err, sizeof err, &lines) == 2, "usage case %zu", i);
-        ck_assert_msg(!strncmp(err, "sennight tune: ", 15) && strstr(out, "usage: sennight tune") == NULL
-                          && lines >= 2, "usage case %zu: %s", i, err);
+        char want[256];
+        snprintf(want, sizeof want, "sennight tune: %s\n", usage[i].line);
+        ck_assert_msg(pipe_run(usage[i].args, out, sizeof out, err, sizeof err, &lines) == 2, "usage case %zu", i);
+        ck_assert_msg(!strcmp(err, want) && strstr(out, "usage: sennight tune") == NULL && lines >= 2,
+                      "usage case %zu: %s", i, err);
     }
     const char *const bad[][10] = {
         { "tune", "--variant", "nonesuch", "--data", data, "--out", none, NULL },
@@ -752,7 +731,7 @@ START_TEST(test_command_line)
         { "tune", "--variant", "glinski", "--data", data, "--out", "/nonexistent/w.txt", "--epochs", "1", NULL },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        ck_assert_msg(run_tune(bad[i], out, sizeof out, err, sizeof err, &lines) == 1, "case %zu: %s", i, err);
+        ck_assert_msg(pipe_run(bad[i], out, sizeof out, err, sizeof err, &lines) == 1, "case %zu: %s", i, err);
         ck_assert_msg(lines == 1 && !strncmp(err, "sennight tune: ", 15), "case %zu: %d lines: %s", i, lines, err);
         ck_assert_msg(access(none, F_OK), "case %zu wrote %s", i, none);
     }

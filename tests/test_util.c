@@ -25,12 +25,11 @@ static const struct {
 
 bool test_registry_init(char *err, size_t errlen)
 {
-    registry_set_validator(game_validate_variant);
     if (!registry_init(err, errlen))
         return false;
     for (size_t i = 0; i < sizeof example_files / sizeof *example_files; i++)
         if (!registry_find(example_files[i].first_variant)
-            && registry_add_file(example_files[i].path, false, err, errlen) < 0)
+            && registry_add_file(example_files[i].path, false, game_validate_variant, err, errlen) < 0)
             return false;
     return true;
 }

@@ -158,7 +158,7 @@ END_TEST
 static const char *parse_error_of(const char *text)
 {
     static char err[2048];
-    ck_assert_int_lt(registry_add_text(text, "t.ini", true, err, sizeof err), 0);
+    ck_assert_int_lt(registry_add_text(text, "t.ini", true, game_validate_variant, err, sizeof err), 0);
     return err;
 }
 
@@ -259,7 +259,7 @@ START_TEST(test_errors_name_lines)
     for (int i = 0; i < 300; i++)
         strcat(many, "bad = 1\n");
     static char err[1024];
-    ck_assert_int_lt(registry_add_text(many, "t.ini", true, err, sizeof err), 0);
+    ck_assert_int_lt(registry_add_text(many, "t.ini", true, game_validate_variant, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(err, "more errors not shown"));
     ck_assert_ptr_nonnull(strstr(err, "t.ini:2: unknown key 'bad'"));
     char *save;
@@ -285,9 +285,9 @@ static void assert_one_error(const char *text, const char *want)
 START_TEST(test_unreadable_files_refused)
 {
     char err[512], dir[TEST_DIR_LEN], big[TEST_DIR_LEN + 16];
-    ck_assert_int_lt(registry_add_file("tests", true, err, sizeof err), 0);
+    ck_assert_int_lt(registry_add_file("tests", true, game_validate_variant, err, sizeof err), 0);
     ck_assert_str_eq(err, "tests: not a regular file");
-    ck_assert_int_lt(registry_add_file("/nonexistent/v.ini", true, err, sizeof err), 0);
+    ck_assert_int_lt(registry_add_file("/nonexistent/v.ini", true, game_validate_variant, err, sizeof err), 0);
     ck_assert_str_eq(err, "/nonexistent/v.ini: No such file or directory");
     test_dir_make(dir, "variant-big");
     snprintf(big, sizeof big, "%s/big.ini", dir);
@@ -296,7 +296,7 @@ START_TEST(test_unreadable_files_refused)
     for (int i = 0; i < (1 << 20) / 8 + 1; i++)
         fputs("# ......\n", f);
     ck_assert(!fclose(f));
-    ck_assert_int_lt(registry_add_file(big, true, err, sizeof err), 0);
+    ck_assert_int_lt(registry_add_file(big, true, game_validate_variant, err, sizeof err), 0);
     ck_assert_msg(strstr(err, "big.ini: larger than 1048576 bytes") && !strchr(err, '\n'), "%s", err);
     test_dir_remove(dir);
 }
@@ -317,7 +317,8 @@ START_TEST(test_promotion_list_bounded)
     assert_one_error(text, "t.ini:2: promotion piece 'Q' listed twice");
     assert_one_error("[z:glinski]\npromotion = Q R B N q\n", "t.ini:2: promotion piece 'q' listed twice");
     char err[256];
-    ck_assert_int_eq(registry_add_text("[z:glinski]\npromotion = N B R Q\n", "t.ini", true, err, sizeof err), 1);
+    ck_assert_int_eq(registry_add_text("[z:glinski]\npromotion = N B R Q\n", "t.ini", true, game_validate_variant, err,
+                                       sizeof err), 1);
     /* A type the list or a fusion names may not be redefined royal or pawn afterwards (found by audit for
      * docs/fuzzing.md: a pawn promoted to a pawn, a royal fused away). */
     const char *why = "cannot become royal or a pawn";
@@ -325,8 +326,8 @@ START_TEST(test_promotion_list_bounded)
                      "t.ini:3: piece 'Q' is in the promotion list");
     assert_one_error("[z:mishling-fusion]\npiece = rook R R royal\n", why);
     assert_one_error("[z:glinski]\nfusion = R+B=N\npiece = newking N W F royal\n", why);
-    ck_assert_int_eq(registry_add_text("[z:glinski]\npromotion = Q\npiece = queen Q R B\n", "t.ini", true, err,
-                                       sizeof err), 1);
+    ck_assert_int_eq(registry_add_text("[z:glinski]\npromotion = Q\npiece = queen Q R B\n", "t.ini", true,
+                                       game_validate_variant, err, sizeof err), 1);
 }
 END_TEST
 
@@ -344,7 +345,8 @@ START_TEST(test_huge_numbers_refused)
     assert_one_error("[z:glinski]\npiece = elf X B@-2147483640\n", "t.ini:2: bad angle in 'B@-2147483640'");
     char err[256];
     ck_assert_int_eq(registry_add_text("[z:glinski]\nboard = hexagon 6\npromotion-limit = 99\nstalemate = 0/1\n"
-                                       "piece = wazir X W@-360,360\n", "t.ini", true, err, sizeof err), 1);
+                                       "piece = wazir X W@-360,360\n", "t.ini", true, game_validate_variant, err,
+                                       sizeof err), 1);
 }
 END_TEST
 
@@ -356,7 +358,8 @@ START_TEST(test_long_origin)
         char origin[700], err[2048];
         memset(origin, '/', (size_t)len);
         origin[len] = 0;
-        ck_assert_int_lt(registry_add_text("[z:glinski]\nbad = 1\n", origin, true, err, sizeof err), 0);
+        ck_assert_int_lt(registry_add_text("[z:glinski]\nbad = 1\n", origin, true, game_validate_variant, err,
+                                           sizeof err), 0);
         ck_assert_msg(!strchr(err, '\n') && strstr(err, ":2: unknown key 'bad'") && err[0] == '/',
                       "origin of %d characters: got '%s'", len, err);
     }
@@ -545,7 +548,7 @@ START_TEST(test_different_armies)
     /* A child returns to an army by naming its players: its Knight replaced, White's pieces untouched. */
     char err[512];
     ck_assert_int_eq(registry_add_text("[four-child:nd-wellisch-4p]\narmy = r g\npiece = nightrider N NN\n", "c.ini",
-                                       false, err, sizeof err), 1);
+                                       false, game_validate_variant, err, sizeof err), 1);
     const struct variant *c = test_variant("four-child");
     ck_assert_int_eq(c->narmies, 2);
     ck_assert_str_eq(c->piece[variant_army_type(c, 1, 'N')].name, "nightrider");
@@ -561,7 +564,7 @@ START_TEST(test_keys_survive_reordering)
                        "piece = king K W F royal\nstart = 6/7/8/9/10/R1K8/10/9/8/7/5k w - - 0 1\n";
     char err[512];
     test_variant("glinski");
-    ck_assert_msg(registry_add_text(text, "order.ini", false, err, sizeof err) == 2, "%s", err);
+    ck_assert_msg(registry_add_text(text, "order.ini", false, game_validate_variant, err, sizeof err) == 2, "%s", err);
     struct game a, b;
     test_game(&a, "ordered-a", NULL, false);
     test_game(&b, "ordered-b", NULL, false);
@@ -581,7 +584,7 @@ START_TEST(test_inheritance_replaces_pieces)
     char err[512];
     test_variant("glinski");
     const char *text = "[glinski-wazir-pawns:glinski]\npiece = pawn P W pawn\n";
-    ck_assert_int_eq(registry_add_text(text, "w.ini", false, err, sizeof err), 1);
+    ck_assert_int_eq(registry_add_text(text, "w.ini", false, game_validate_variant, err, sizeof err), 1);
     const struct variant *v = test_variant("glinski-wazir-pawns");
     ck_assert_int_eq(v->ntypes, 6);
     ck_assert_int_eq(piece_of(v, 'P')->nleaps, 6);
@@ -678,7 +681,7 @@ START_TEST(test_castling_rules)
     snprintf(def, sizeof def, "%sw e1,e12,l1,l12,f1 - 0 1\n", start);
     ck_assert_ptr_nonnull(strstr(parse_error_of(def), "start position: bad FEN: no castling rook starts on f1"));
     snprintf(def, sizeof def, "%sw e1,e12,l1,l12 - 0 1\n", start);
-    ck_assert_int_eq(registry_add_text(def, "t.ini", true, err, sizeof err), 1);
+    ck_assert_int_eq(registry_add_text(def, "t.ini", true, game_validate_variant, err, sizeof err), 1);
 }
 END_TEST
 
@@ -759,11 +762,31 @@ START_TEST(test_builtin_variants_valid)
 }
 END_TEST
 
+static bool refuse_all(const struct variant *v, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s is not wanted here", v->name);
+    return false;
+}
+
+/* The validator is the caller's, not the process's: one call refuses what the next accepts. */
+START_TEST(test_validator_per_call)
+{
+    static const char def[] = "[z:glinski]\npromotion = Q\n";
+    char err[512];
+    ck_assert_msg(test_registry_init(err, sizeof err), "%s", err);
+    ck_assert_int_lt(registry_add_text(def, "t.ini", true, refuse_all, err, sizeof err), 0);
+    ck_assert_str_eq(err, "t.ini: variant 'z': start position: z is not wanted here");
+    ck_assert_int_eq(registry_add_text(def, "t.ini", true, game_validate_variant, err, sizeof err), 1);
+    ck_assert_int_eq(registry_add_text(def, "t.ini", true, NULL, err, sizeof err), 1);
+}
+END_TEST
+
 Suite *suite_variant(void)
 {
     Suite *s = suite_create("variant");
     TCase *tc = tcase_create("definitions");
     tcase_add_test(tc, test_builtin_variants_valid);
+    tcase_add_test(tc, test_validator_per_call);
     tcase_add_test(tc, test_pawn_atoms);
     tcase_add_test(tc, test_full_house_pieces);
     tcase_add_test(tc, test_stalemate_scores);

@@ -28,6 +28,7 @@ Suite *suite_datagen(void);
 Suite *suite_tune(void);
 Suite *suite_docs(void);
 Suite *suite_nnue(void);
+Suite *suite_args(void);
 
 /* Helpers shared by the suites (tests/test_util.c). */
 /* The registry with the built-in variants and those of docs/examples; false (with err) on failure. */

@@ -30,7 +30,7 @@ static void instance_tables_free(struct engine_tables *t)
 }
 
 /* The move generator's tables, and the evaluation's, built from the variant's built-in weights, with
- * the net chosen for the variant (EvalFile), if any. */
+ * no net until the game takes one (game_use_nets). */
 static struct engine_tables *instance_tables_new(const struct variant *v)
 {
     struct engine_tables *t = calloc(1, sizeof *t);
@@ -38,7 +38,7 @@ static struct engine_tables *instance_tables_new(const struct variant *v)
     char err[256];
     if (t && (t->move = tables_new(v)) && weights_for_variant(v, &p, err, sizeof err)
         && eval_attach(&t->eval, t->move, &p)) {
-        nnue_choose(&t->eval, t->move);
+        nnue_choose(&t->eval, t->move, NULL);
         return t;
     }
     instance_tables_free(t);
@@ -83,9 +83,9 @@ static int instance_nnue_evaluate(const struct engine_tables *t, const struct po
     return nnue_evaluate(&t->eval, pos);
 }
 
-static void instance_nnue_attach(struct engine_tables *t, struct position *pos)
+static void instance_nnue_attach(struct engine_tables *t, struct position *pos, const struct nnue_net *net)
 {
-    nnue_attach(&t->eval, t->move, pos);
+    nnue_attach(&t->eval, t->move, pos, net);
 }
 
 const struct engine_ops INSTANCE_NAME = {

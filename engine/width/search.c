@@ -641,6 +641,43 @@ static void update_quiet_stats(struct worker *w, int ply, move_t best, const mov
         w->counter[w->stack[ply - 1].moved][move_to(w->stack[ply - 1].move)] = best;
 }
 
+/* What a node's move loop keeps: the best score and move, how many moves it searched, and the quiet
+ * moves searched so far (their history falls at a cut). */
+struct move_tally {
+    int best, searched, nquiets;
+    move_t best_move, *quiets;
+};
+
+/* A move loop's tail, once a move is searched and taken back: its score against the best and the
+ * window (max_node: a higher score raises alpha; else, the multi-player search's other side, a lower
+ * one lowers beta), the principal variation (with pv), and at a cut a quiet move's history. True at a
+ * cut. */
+static inline bool tally_move(struct worker *w, int ply, struct move_tally *t, move_t m, int score, bool quiet,
+                              int depth, bool max_node, bool pv, int *alpha, int *beta)
+{
+    t->searched++;
+    if (max_node ? score > t->best : score < t->best) {
+        t->best = score;
+        if (max_node ? score > *alpha : score < *beta) {
+            t->best_move = m;
+            if (pv)
+                update_pv(w, ply, m);
+            if (max_node)
+                *alpha = score;
+            else
+                *beta = score;
+            if (*alpha >= *beta) {
+                if (quiet)
+                    update_quiet_stats(w, ply, m, t->quiets, t->nquiets, depth);
+                return true;
+            }
+        }
+    }
+    if (quiet && t->nquiets < QUIETS_MAX)
+        t->quiets[t->nquiets++] = m;
+    return false;
+}
+
 static int search(struct worker *w, int alpha, int beta, int depth, int ply, bool null_ok)
 {
     struct position *pos = w->pos;
@@ -725,26 +762,25 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     }
 
     move_t quiets[QUIETS_MAX], tried;
-    int nquiets = 0;
     struct exotic_paths late;
     struct picker mp;
     picker_init(w, &mp, tt_move, false, !in_check, true, &late);
-    int best = -SCORE_INF, searched = 0, legal = 0;
-    move_t best_move = MOVE_NONE;
+    struct move_tally t = { -SCORE_INF, 0, 0, MOVE_NONE, quiets };
+    int legal = 0;
     const int old_alpha = alpha;
     const bool futile = !pv_node && !in_check && depth <= FUTILITY_DEPTH
                         && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
     while ((tried = picker_next(w, ply, &mp, &late)) != MOVE_NONE) {
         move_t m = tried & ~MOVE_UNTESTED;
         bool quiet = is_quiet(pos, m);
-        if (best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
+        if (t.best > -SCORE_MATE_BOUND && quiet && !pv_node && !in_check) {
             /* Late move pruning and futility pruning of quiet moves at shallow depth. */
-            if ((searched >= LMP_BASE + depth * depth || futile) && !move_gives_check(pos, m))
+            if ((t.searched >= LMP_BASE + depth * depth || futile) && !move_gives_check(pos, m))
                 continue;
         }
         /* SEE pruning at shallow depth: a move that loses more material than a few plies can win back.
          * A fusion (onto an own piece) is no exchange. */
-        if (best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_DEPTH
+        if (t.best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_DEPTH
             && (quiet ? !pos->board[move_to(m)] : is_capture(pos, m))
             && !see_ge(w->et->data, pos, m, -SEE_PRUNE_MARGIN * depth))
             continue;
@@ -757,13 +793,13 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         /* Check extension, at most doubling the iteration's depth along a line. */
         int ext = gives_check && ply < w->root_depth ? 1 : 0;
         int new_depth = depth - 1 + ext, score;
-        if (searched == 0) {
+        if (t.searched == 0) {
             score = -search(w, -beta, -alpha, new_depth, ply + 1, true);
         } else {
             /* Late move reductions for quiet moves that the ordering put late. */
             int r = 0;
             if (depth >= LMR_DEPTH && quiet && !in_check && !gives_check) {
-                r = reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
+                r = reductions[depth < 64 ? depth : 63][t.searched < 64 ? t.searched : 63];
                 r += !pv_node + !improving;
                 r -= hist > 0 ? 1 : 0;
                 r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
@@ -777,29 +813,14 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
         position_unmake(pos, m);
         if (search_stopped(w))
             return 0;
-        searched++;
-        if (score > best) {
-            best = score;
-            if (score > alpha) {
-                best_move = m;
-                alpha = score;
-                if (pv_node)
-                    update_pv(w, ply, m);
-                if (score >= beta) {
-                    if (quiet)
-                        update_quiet_stats(w, ply, m, quiets, nquiets, depth);
-                    break;
-                }
-            }
-        }
-        if (quiet && nquiets < QUIETS_MAX)
-            quiets[nquiets++] = m;
+        if (tally_move(w, ply, &t, m, score, quiet, depth, true, pv_node, &alpha, &beta))
+            break;
     }
     if (!legal)
         return in_check ? -SCORE_MATE + ply : stalemate_score(w, ply);
-    int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(sh->tt, key, best_move, tt_score_to(best, ply), depth, bound, static_eval);
-    return best;
+    int bound = t.best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(sh->tt, key, t.best_move, tt_score_to(t.best, ply), depth, bound, static_eval);
+    return t.best;
 }
 
 static int root_compare(const void *a, const void *b)

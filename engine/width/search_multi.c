@@ -214,8 +214,8 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
     int child_depth, reply_depth;
     enum multi_node child = multi_child(w, kind, depth, false, &child_depth);
     enum multi_node reply_kind = multi_child(w, kind, depth, true, &reply_depth);
-    move_t list[MAX_MOVES], quiets[QUIETS_MAX], best_move = MOVE_NONE;
-    int scores[MAX_MOVES + PICK_PAD], nquiets = 0, searched = 0;
+    move_t list[MAX_MOVES], quiets[QUIETS_MAX];
+    int scores[MAX_MOVES + PICK_PAD];
     int n = 1;
     struct exotic_paths late;
     if (kind == MULTI_FORCED) {
@@ -227,12 +227,12 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         n = movegen_pseudo(pos, list, &late, w->memo);
         score_moves(w, ply, list, scores, n, tt_move, true, false);
     }
-    int best = max_node ? -SCORE_INF : SCORE_INF;
+    struct move_tally t = { max_node ? -SCORE_INF : SCORE_INF, 0, 0, MOVE_NONE, quiets };
     /* A first opponent's own moves, then (best-reply search) its ordered move, after which the next
      * opponent chooses. */
     for (int i = 0; i < n + (kind == MULTI_FIRST); i++) {
         bool reply = i == n;
-        if (reply && !searched)
+        if (reply && !t.searched)
             break;
         move_t m = reply ? multi_ordered_move(w, ply, kind) : pick_move(w, list, scores, n, i) & ~MOVE_UNTESTED;
         if (!reply && !tried_is_legal(pos, &late, list[i]))
@@ -245,10 +245,10 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         if (d > 0)
             tt_prefetch(w->sh->tt, multi_key(w, next));
         /* Late quiet moves are searched less deeply first. */
-        int r = depth >= LMR_DEPTH && quiet && searched >= 2 && !in_check && !gives_check
-                    ? reductions[depth < 64 ? depth : 63][searched < 64 ? searched : 63] : 0;
+        int r = depth >= LMR_DEPTH && quiet && t.searched >= 2 && !in_check && !gives_check
+                    ? reductions[depth < 64 ? depth : 63][t.searched < 64 ? t.searched : 63] : 0;
         r = r > d - 1 ? (d > 1 ? d - 1 : 0) : r;
-        if (searched == 0) {
+        if (t.searched == 0) {
             score = multi_visit(w, alpha, beta, d, ply + 1, next);
         } else {
             /* A null window at the bound this node can still move. */
@@ -262,32 +262,15 @@ static int multi_search(struct worker *w, int alpha, int beta, int depth, int pl
         position_unmake(pos, m);
         if (search_stopped(w))
             return 0;
-        searched++;
-        if (max_node ? score > best : score < best) {
-            best = score;
-            if (max_node ? score > alpha : score < beta) {
-                best_move = m;
-                update_pv(w, ply, m);
-                if (max_node)
-                    alpha = score;
-                else
-                    beta = score;
-                if (alpha >= beta) {
-                    if (quiet)
-                        update_quiet_stats(w, ply, m, quiets, nquiets, depth);
-                    break;
-                }
-            }
-        }
-        if (quiet && nquiets < QUIETS_MAX)
-            quiets[nquiets++] = m;
+        if (tally_move(w, ply, &t, m, score, quiet, depth, max_node, true, &alpha, &beta))
+            break;
     }
     /* Not in check (the turn resolution took a mated side off): a stalemate, a shared draw. */
-    if (!searched)
+    if (!t.searched)
         return 0;
-    int bound = best >= old_beta ? BOUND_LOWER : best <= old_alpha ? BOUND_UPPER : BOUND_EXACT;
-    tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), depth, bound, SCORE_NONE);
-    return best;
+    int bound = t.best >= old_beta ? BOUND_LOWER : t.best <= old_alpha ? BOUND_UPPER : BOUND_EXACT;
+    tt_store(w->sh->tt, key, t.best_move, tt_score_to(t.best, ply), depth, bound, SCORE_NONE);
+    return t.best;
 }
 
 /* The kind of node a root move leads to. */

@@ -33,17 +33,17 @@ static int nnue_evaluate(const struct eval_tables *et, const struct position *po
     return et->net ? nnue_evaluate_as(et->net, pos, pos->side) : SCORE_NONE;
 }
 
-/* Takes the net now chosen for the variant (nnue_for), or none, for the evaluation, and its first
- * layer for the accumulators of the positions on tb. */
-static void nnue_choose(struct eval_tables *et, struct tables *tb)
+/* Takes the net (NULL: none) for the evaluation, and its first layer for the accumulators of the
+ * positions on tb. */
+static void nnue_choose(struct eval_tables *et, struct tables *tb, const struct nnue_net *net)
 {
-    et->net = nnue_for(tb->v);
-    tb->features = et->net ? &et->net->ft : NULL;
+    et->net = net;
+    tb->features = net ? &net->ft : NULL;
 }
 
 /* The same, and pos's accumulators from its board. */
-static void nnue_attach(struct eval_tables *et, struct tables *tb, struct position *pos)
+static void nnue_attach(struct eval_tables *et, struct tables *tb, struct position *pos, const struct nnue_net *net)
 {
-    nnue_choose(et, tb);
+    nnue_choose(et, tb, net);
     position_accumulate(pos);
 }

@@ -424,6 +424,205 @@ static inline __attribute__((always_inline)) void memo_targets(const struct posi
  * in check), or the others (LIST_QUIET): each in the order the whole list has them. */
 enum list_kind { LIST_ALL, LIST_NOISY, LIST_QUIET };
 
+/* gen_legal's parts: always inlined, so that each of its forms keeps its constants. */
+#define GEN_INLINE static inline __attribute__((always_inline))
+
+/* What gen_legal finds once for every piece's moves: the board, the opponents' attackers and what
+ * their checks leave to a move that is not the royal's. */
+struct gen {
+    struct position *pos;
+    enum list_kind kind;
+    int us, king, nopp;
+    const struct attackers *opp;
+    const struct exotic_paths *paths;
+    cellset occ, empty, enemy;
+    cellset checkers;
+    cellset exotic_pcs;   /* the opponents' curved, hopping and path pieces that could attack the royal */
+    cellset zone;         /* the paths near the royal along which they could */
+    bool exotic;          /* there is such a piece */
+    bool test_all;        /* in check by such a piece, or by two: every move is tried */
+    bool defer;           /* the search's lists: a move that needs the test against them is flagged */
+    cellset mask;         /* where a move must land to answer the checks along lines and by leaps */
+    cellset touch;        /* test_all: where a move from outside the zone must land */
+    cellset pinned;       /* own pieces that may move only along their line[] */
+};
+
+/* The royal's moves: each target must be safe with the royal gone from its cell. */
+GEN_INLINE int gen_royal(const struct gen *g, move_t *list, int n)
+{
+    const struct position *pos = g->pos;
+    const struct tables *tb = pos->tb;
+    cellset occ_noking = cs_xor(g->occ, tb->bit[g->king]), quiet = cs_empty(), caps = cs_empty();
+    piece_targets_of(tb, &tb->pt[g->us][pos->royal[g->us]], g->king, g->occ, g->empty,
+                     g->kind == LIST_QUIET ? cs_empty() : g->enemy, &quiet, &caps, g->kind != LIST_NOISY, NULL);
+    int to;
+    CS_FOR_EACH(to, cs_or(quiet, caps)) {
+        bool safe = true;
+        for (int i = 0; i < g->nopp && safe; i++)
+            safe = cs_is_empty(attackers_to(&g->opp[i], to, occ_noking, true));
+        if (safe)
+            n = push_move(list, n, move_make(g->king, to));
+    }
+    return n;
+}
+
+/* Where the other moves may land: on the checker's evasion mask, a pinned piece along its line. When
+ * every move is tried, only one that lands on each checker's evasion mask answers its checks along
+ * lines and by leaps, and only one that leaves or lands on the paths near the royal (zone) or lands on
+ * that mask answers a curved or hopping piece's. */
+GEN_INLINE void gen_limits(struct gen *g, cellset *line)
+{
+    const struct position *pos = g->pos;
+    g->mask = g->touch = pos->tb->all;
+    g->pinned = cs_empty();
+    if (!g->test_all) {
+        if (!cs_is_empty(g->checkers))
+            g->mask = evasion_mask(pos, g->king, cs_lsb(g->checkers));
+        for (int i = 0; i < g->nopp; i++)
+            g->pinned = find_pins(pos, &g->opp[i], g->king, line, g->pinned);
+        return;
+    }
+    int c;
+    CS_FOR_EACH(c, g->checkers) {
+        if (cs_test(g->exotic_pcs, c))
+            g->touch = cs_and(g->touch, cs_or(g->zone, evasion_mask(pos, g->king, c)));
+        else
+            g->mask = cs_and(g->mask, evasion_mask(pos, g->king, c));
+    }
+}
+
+/* The en-passant cells open to the side to move (CELL_NONE: none) and the pieces that may take on
+ * each: en passant is taken by a piece of the victim's kind. Different armies: a double step kept
+ * open for a later army may come round to its own army. */
+GEN_INLINE bool gen_ep_open(const struct gen *g, int cells[2], cellset takers[2])
+{
+    const struct position *pos = g->pos;
+    const struct state *st = &pos->st[pos->ply];
+    bool open = st->ep != CELL_NONE && piece_colour(pos->board[st->ep_victim]) != g->us;
+    cells[0] = open ? st->ep : CELL_NONE;
+    cells[1] = open ? st->ep_far : CELL_NONE;
+    takers[0] = takers[1] = cs_empty();
+    for (int k = 0; k < 2 && cells[k] != CELL_NONE; k++) {
+        int t = piece_type(pos->board[st->ep_victim]);
+        takers[k] = cs_and(pos->tb->pt[g->us][t].leap_from[cells[k]], pos_pieces(pos, g->us, t));
+    }
+    return open;
+}
+
+/* A piece's quiet moves (onto empty cells and fusion partners) and captures, before the checks: from
+ * the memo where it keeps them (its quiet moves are onto empty cells only). */
+GEN_INLINE void gen_piece_targets(const struct gen *g, struct target_memo *memo, const struct piece_tables *pt,
+                                  int from, bool pawn, cellset partners, cellset *quiet, cellset *caps)
+{
+    const bool noisy = g->kind == LIST_NOISY;
+    if (memo && !pawn && (noisy || cs_is_empty(partners))) {
+        memo_targets(g->pos, memo, pt, from, quiet, caps);
+        *quiet = noisy ? cs_empty() : *quiet;
+        *caps = cs_and(*caps, g->enemy);
+    } else {
+        piece_targets_of(g->pos->tb, pt, from, g->occ, cs_or(g->empty, partners), g->enemy, quiet, caps,
+                         !noisy || pawn, NULL);
+    }
+}
+
+/* Of the targets, those a curved, hopping or path attacker might then reach (all of them where every
+ * move is tried or the piece stands on the paths near the royal, else those landing on them): tested
+ * here, or left untested (returned) with defer. */
+GEN_INLINE cellset gen_screen(const struct gen *g, int from, cellset vacated, cellset *targets)
+{
+    if (!g->exotic)
+        return cs_empty();
+    cellset untested = g->test_all || cs_test(g->zone, from) ? *targets : cs_and(*targets, g->zone);
+    *targets = cs_andnot(*targets, untested);
+    if (!g->defer && !cs_is_empty(untested)) {
+        *targets = cs_or(*targets, safe_targets(g->pos, g->opp, g->nopp, g->paths, g->king, vacated, untested,
+                                                g->test_all));
+        untested = cs_empty();
+    }
+    return untested;
+}
+
+/* A pawn's double and triple steps from its start cell, onto allowed cells, over empty ones. */
+GEN_INLINE int gen_double_steps(const struct gen *g, const struct piece_tables *pt, move_t *list, int n, int from,
+                                cellset allowed, cellset vacated)
+{
+    const struct double_step *ds = &pt->dbl[from];
+    for (int i = 0; i < ds->n; i++) {
+        int two = ds->to[i];
+        if (!cs_test(g->empty, ds->mid[i]) || !cs_test(g->empty, two) || !cs_test(allowed, two)
+            || (ds->far[i] != CELL_NONE && !cs_test(g->empty, ds->far[i])))
+            continue;
+        bool unsure = g->test_all || (g->exotic && (cs_test(g->zone, from) || cs_test(g->zone, two)));
+        if (unsure && g->defer)
+            n = push_move(list, n, move_make(from, two) | MOVE_DOUBLE | MOVE_UNTESTED);
+        else if (!unsure
+                 || !cs_is_empty(safe_targets(g->pos, g->opp, g->nopp, g->paths, g->king, vacated, g->pos->tb->bit[two],
+                                              g->test_all)))
+            n = push_move(list, n, move_make(from, two) | MOVE_DOUBLE);
+    }
+    return n;
+}
+
+/* The moves of type t's pieces on froms (not the royal's). */
+GEN_INLINE int gen_type(const struct gen *g, const cellset *line, const int ep_cells[2], const cellset ep_takers[2],
+                        bool ep_open, struct target_memo *memo, int *promo, int *npromo, move_t *list, int n, int t,
+                        cellset froms)
+{
+    const bool noisy = g->kind == LIST_NOISY;
+    const struct position *pos = g->pos;
+    const struct tables *tb = pos->tb;
+    const struct variant *v = pos->v;
+    const struct piece_tables *pt = &tb->pt[g->us][t];
+    const bool pawn = v->piece[t].pawn, compound = variant_is_compound(v, t), may_block = v->piece[t].blocked;
+    /* Fusion is no capture: own pieces this type fuses with are reached as empty cells are, by the
+     * moving (not the capturing) atoms of a divergent piece. */
+    cellset partners = noisy ? cs_empty() : pieces_of_types(pos, g->us, pt->partners);
+    /* Noisy: captures, and a pawn's moves into its promotion zone (none for other pieces). */
+    const cellset wanted = cs_or(g->enemy, pt->promo_zone);
+    int from;
+    CS_FOR_EACH(from, froms) {
+        /* A piece that could not reach what is wanted even on the empty board has no noisy move. */
+        if (noisy && !cs_intersects(pt->reach[from], wanted))
+            continue;
+        cellset quiet, caps;
+        gen_piece_targets(g, memo, pt, from, pawn, partners, &quiet, &caps);
+        /* Where a pawn could also step onto the en-passant cell, that step is the capture (pieces.md). */
+        for (int k = 0; k < 2 && ep_open; k++)
+            if (cs_test(ep_takers[k], from))
+                quiet = cs_andnot(quiet, tb->bit[ep_cells[k]]);
+        /* Brusky: an enemy on a cell a start-cell pawn steps to blocks all its non-capturing moves. */
+        bool blocked = may_block && variant_double_steps(v, g->us, t, from)
+                       && cs_intersects(cs_or(pt->leap[MODE_MOVE][from], pt->leap[MODE_BOTH][from]), g->enemy);
+        if (blocked)
+            quiet = cs_andnot(quiet, g->empty);
+        cellset allowed = cs_test(g->pinned, from) ? cs_and(g->mask, line[from]) : g->mask;
+        if (g->test_all && !cs_test(g->zone, from))
+            allowed = cs_and(allowed, g->touch);
+        cellset targets = cs_and(cs_or(quiet, caps), allowed);
+        if (noisy)
+            targets = cs_and(targets, wanted);
+        /* Captures, and a pawn's moves into its promotion zone (which promote), are noisy. */
+        if (g->kind == LIST_QUIET)
+            targets = cs_andnot(targets, wanted);
+        cellset vacated = cs_xor(g->occ, tb->bit[from]);
+        cellset untested = gen_screen(g, from, vacated, &targets);
+        if (!pawn) {
+            n = add_moves(list, n, from, targets, 0);
+            n = add_moves(list, n, from, untested, MOVE_UNTESTED);
+            if (compound && !noisy)
+                n = gen_fissions(pos, list, n, from, cs_and(cs_and(g->mask, g->touch), g->empty), g->opp, g->nopp,
+                                 g->paths, g->king, g->zone, g->test_all, g->defer);
+            continue;
+        }
+        n = add_pawn_moves(pos, pt, promo, npromo, list, n, from, targets, 0);
+        if (!cs_is_empty(untested))
+            n = add_pawn_moves(pos, pt, promo, npromo, list, n, from, untested, MOVE_UNTESTED);
+        if (!noisy && !blocked)
+            n = gen_double_steps(g, pt, list, n, from, allowed, vacated);
+    }
+    return n;
+}
+
 /* Legal moves of a kind into list, or (list NULL) only their number. With `late` (the search's lists),
  * a move that needs the test against curved, hopping and path attackers is not tested but flagged
  * MOVE_UNTESTED, and *late keeps what movegen_is_safe needs to test it when tried; in check by such a
@@ -433,82 +632,45 @@ enum list_kind { LIST_ALL, LIST_NOISY, LIST_QUIET };
  * `memo`, the pieces' targets come from the thread's target memo (memo_targets). Inlined into each
  * caller below, so that each form (counting, noisy, quiet, late, one piece) is compiled apart: perft's
  * is not slowed by the others. */
-static inline __attribute__((always_inline)) int gen_legal(struct position *pos, move_t *list, enum list_kind kind,
-                                                           struct exotic_paths *late, int only, bool any,
-                                                           struct target_memo *memo)
+GEN_INLINE int gen_legal(struct position *pos, move_t *list, enum list_kind kind, struct exotic_paths *late, int only,
+                         bool any, struct target_memo *memo)
 {
-    const bool noisy = kind == LIST_NOISY, quiet_only = kind == LIST_QUIET;
     const struct tables *tb = pos->tb;
-    const struct variant *v = pos->v;
-    const struct state *st = &pos->st[pos->ply];
-    int us = pos->side, n = 0, king = pos_royal_cell(pos, us);
-    cellset own = pos->by_colour[us], occ = pos->occ;
-    cellset enemy = cs_andnot(occ, own), empty = cs_andnot(tb->all, occ);
-    cellset checkers = cs_empty(), quiet, caps;
+    const int us = pos->side, king = pos_royal_cell(pos, us);
     struct attackers opp[MAX_PLAYERS - 1];
-    cellset exotic_pcs = cs_empty();
     struct exotic_paths own_paths, *paths = late ? late : &own_paths;
-    int nopp = opponents_gather(pos, king, opp, paths, &exotic_pcs);
+    struct gen g = { .pos = pos, .kind = kind, .us = us, .king = king, .opp = opp, .paths = paths, .occ = pos->occ,
+                     .checkers = cs_empty(), .exotic_pcs = cs_empty() };
+    g.enemy = cs_andnot(g.occ, pos->by_colour[us]);
+    g.empty = cs_andnot(tb->all, g.occ);
+    g.nopp = opponents_gather(pos, king, opp, paths, &g.exotic_pcs);
     /* The quiescence search asks for noisy moves only out of check. */
-    for (int i = 0; i < nopp && !noisy; i++)
-        checkers = cs_or(checkers, attackers_to(&opp[i], king, occ, false));
-    const bool exotic = !cs_is_empty(exotic_pcs);
-    const cellset zone = paths->zone;
+    for (int i = 0; i < g.nopp && kind != LIST_NOISY; i++)
+        g.checkers = cs_or(g.checkers, attackers_to(&opp[i], king, g.occ, false));
+    g.exotic = !cs_is_empty(g.exotic_pcs);
+    g.zone = paths->zone;
     /* Against a curved or hopping checker, or two checkers, every move is tried. */
-    const bool test_all = exotic && (cs_several(checkers) || cs_intersects(checkers, exotic_pcs));
-    const bool defer = late && !test_all;
+    g.test_all = g.exotic && (cs_several(g.checkers) || cs_intersects(g.checkers, g.exotic_pcs));
+    g.defer = late && !g.test_all;
 
-    /* The royal: each target must be safe with the royal gone from its cell. */
-    cellset occ_noking = cs_xor(occ, tb->bit[king]);
+    int n = 0;
     const bool royal = only == CELL_NONE || only == king;
-    quiet = caps = cs_empty();
     if (royal)
-        piece_targets_of(tb, &tb->pt[us][pos->royal[us]], king, occ, empty, quiet_only ? cs_empty() : enemy, &quiet,
-                         &caps, !noisy, NULL);
-    int to;
-    CS_FOR_EACH(to, cs_or(quiet, caps)) {
-        bool safe = true;
-        for (int i = 0; i < nopp && safe; i++)
-            safe = cs_is_empty(attackers_to(&opp[i], to, occ_noking, true));
-        if (safe)
-            n = push_move(list, n, move_make(king, to));
-    }
+        n = gen_royal(&g, list, n);
     if (any && n)
         return n;
-    if (!noisy && royal && (st->castling & castle_bits_of(us)) && cs_is_empty(checkers))
-        n = gen_castling(pos, list, n, opp, nopp, king);
+    if (kind != LIST_NOISY && royal && (pos->st[pos->ply].castling & castle_bits_of(us)) && cs_is_empty(g.checkers))
+        n = gen_castling(pos, list, n, opp, g.nopp, king);
     /* Against a hopper even a double check may be answered by moving its screen. */
-    if (cs_several(checkers) && !exotic)
+    if (cs_several(g.checkers) && !g.exotic)
         return n;
 
-    cellset mask = tb->all, touch = tb->all, line[MAX_CELLS], pinned = cs_empty();
-    if (!test_all) {
-        if (!cs_is_empty(checkers))
-            mask = evasion_mask(pos, king, cs_lsb(checkers));
-        for (int i = 0; i < nopp; i++)
-            pinned = find_pins(pos, &opp[i], king, line, pinned);
-    } else {
-        /* Every move left is tried, but only one that lands on each checker's evasion mask answers
-         * its checks along lines and by leaps, and only one that leaves or lands on the paths near the
-         * royal (zone) or lands on that mask answers a curved or hopping piece's. */
-        int c;
-        CS_FOR_EACH(c, checkers) {
-            if (cs_test(exotic_pcs, c))
-                touch = cs_and(touch, cs_or(zone, evasion_mask(pos, king, c)));
-            else
-                mask = cs_and(mask, evasion_mask(pos, king, c));
-        }
-    }
+    cellset line[MAX_CELLS];
+    gen_limits(&g, line);
     int promo[MAX_TYPES], npromo = -1;   /* the promotion choices (add_pawn_moves) */
-    /* Where a pawn could also step onto the en-passant cell, that step is the capture (pieces.md). */
-    /* Different armies: a double step kept open for a later army may come round to its own army. */
-    bool ep_open = st->ep != CELL_NONE && piece_colour(pos->board[st->ep_victim]) != us;
-    const int ep_cells[2] = { ep_open ? st->ep : CELL_NONE, ep_open ? st->ep_far : CELL_NONE };
-    cellset ep_takers[2] = { cs_empty(), cs_empty() };
-    for (int k = 0; k < 2 && ep_cells[k] != CELL_NONE; k++) {
-        int t = piece_type(pos->board[st->ep_victim]);
-        ep_takers[k] = cs_and(tb->pt[us][t].leap_from[ep_cells[k]], pos_pieces(pos, us, t));
-    }
+    int ep_cells[2];
+    cellset ep_takers[2];
+    const bool ep_open = gen_ep_open(&g, ep_cells, ep_takers);
     for (uint32_t types = tb->movers[us] & pos->types[us]; types; types &= types - 1) {
         const int t = __builtin_ctz(types);
         cellset froms = pos_pieces(pos, us, t);
@@ -516,81 +678,11 @@ static inline __attribute__((always_inline)) int gen_legal(struct position *pos,
             froms = cs_and(froms, tb->bit[only]);
         if (cs_is_empty(froms))
             continue;
-        const struct piece_tables *pt = &tb->pt[us][t];
-        const bool pawn = v->piece[t].pawn, compound = variant_is_compound(v, t), may_block = v->piece[t].blocked;
-        /* Fusion is no capture: own pieces this type fuses with are reached as empty cells are, by the
-         * moving (not the capturing) atoms of a divergent piece. */
-        cellset partners = noisy ? cs_empty() : pieces_of_types(pos, us, pt->partners);
-        cellset reachable = cs_or(empty, partners);
-        /* Noisy: captures, and a pawn's moves into its promotion zone (none for other pieces). */
-        const cellset wanted = cs_or(enemy, pt->promo_zone);
-        int from;
         if (any && n)
             return n;
-        CS_FOR_EACH(from, froms) {
-            /* A piece that could not reach what is wanted even on the empty board has no noisy move. */
-            if (noisy && !cs_intersects(pt->reach[from], wanted))
-                continue;
-            /* The memo's quiet moves are onto empty cells: fusion reaches partners too. */
-            if (memo && !pawn && (noisy || cs_is_empty(partners))) {
-                memo_targets(pos, memo, pt, from, &quiet, &caps);
-                quiet = noisy ? cs_empty() : quiet;
-                caps = cs_and(caps, enemy);
-            } else {
-                piece_targets_of(tb, pt, from, occ, reachable, enemy, &quiet, &caps, !noisy || pawn, NULL);
-            }
-            for (int k = 0; k < 2 && ep_open; k++)
-                if (cs_test(ep_takers[k], from))
-                    quiet = cs_andnot(quiet, tb->bit[ep_cells[k]]);
-            /* Brusky: an enemy on a cell a start-cell pawn steps to blocks all its non-capturing moves. */
-            bool blocked = may_block && variant_double_steps(v, us, t, from)
-                           && cs_intersects(cs_or(pt->leap[MODE_MOVE][from], pt->leap[MODE_BOTH][from]), enemy);
-            if (blocked)
-                quiet = cs_andnot(quiet, empty);
-            cellset allowed = cs_test(pinned, from) ? cs_and(mask, line[from]) : mask;
-            if (test_all && !cs_test(zone, from))
-                allowed = cs_and(allowed, touch);
-            cellset targets = cs_and(cs_or(quiet, caps), allowed);
-            if (noisy)
-                targets = cs_and(targets, wanted);
-            /* Captures, and a pawn's moves into its promotion zone (which promote), are noisy. */
-            if (quiet_only)
-                targets = cs_andnot(targets, wanted);
-            cellset vacated = cs_xor(occ, tb->bit[from]), untested = cs_empty();
-            if (exotic) {
-                untested = test_all || cs_test(zone, from) ? targets : cs_and(targets, zone);
-                targets = cs_andnot(targets, untested);
-                if (!defer && !cs_is_empty(untested)) {
-                    targets = cs_or(targets, safe_targets(pos, opp, nopp, paths, king, vacated, untested, test_all));
-                    untested = cs_empty();
-                }
-            }
-            if (!pawn) {
-                n = add_moves(list, n, from, targets, 0);
-                n = add_moves(list, n, from, untested, MOVE_UNTESTED);
-                if (compound && !noisy)
-                    n = gen_fissions(pos, list, n, from, cs_and(cs_and(mask, touch), empty), opp, nopp, paths, king, zone, test_all,
-                                     defer);
-                continue;
-            }
-            n = add_pawn_moves(pos, pt, promo, &npromo, list, n, from, targets, 0);
-            if (!cs_is_empty(untested))
-                n = add_pawn_moves(pos, pt, promo, &npromo, list, n, from, untested, MOVE_UNTESTED);
-            const struct double_step *ds = &pt->dbl[from];
-            for (int i = 0; i < ds->n && !noisy && !blocked; i++) {
-                int two = ds->to[i];
-                if (!cs_test(empty, ds->mid[i]) || !cs_test(empty, two) || !cs_test(allowed, two)
-                    || (ds->far[i] != CELL_NONE && !cs_test(empty, ds->far[i])))
-                    continue;
-                bool unsure = test_all || (exotic && (cs_test(zone, from) || cs_test(zone, two)));
-                if (unsure && defer)
-                    n = push_move(list, n, move_make(from, two) | MOVE_DOUBLE | MOVE_UNTESTED);
-                else if (!unsure || !cs_is_empty(safe_targets(pos, opp, nopp, paths, king, vacated, tb->bit[two], test_all)))
-                    n = push_move(list, n, move_make(from, two) | MOVE_DOUBLE);
-            }
-        }
+        n = gen_type(&g, line, ep_cells, ep_takers, ep_open, memo, promo, &npromo, list, n, t, froms);
     }
-    for (int k = 0; k < 2 && ep_cells[k] != CELL_NONE && !quiet_only; k++)
+    for (int k = 0; k < 2 && ep_cells[k] != CELL_NONE && kind != LIST_QUIET; k++)
         n = gen_en_passant(pos, list, n, us, king, ep_cells[k]);
     return n;
 }

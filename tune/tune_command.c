@@ -1,13 +1,14 @@
 /* `sennight tune`: reads datagen files, fits the weights, writes a weights file and a report. */
-#include "cli.h"
+#include "tune_command.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../rules/registry.h"
 #include "../util/file.h"
-#include "../util/number.h"
+#include "../util/args.h"
 #include "tune.h"
 
 enum { ERR_LEN = 4096, MAX_DATA = 64 };
@@ -20,55 +21,29 @@ struct args {
     const char *variant, *out, *weights, *data[MAX_DATA];
     int ndata;
     double lambda, lr, k;
-    long epochs, threads, batch, seed;
+    long long epochs, threads, batch, seed;
 };
 
-static bool parse_real(const char *s, double lo, double hi, double *x)
-{
-    char *end;
-    *x = strtod(s, &end);
-    return end != s && !*end && *x >= lo && *x <= hi;
-}
+static const struct arg_option options[] = {
+    ARG("--variant", ARG_TEXT, struct args, variant),
+    ARG("--out", ARG_TEXT, struct args, out),
+    ARG("--weights", ARG_TEXT, struct args, weights),
+    ARG("--data", ARG_TEXT, struct args, data, .repeat = MAX_DATA, .count_at = offsetof(struct args, ndata)),
+    ARG("--lambda", ARG_REAL, struct args, lambda, .rlo = 0, .rhi = 1),
+    ARG("--lr", ARG_REAL, struct args, lr, .rlo = 1e-6, .rhi = 1000),
+    ARG("--k", ARG_REAL, struct args, k, .rlo = 0, .rhi = 100),
+    ARG("--epochs", ARG_LONG, struct args, epochs, .lo = 0, .hi = 1000000),
+    ARG("--threads", ARG_LONG, struct args, threads, .lo = 1, .hi = 64),
+    ARG("--batch", ARG_LONG, struct args, batch, .lo = 0, .hi = 1000000000),
+    ARG("--seed", ARG_LONG, struct args, seed, .lo = 0, .hi = 1LL << 62),
+};
+static const struct arg_table table = ARG_TABLE(options, false, 0);
 
 static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t errlen)
 {
     *a = (struct args){ .lambda = 0.5, .lr = 1, .epochs = 400, .threads = 1, .seed = 1 };
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i], *x = i + 1 < argc ? argv[++i] : NULL;
-        bool ok = x != NULL;
-        if (!x)
-            ;
-        else if (!strcmp(o, "--variant"))
-            a->variant = x;
-        else if (!strcmp(o, "--out"))
-            a->out = x;
-        else if (!strcmp(o, "--weights"))
-            a->weights = x;
-        else if (!strcmp(o, "--data") && a->ndata < MAX_DATA)
-            a->data[a->ndata++] = x;
-        else if (!strcmp(o, "--lambda"))
-            ok = parse_real(x, 0, 1, &a->lambda);
-        else if (!strcmp(o, "--lr"))
-            ok = parse_real(x, 1e-6, 1000, &a->lr);
-        else if (!strcmp(o, "--k"))
-            ok = parse_real(x, 0, 100, &a->k);
-        else if (!strcmp(o, "--epochs"))
-            ok = number_parse(x, 0, 1000000, &a->epochs);
-        else if (!strcmp(o, "--threads"))
-            ok = number_parse(x, 1, 64, &a->threads);
-        else if (!strcmp(o, "--batch"))
-            ok = number_parse(x, 0, 1000000000, &a->batch);
-        else if (!strcmp(o, "--seed"))
-            ok = number_parse(x, 0, 1L << 62, &a->seed);
-        else {
-            snprintf(err, errlen, "unknown option '%s'", o);
-            return false;
-        }
-        if (!ok) {
-            snprintf(err, errlen, x ? "%s: bad value '%s'" : "%s needs a value", o, x);
-            return false;
-        }
-    }
+    if (!args_parse(&table, a, 0, argc, argv, NULL, err, errlen))
+        return false;
     if (!a->variant || !a->out || !a->ndata) {
         snprintf(err, errlen, "--variant, --out and --data are needed");
         return false;

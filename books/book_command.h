@@ -1,6 +1,6 @@
 /* `sennight book ...`: building, showing and merging opening books (docs/books.md). */
-#ifndef BOOKS_CLI_H
-#define BOOKS_CLI_H
+#ifndef BOOK_COMMAND_H
+#define BOOK_COMMAND_H
 
 /* The arguments after `book`; returns the exit status (2: bad usage, 1: failure). */
 int book_main(int argc, char **argv);

@@ -1,22 +1,19 @@
 /* `sennight book build|show|merge|openings`: the command line of the book tools (docs/books.md). */
-#include "cli.h"
+#include "book_command.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../engine/search.h"
 #include "../rules/registry.h"
 #include "build.h"
+#include "../util/args.h"
 #include "../util/file.h"
 #include "suite.h"
 
 enum { BUILD = 1, SHOW = 2, MERGE = 4, OPENINGS = 8, MAX_WORDS = 64, ERR_LEN = 4096 };
-/* The two ways to build, and the options that belong to one of them. */
-enum source { ANY, GAMES, EXPAND };
 
 const char book_usage[] =
     "usage: sennight book build --variant NAME --out FILE --games FILE [--games FILE ...] [--max-ply N] [--min-games N]\n"
@@ -30,105 +27,45 @@ const char book_usage[] =
 
 struct args {
     int command;
-    unsigned given;                /* bit k: options[k] was given */
+    uint64_t given;                /* bit k: options[k] was given */
     const char *variant, *variant_file, *out, *fen;
     const char *games[MAX_WORDS];
     int ngames;
     bool expand;
     long long max_ply, min_games, plies, margin, width, depth, nodes, hash;
     long long count, min_plies, max_plies, max_score, seed;
-    const char *word[MAX_WORDS];   /* the words that are not options */
-    int nwords;
+    struct arg_words words;        /* the arguments that are not options */
 };
 
-enum kind { TEXT, NUMBER, FLAG };
-
-static const struct option {
-    const char *name;
-    int commands;
-    enum source source;
-    enum kind kind;
-    size_t at;
-    long long lo, hi;
-} options[] = {
-    { "--variant", BUILD | SHOW | OPENINGS, ANY, TEXT, offsetof(struct args, variant), 0, 0 },
-    { "--variant-file", BUILD | SHOW | MERGE | OPENINGS, ANY, TEXT, offsetof(struct args, variant_file), 0, 0 },
-    { "--out", BUILD | MERGE | OPENINGS, ANY, TEXT, offsetof(struct args, out), 0, 0 },
-    { "--games", BUILD, GAMES, TEXT, 0, 0, 0 },
-    { "--max-ply", BUILD, GAMES, NUMBER, offsetof(struct args, max_ply), 1, 10000 },
-    { "--min-games", BUILD, GAMES, NUMBER, offsetof(struct args, min_games), 1, UINT32_MAX },
-    { "--expand", BUILD, EXPAND, FLAG, offsetof(struct args, expand), 0, 0 },
-    { "--plies", BUILD, EXPAND, NUMBER, offsetof(struct args, plies), 1, 100 },
-    { "--margin", BUILD, EXPAND, NUMBER, offsetof(struct args, margin), 0, 100000 },
-    { "--width", BUILD, EXPAND, NUMBER, offsetof(struct args, width), 1, MAX_MULTIPV },
-    { "--depth", BUILD, EXPAND, NUMBER, offsetof(struct args, depth), 1, MAX_PLY - 1 },
-    { "--nodes", BUILD | OPENINGS, EXPAND, NUMBER, offsetof(struct args, nodes), 1, 1000000000000LL },
-    { "--hash", BUILD | OPENINGS, EXPAND, NUMBER, offsetof(struct args, hash), 1, 65536 },
-    { "--fen", BUILD, EXPAND, TEXT, offsetof(struct args, fen), 0, 0 },
-    { "--count", OPENINGS, ANY, NUMBER, offsetof(struct args, count), 1, 1000000 },
-    { "--min-plies", OPENINGS, ANY, NUMBER, offsetof(struct args, min_plies), 1, 100 },
-    { "--max-plies", OPENINGS, ANY, NUMBER, offsetof(struct args, max_plies), 1, 100 },
-    { "--max-score", OPENINGS, ANY, NUMBER, offsetof(struct args, max_score), 0, 100000 },
-    { "--seed", OPENINGS, ANY, NUMBER, offsetof(struct args, seed), 0, LLONG_MAX },
+/* Each option's commands (modes), and the way of building it belongs to. */
+static const struct arg_option options[] = {
+    ARG("--variant", ARG_TEXT, struct args, variant, .modes = BUILD | SHOW | OPENINGS),
+    ARG("--variant-file", ARG_TEXT, struct args, variant_file, .modes = BUILD | SHOW | MERGE | OPENINGS),
+    ARG("--out", ARG_TEXT, struct args, out, .modes = BUILD | MERGE | OPENINGS),
+    ARG("--games", ARG_TEXT, struct args, games, .repeat = MAX_WORDS, .count_at = offsetof(struct args, ngames),
+        .modes = BUILD),
+    ARG("--max-ply", ARG_LONG, struct args, max_ply, .lo = 1, .hi = 10000, .modes = BUILD),
+    ARG("--min-games", ARG_LONG, struct args, min_games, .lo = 1, .hi = UINT32_MAX, .modes = BUILD),
+    ARG("--expand", ARG_SET, struct args, expand, .lo = 1, .modes = BUILD),
+    ARG("--plies", ARG_LONG, struct args, plies, .lo = 1, .hi = 100, .modes = BUILD),
+    ARG("--margin", ARG_LONG, struct args, margin, .lo = 0, .hi = 100000, .modes = BUILD),
+    ARG("--width", ARG_LONG, struct args, width, .lo = 1, .hi = MAX_MULTIPV, .modes = BUILD),
+    ARG("--depth", ARG_LONG, struct args, depth, .lo = 1, .hi = MAX_PLY - 1, .modes = BUILD),
+    ARG("--nodes", ARG_LONG, struct args, nodes, .lo = 1, .hi = 1000000000000LL, .modes = BUILD | OPENINGS),
+    ARG("--hash", ARG_LONG, struct args, hash, .lo = 1, .hi = 65536, .modes = BUILD | OPENINGS),
+    ARG("--fen", ARG_TEXT, struct args, fen, .modes = BUILD),
+    ARG("--count", ARG_LONG, struct args, count, .lo = 1, .hi = 1000000, .modes = OPENINGS),
+    ARG("--min-plies", ARG_LONG, struct args, min_plies, .lo = 1, .hi = 100, .modes = OPENINGS),
+    ARG("--max-plies", ARG_LONG, struct args, max_plies, .lo = 1, .hi = 100, .modes = OPENINGS),
+    ARG("--max-score", ARG_LONG, struct args, max_score, .lo = 0, .hi = 100000, .modes = OPENINGS),
+    ARG("--seed", ARG_LONG, struct args, seed, .lo = 0, .hi = LLONG_MAX, .modes = OPENINGS),
 };
+static const struct arg_table table = ARG_TABLE(options, true, offsetof(struct args, words));
 
-enum { NOPTIONS = sizeof options / sizeof *options };
-
-static bool given(const struct args *a, const char *name)
-{
-    for (int k = 0; k < NOPTIONS; k++)
-        if (!strcmp(options[k].name, name))
-            return a->given >> k & 1;
-    return false;
-}
-
-/* Reads one option and its value at argv[*i]; false with err on a mistake. */
-static bool parse_option(struct args *a, char **argv, int argc, int *i, char *err, size_t errlen)
-{
-    const char *name = argv[*i];
-    for (int k = 0; k < NOPTIONS; k++) {
-        const struct option *o = &options[k];
-        if (strcmp(name, o->name))
-            continue;
-        if (!(o->commands & a->command)) {
-            snprintf(err, errlen, "%s does not go with this command", name);
-            return false;
-        }
-        a->given |= 1u << k;
-        if (o->kind == FLAG) {
-            *(bool *)((char *)a + o->at) = true;
-            return true;
-        }
-        if (++*i == argc) {
-            snprintf(err, errlen, "%s needs a value", name);
-            return false;
-        }
-        const char *value = argv[*i];
-        if (!strcmp(name, "--games")) {
-            if (a->ngames == MAX_WORDS) {
-                snprintf(err, errlen, "at most %d --games files", MAX_WORDS);
-                return false;
-            }
-            a->games[a->ngames++] = value;
-            return true;
-        }
-        if (o->kind == TEXT) {
-            *(const char **)((char *)a + o->at) = value;
-            return true;
-        }
-        char *end;
-        errno = 0;
-        long long x = strtoll(value, &end, 10);
-        if (end == value || *end || errno || x < o->lo || x > o->hi) {
-            snprintf(err, errlen, "%s: a number from %lld to %lld is expected, not '%s'", name, o->lo, o->hi, value);
-            return false;
-        }
-        *(long long *)((char *)a + o->at) = x;
-        return true;
-    }
-    snprintf(err, errlen, "unknown option '%s'", name);
-    return false;
-}
+/* The options that belong to one way of building (book build --games or --expand). */
+static const char *const games_only[] = { "--games", "--max-ply", "--min-games" };
+static const char *const expand_only[] = { "--expand", "--plies", "--margin", "--width", "--depth", "--nodes", "--hash",
+                                           "--fen" };
 
 static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t errlen)
 {
@@ -142,38 +79,29 @@ static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t 
         snprintf(err, errlen, "build, show, merge or openings is expected");
         return false;
     }
-    for (int i = 1; i < argc; i++) {
-        if (!strncmp(argv[i], "--", 2)) {
-            if (!parse_option(a, argv, argc, &i, err, errlen))
-                return false;
-        } else if (a->nwords == MAX_WORDS) {
-            snprintf(err, errlen, "too many arguments");
-            return false;
-        } else {
-            a->word[a->nwords++] = argv[i];
-        }
-    }
-    return true;
+    return args_parse(&table, a, (unsigned)a->command, argc - 1, argv + 1, &a->given, err, errlen);
 }
 
-/* The build arguments make sense together: one source, and what it needs. */
+/* The build arguments make sense together: one way of building, and what it needs. */
 static bool check_build(const struct args *a, char *err, size_t errlen)
 {
-    enum source source = a->ngames ? GAMES : EXPAND;
-    if (a->nwords) {
-        snprintf(err, errlen, "unexpected '%s'", a->word[0]);
+    if (a->words.n) {
+        snprintf(err, errlen, "unexpected '%s'", a->words.word[0]);
         return false;
     }
     if (!a->variant || !a->out || !a->ngames == !a->expand) {
         snprintf(err, errlen, "--variant, --out, and either --games or --expand are needed");
         return false;
     }
-    for (int k = 0; k < NOPTIONS; k++)
-        if ((a->given >> k & 1) && options[k].source != ANY && options[k].source != source) {
-            snprintf(err, errlen, "%s goes with %s", options[k].name, source == GAMES ? "--expand" : "--games");
+    const char *const *other = a->ngames ? expand_only : games_only;
+    size_t nother = a->ngames ? sizeof expand_only / sizeof *expand_only : sizeof games_only / sizeof *games_only;
+    for (size_t i = 0; i < nother; i++)
+        if (args_given(&table, a->given, other[i])) {
+            snprintf(err, errlen, "%s goes with %s", other[i], a->ngames ? "--expand" : "--games");
             return false;
         }
-    if (source == EXPAND && (!given(a, "--plies") || !given(a, "--margin") || !(a->depth || a->nodes))) {
+    if (!a->ngames && (!args_given(&table, a->given, "--plies") || !args_given(&table, a->given, "--margin")
+                       || !(a->depth || a->nodes))) {
         snprintf(err, errlen, "--expand needs --plies, --margin, and --nodes or --depth");
         return false;
     }
@@ -183,8 +111,8 @@ static bool check_build(const struct args *a, char *err, size_t errlen)
 /* The opening-suite arguments: what the generator needs, the plies in order. */
 static bool check_openings(const struct args *a, char *err, size_t errlen)
 {
-    if (a->nwords)
-        snprintf(err, errlen, "unexpected '%s'", a->word[0]);
+    if (a->words.n)
+        snprintf(err, errlen, "unexpected '%s'", a->words.word[0]);
     else if (!a->variant || !a->out || !a->nodes)
         snprintf(err, errlen, "openings needs --variant, --out and --nodes");
     else if (a->min_plies > a->max_plies)
@@ -236,21 +164,21 @@ static int show(const struct args *a, const struct variant *v, char *err, size_t
     struct game g = { 0 };
     struct book_move m[MAX_MOVES];
     char fen[4096] = "", text[16];
-    for (int i = 1; i < a->nwords; i++)
-        snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "%s%s", i > 1 ? " " : "", a->word[i]);
-    bool start = a->nwords < 2 || !strcmp(fen, "startpos");
-    if (!a->nwords) {
+    for (int i = 1; i < a->words.n; i++)
+        snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "%s%s", i > 1 ? " " : "", a->words.word[i]);
+    bool start = a->words.n < 2 || !strcmp(fen, "startpos");
+    if (!a->words.n) {
         snprintf(err, errlen, "which book?");
         return 2;
     }
-    if (!book_open(&b, a->word[0], v, err, errlen))
+    if (!book_open(&b, a->words.word[0], v, err, errlen))
         return 1;
     bool ok = game_init(&g, b.v, false, err, errlen) && game_set_position(&g, start ? NULL : fen, NULL, 0, err, errlen);
     if (ok) {
         int skipped, n = book_probe(&b, &g, m, &skipped);
         uint64_t total = 0;
         game_fen(&g, fen, sizeof fen);
-        printf("%s: variant %s, %zu entries, %zu positions\n", a->word[0], b.v->name, b.n, b.npositions);
+        printf("%s: variant %s, %zu entries, %zu positions\n", a->words.word[0], b.v->name, b.n, b.npositions);
         printf("%s (key %016llx)%s\n", fen, (unsigned long long)g.ops->position_key(g.pos), n ? ":" : ": not in the book");
         for (int i = 0; i < n; i++)
             total += m[i].weight;
@@ -293,11 +221,11 @@ static int merge(const struct args *a, char *err, size_t errlen)
 {
     struct book in[2] = { 0 };
     struct book_entries l = { 0 };
-    if (a->nwords != 2 || !a->out) {
+    if (a->words.n != 2 || !a->out) {
         snprintf(err, errlen, "two books and --out are needed");
         return 2;
     }
-    bool ok = book_open(&in[0], a->word[0], NULL, err, errlen) && book_open(&in[1], a->word[1], in[0].v, err, errlen);
+    bool ok = book_open(&in[0], a->words.word[0], NULL, err, errlen) && book_open(&in[1], a->words.word[1], in[0].v, err, errlen);
     for (int k = 0; k < 2 && ok; k++)
         for (size_t i = 0; ok && i < in[k].n; i++)
             if (!(ok = book_entries_add(&l, &in[k].e[i])))
@@ -324,7 +252,8 @@ int book_main(int argc, char **argv)
     }
     int status = 1;
     bool loaded = registry_init(err, sizeof err)
-               && (!a.variant_file || registry_add_file(a.variant_file, false, err, sizeof err) >= 0);
+               && (!a.variant_file
+                   || registry_add_file(a.variant_file, false, game_validate_variant, err, sizeof err) >= 0);
     if (loaded) {
         if (a.variant && !(v = registry_find(a.variant)))
             snprintf(err, sizeof err, "unknown variant '%s'", a.variant);

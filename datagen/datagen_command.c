@@ -1,5 +1,5 @@
 /* `sennight datagen`: options to a run and its summary, or a file's records as text (--dump). */
-#include "cli.h"
+#include "datagen_command.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 
 #include "../engine/game.h"
 #include "../rules/registry.h"
-#include "../util/number.h"
+#include "../util/args.h"
 #include "../util/shard.h"
 #include "datagen.h"
 #include "features.h"
@@ -24,53 +24,31 @@ const char datagen_usage[] =
 
 struct args {
     const char *variant, *variant_file, *out, *openings, *dump, *shard, *features;
-    long games, nodes, concurrency, seed, random_plies, hash;
+    long long games, nodes, concurrency, seed, random_plies, hash;
 };
 
-/* Every option takes a value: text, or a number within bounds (lo <= hi). */
-static const struct option {
-    const char *name;
-    size_t at;
-    long lo, hi;
-} options[] = {
-    { "--variant", offsetof(struct args, variant), 1, 0 },
-    { "--variant-file", offsetof(struct args, variant_file), 1, 0 },
-    { "--out", offsetof(struct args, out), 1, 0 },
-    { "--openings", offsetof(struct args, openings), 1, 0 },
-    { "--dump", offsetof(struct args, dump), 1, 0 },
-    { "--features", offsetof(struct args, features), 1, 0 },
-    { "--shard", offsetof(struct args, shard), 1, 0 },
-    { "--games", offsetof(struct args, games), 1, 1000000000 },
-    { "--nodes", offsetof(struct args, nodes), 100, 1000000000 },
-    { "--concurrency", offsetof(struct args, concurrency), 1, DATAGEN_MAX_CONCURRENCY },
-    { "--seed", offsetof(struct args, seed), 0, LONG_MAX },
-    { "--random-plies", offsetof(struct args, random_plies), 0, 100 },
-    { "--hash", offsetof(struct args, hash), 1, 65536 },
+static const struct arg_option options[] = {
+    ARG("--variant", ARG_TEXT, struct args, variant),
+    ARG("--variant-file", ARG_TEXT, struct args, variant_file),
+    ARG("--out", ARG_TEXT, struct args, out),
+    ARG("--openings", ARG_TEXT, struct args, openings),
+    ARG("--dump", ARG_TEXT, struct args, dump),
+    ARG("--features", ARG_TEXT, struct args, features),
+    ARG("--shard", ARG_TEXT, struct args, shard),
+    ARG("--games", ARG_LONG, struct args, games, .lo = 1, .hi = 1000000000),
+    ARG("--nodes", ARG_LONG, struct args, nodes, .lo = 100, .hi = 1000000000),
+    ARG("--concurrency", ARG_LONG, struct args, concurrency, .lo = 1, .hi = DATAGEN_MAX_CONCURRENCY),
+    ARG("--seed", ARG_LONG, struct args, seed, .lo = 0, .hi = LLONG_MAX),
+    ARG("--random-plies", ARG_LONG, struct args, random_plies, .lo = 0, .hi = 100),
+    ARG("--hash", ARG_LONG, struct args, hash, .lo = 1, .hi = 65536),
 };
+static const struct arg_table table = ARG_TABLE(options, false, 0);
 
 static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t errlen)
 {
     *a = (struct args){ .games = 100, .nodes = 5000, .concurrency = 1, .seed = 1, .random_plies = 4, .hash = 1 };
-    for (int i = 0; i < argc; i++) {
-        const struct option *o = NULL;
-        for (size_t k = 0; k < sizeof options / sizeof *options && !o; k++)
-            if (!strcmp(argv[i], options[k].name))
-                o = &options[k];
-        if (!o) {
-            snprintf(err, errlen, "unknown option '%s'", argv[i]);
-            return false;
-        }
-        if (++i == argc) {
-            snprintf(err, errlen, "%s needs a value", o->name);
-            return false;
-        }
-        if (o->lo > o->hi) {
-            *(const char **)((char *)a + o->at) = argv[i];
-        } else if (!number_parse(argv[i], o->lo, o->hi, (long *)((char *)a + o->at))) {
-            snprintf(err, errlen, "%s: a number from %ld to %ld is expected, not '%s'", o->name, o->lo, o->hi, argv[i]);
-            return false;
-        }
-    }
+    if (!args_parse(&table, a, 0, argc, argv, NULL, err, errlen))
+        return false;
     if (a->features && (a->variant || a->dump || !a->out))
         snprintf(err, errlen, "--features takes --out and no --variant or --dump");
     else if (!a->dump && !a->features && (!a->variant || !a->out))
@@ -138,7 +116,7 @@ int datagen_main(int argc, char **argv)
         return 2;
     }
     if (!registry_init(err, sizeof err)
-        || (a.variant_file && registry_add_file(a.variant_file, false, err, sizeof err) < 0)) {
+        || (a.variant_file && registry_add_file(a.variant_file, false, game_validate_variant, err, sizeof err) < 0)) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
