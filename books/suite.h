@@ -5,7 +5,7 @@
 #define SUITE_H
 
 #include "../util/text.h"
-#include "../engine/game.h"
+#include "../engine/engine.h"
 
 struct suite_options {
     int count;                  /* positions wanted */

@@ -9,7 +9,7 @@
 #include "../books/cli.h"
 #include "../datagen/cli.h"
 #include "../tune/cli.h"
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../gui/gui.h"
 #include "../rules/registry.h"
 #include "../util/version.h"

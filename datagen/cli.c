@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../rules/registry.h"
 #include "../util/number.h"
 #include "../util/shard.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../rules/registry.h"
 #include "../util/shard.h"
 #include "match.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/san.h"
+#include "../engine/engine.h"
 #include "pgn.h"
 
 /* How long past its time a clocked engine may take to answer before it is taken for hung. */
@@ -122,7 +122,7 @@ unsigned game_record_move(const struct variant *v, struct game *g, struct game_r
     struct setup s;
     char text[16], san[SAN_LEN];
     unsigned mated;
-    g->ops->position_get(g->pos, &s);
+    game_setup(g, &s);
     move_to_text(g->v, m, text);
     san_write(g, m, san);
     text_printf(&r->moves, "%s%s", r->nmoves ? " " : "", text);
@@ -166,7 +166,7 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
     for (;;) {
         struct game_status st = game_status(g);
         unsigned armies = game_armies(g);
-        int side = g->ops->position_side(g->pos);
+        int side = game_side(g);
         struct player *pl = p->player[side];
         if (st.outcome != GAME_ONGOING) {
             game_record_end(p->v, r, st, side, armies);

@@ -7,7 +7,7 @@
 
 #include <stdatomic.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../protocol/uci_client.h"
 #include "adjudicate.h"
 #include "tc.h"

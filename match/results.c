@@ -178,7 +178,7 @@ static bool replay(struct reading *rd, const char *path, const struct record_gam
     struct game_status st = ok ? game_status(&game) : (struct game_status){ 0 };
     if (ok) {
         armies = game_armies(&game);
-        rec->stalemated = game.ops->position_side(game.pos);
+        rec->stalemated = game_side(&game);
         snprintf(rec->fen, sizeof rec->fen, "%s", g->fen);
     }
     game_free(&game);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../engine/skill.h"
+#include "../engine/engine.h"
 #include "../eval/nnue.h"
 #include "../rules/registry.h"
 #include "../util/file.h"
@@ -63,7 +63,7 @@ static void evaluation_changed(struct uci *u)
 void table_clear(struct uci *u)
 {
     if (u->table_used)
-        pool_clear(&u->pool);
+        pool_clear(u->pool);
     u->table_used = false;
 }
 
@@ -150,7 +150,7 @@ static void set_variant_path(struct uci *u, long x, const char *value)
 static void set_hash(struct uci *u, long x, const char *value)
 {
     (void)value;
-    if (!pool_configure(&u->pool, u->threads, (size_t)x))
+    if (!pool_configure(u->pool, u->threads, (size_t)x))
         say_error("Hash: cannot allocate that much; the table keeps its size");
     else
         u->hash_mb = (size_t)x;
@@ -159,7 +159,7 @@ static void set_hash(struct uci *u, long x, const char *value)
 static void set_threads(struct uci *u, long x, const char *value)
 {
     (void)value;
-    if (!pool_configure(&u->pool, (int)x, u->hash_mb))
+    if (!pool_configure(u->pool, (int)x, u->hash_mb))
         say_error("Threads: cannot reconfigure the threads; their number stays");
     else
         u->threads = (int)x;
@@ -203,7 +203,7 @@ static void set_evaluation(struct uci *u, long x, const char *v)
     u->weights.material_only = (int)x;
 }
 
-static void set_search3(struct uci *u, long x, const char *v) { (void)v; u->pool.search3 = (enum search3)x; }
+static void set_search3(struct uci *u, long x, const char *v) { (void)v; pool_set_search3(u->pool, (enum search3)x); }
 
 static void set_own_book(struct uci *u, long x, const char *v)
 {
@@ -217,7 +217,7 @@ static void set_own_book(struct uci *u, long x, const char *v)
 static void announce_nnue(struct uci *u, const struct variant *file_variant, const char *file)
 {
     char what[ERR_LEN];
-    u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+    game_nnue_attach(&u->game);
     nnue_describe(u->game.v, what, sizeof what);
     if (file_variant && file_variant != u->game.v)
         say("info string EvalFile %s: a net for %s; %s keeps its evaluation: %s", file, file_variant->name,
@@ -230,7 +230,7 @@ static void set_use_nnue(struct uci *u, long x, const char *v)
 {
     (void)v;
     nnue_use(x);
-    u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+    game_nnue_attach(&u->game);
     if (u->use_nnue != (x != 0))
         evaluation_changed(u);
     u->use_nnue = x;
@@ -247,7 +247,7 @@ static void set_eval_file(struct uci *u, long x, const char *value)
     const struct variant *v;
     if (!strcmp(value, "<empty>")) {
         nnue_clear_files();
-        u->game.ops->nnue_attach(u->game.tb, u->game.pos);
+        game_nnue_attach(&u->game);
     } else if ((v = nnue_add_file(value, err, sizeof err))) {
         announce_nnue(u, v, value);
     } else {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Reads every #include "..." of the C sources and fails on an include from one folder into another
-# that docs/layers.txt does not allow, on a table whose lower layers do not point down, and on a
+# that docs/layers.txt does not allow, on an application's include of an engine header other than its
+# façade (engine/engine.h), on a table whose lower layers do not point down, and on a
 # source under a width/ folder that engine/width/instance.c does not include, or a .c file included
 # anywhere else (docs/architecture.md). Run by `make layers` and `make test`.
 cd "$(dirname "$0")/.." || exit 2
@@ -37,6 +38,16 @@ BEGIN {
         if (f[1] == "lower:") {
             for (i = 2; i <= n; i++)
                 rank[f[i]] = i - 1
+            continue
+        }
+        if (f[1] == "facade:" || f[1] == "inside:") {
+            for (i = 2; i <= n; i++)
+                if (f[1] == "inside:")
+                    inside[f[i]] = 1
+                else {
+                    facade[f[i]] = 1
+                    behind[top(f[i])] = 1
+                }
             continue
         }
         from = f[1]
@@ -97,6 +108,9 @@ BEGIN {
             bad = 1
         } else if (!((from, to) in edge)) {
             printf "%s:%d: %s includes %s (%s), an edge %s does not allow\n", file, ln, from, to, inc, table
+            bad = 1
+        } else if ((to in behind) && !(from in rank) && !(from in inside) && !(path in facade)) {
+            printf "%s:%d: %s includes %s, inside the façade of %s (%s)\n", file, ln, from, path, to, table
             bad = 1
         }
     }
