@@ -5,7 +5,7 @@
 
 #include "build.h"
 #include "key_set.h"
-#include "lines.h"
+#include "../games/lines.h"
 
 enum { FEN_LEN = 1024 };
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "build.h"
-#include "records.h"
+#include "../games/records.h"
 
 /* Twelfths of a point are exact for every score the runner writes: halves, quarters, thirds. */
 enum { WEIGHT_PER_POINT = 12 };

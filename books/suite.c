@@ -7,7 +7,7 @@
 
 #include "../util/random.h"
 #include "key_set.h"
-#include "lines.h"
+#include "../games/lines.h"
 
 enum { FEN_LEN = 1024, LINE_LEN = 4096, CANDIDATES_PER_POSITION = 100 };
 

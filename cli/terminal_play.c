@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "../engine/engine.h"
-#include "../match/pgn.h"
+#include "../games/pgn.h"
 #include "../rules/registry.h"
 #include "../rules/diagram.h"
 #include "../util/file.h"

@@ -12,7 +12,7 @@
 #include "../util/shard.h"
 #include "datagen.h"
 #include "features.h"
-#include "format.h"
+#include "../games/datagen_format.h"
 
 enum { ERR_LEN = 4096, FEN_LEN = 1024 };
 

@@ -7,7 +7,7 @@
 #include "../eval/nnue.h"
 #include "../util/file.h"
 #include "../util/le.h"
-#include "format.h"
+#include "../games/datagen_format.h"
 
 struct convert {
     const char *in;

@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../books/records.h"
+#include "../games/records.h"
 #include "../engine/engine.h"
 #include "../match/match_game.h"
-#include "../match/pgn.h"
-#include "../match/tc.h"
-#include "../protocol/option_line.h"
+#include "../games/pgn.h"
+#include "../client/tc.h"
+#include "../games/option_line.h"
 #include "../rules/fen_variant.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"

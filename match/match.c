@@ -12,8 +12,8 @@
 
 #include "../util/clock.h"
 #include "../util/shard.h"
-#include "openings.h"
-#include "pgn.h"
+#include "../games/openings.h"
+#include "../games/pgn.h"
 #include "report.h"
 #include "results.h"
 #include "schedule.h"

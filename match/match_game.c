@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
-#include "pgn.h"
+#include "../games/pgn.h"
 
 /* How long past its time a clocked engine may take to answer before it is taken for hung. */
 enum { STALL_GRACE = 1000000 };

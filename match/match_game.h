@@ -8,9 +8,9 @@
 #include <stdatomic.h>
 
 #include "../engine/engine.h"
-#include "../protocol/uci_client.h"
-#include "adjudicate.h"
-#include "tc.h"
+#include "../client/uci_client.h"
+#include "../games/adjudicate.h"
+#include "../client/tc.h"
 #include "../util/text.h"
 
 enum { MAX_ENGINE_OPTIONS = 32 };

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../books/book.h"
+#include "../games/book.h"
 #include "../engine/engine.h"
 #include "../eval/weights.h"
 #include "uci_input.h"

@@ -7,7 +7,7 @@
 #include <xxhash.h>
 
 #include "../bench/bench.h"
-#include "../books/book.h"
+#include "../games/book.h"
 #include "../util/number.h"
 #include "uci_engine.h"
 

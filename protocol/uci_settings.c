@@ -10,7 +10,7 @@
 #include "../util/file.h"
 #include "../util/version.h"
 #include "uci_engine.h"
-#include "uci_options.h"
+#include "../games/uci_options.h"
 
 static void announce_book(struct uci *u, const char *path)
 {

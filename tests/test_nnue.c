@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../datagen/features.h"
-#include "../datagen/format.h"
+#include "../games/datagen_format.h"
 #include "../rules/score.h"
 #include "../eval/nets.h"
 #include "../eval/nnue.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../datagen/format.h"
+#include "../games/datagen_format.h"
 #include "../util/random.h"
 
 enum { MAX_TUNE_THREADS = 64, MATE_BOUND = 3000 };

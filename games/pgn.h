@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "match_game.h"
+#include "../match/match_game.h"
 
 struct pgn_tags {
     const struct variant *v;

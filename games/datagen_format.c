@@ -1,5 +1,5 @@
 /* The training data format: records to bytes and back, every field checked; the file reader. */
-#include "format.h"
+#include "datagen_format.h"
 
 #include <errno.h>
 #include <string.h>
