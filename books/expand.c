@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../games/lines.h"
 #include "build.h"
 #include "key_set.h"
-#include "../games/lines.h"
 
 enum { FEN_LEN = 1024 };
 

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
 #include "../games/records.h"
+#include "build.h"
 
 /* Twelfths of a point are exact for every score the runner writes: halves, quarters, thirds. */
 enum { WEIGHT_PER_POINT = 12 };

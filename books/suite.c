@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../games/lines.h"
 #include "../util/random.h"
 #include "key_set.h"
-#include "../games/lines.h"
 
 enum { FEN_LEN = 1024, LINE_LEN = 4096, CANDIDATES_PER_POSITION = 100 };
 

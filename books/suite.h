@@ -4,8 +4,8 @@
 #ifndef SUITE_H
 #define SUITE_H
 
-#include "../util/text.h"
 #include "../engine/engine.h"
+#include "../util/text.h"
 
 struct suite_options {
     int count;                  /* positions wanted */

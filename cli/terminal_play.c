@@ -12,8 +12,8 @@
 
 #include "../engine/engine.h"
 #include "../games/pgn.h"
-#include "../rules/registry.h"
 #include "../rules/diagram.h"
+#include "../rules/registry.h"
 #include "../util/file.h"
 
 enum { FEN_LEN = 2048, ERR_LEN = 512, MOVE_LEN = 16, QUOTE_LEN = 24, TEXT_LEN = 4096, THINK_WIDTH = 78,
@@ -604,7 +604,7 @@ static bool cmd_quit(struct human_game *p, const char *arg)
     return false;
 }
 
-/* The game as the match runner records it (match/match_game.h): its moves replayed on a game of
+/* The game as the match runner records it (games/game_record.h): its moves replayed on a game of
  * their own from the first position, the result once the game is over. */
 static bool play_record(struct human_game *p, struct game_record *rec, char *err)
 {

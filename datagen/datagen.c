@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../games/datagen_format.h"
 #include "../games/lines.h"
 #include "../games/openings.h"
 #include "../util/clock.h"
 #include "../util/file.h"
 #include "../util/random.h"
 #include "../util/shard.h"
-#include "../games/datagen_format.h"
 
 /* Draws of an opening and random plies before a game is given up with no positions. */
 enum { OPENING_TRIES = 100, ERR_LEN = 512 };

@@ -9,8 +9,8 @@
 
 #include "../eval/weights.h"
 #include "../rules/move.h"
-#include "../rules/variant.h"
 #include "../rules/score.h"
+#include "../rules/variant.h"
 #include "engine.h"
 #include "tt.h"
 

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../rules/score.h"
 #include "../rules/registry.h"
+#include "../rules/score.h"
 #include "../util/le.h"
 
 /* Byte offsets of the fields (docs/datagen.md). */

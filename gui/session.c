@@ -12,12 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../games/records.h"
-#include "../engine/engine.h"
-#include "../match/match_game.h"
-#include "../games/pgn.h"
 #include "../client/tc.h"
+#include "../client/uci_client.h"
+#include "../engine/engine.h"
+#include "../games/game_record.h"
 #include "../games/option_line.h"
+#include "../games/pgn.h"
+#include "../games/records.h"
 #include "../rules/fen_variant.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"

@@ -7,10 +7,10 @@
 #include <time.h>
 
 #include "../engine/engine.h"
+#include "../games/openings.h"
 #include "../rules/registry.h"
 #include "../util/shard.h"
 #include "match.h"
-#include "../games/openings.h"
 #include "schedule.h"
 
 /* DEFAULT_MARGIN_MS: an engine that answers in time can still be read late when the machine is

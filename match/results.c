@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../games/pgn.h"
 #include "../games/records.h"
 #include "../rules/registry.h"
-#include "../games/pgn.h"
 #include "report.h"
 
 /* Whether colour a finished ahead of colour b (1), level with it (1/2) or behind (0): the better

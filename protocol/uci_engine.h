@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../games/book.h"
 #include "../engine/engine.h"
 #include "../eval/weights.h"
+#include "../games/book.h"
 #include "uci_input.h"
 
 enum { MAX_TOKENS = 8192, ERR_LEN = 512, MAX_PERFT_DEPTH = 30, MAX_OVERHEAD = 5000, MAX_BOOK_DEPTH = 1000 };

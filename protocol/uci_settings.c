@@ -6,11 +6,11 @@
 
 #include "../engine/engine.h"
 #include "../eval/nnue.h"
+#include "../games/uci_options.h"
 #include "../rules/registry.h"
 #include "../util/file.h"
 #include "../util/version.h"
 #include "uci_engine.h"
-#include "../games/uci_options.h"
 
 static void announce_book(struct uci *u, const char *path)
 {

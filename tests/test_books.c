@@ -8,11 +8,11 @@
 
 #include <xxhash.h>
 
-#include "../games/openings.h"
-#include "../games/pgn.h"
 #include "../books/build.h"
 #include "../books/cli.h"
 #include "../books/suite.h"
+#include "../games/openings.h"
+#include "../games/pgn.h"
 #include "../rules/registry.h"
 #include "engine_pipe.h"
 #include "tests.h"

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../match/match.h"
 #include "../games/pgn.h"
+#include "../match/match.h"
 #include "../match/results.h"
 #include "../util/clock.h"
 #include "engine_pipe.h"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../games/records.h"
 #include "../../games/openings.h"
+#include "../../games/records.h"
 #include "../../rules/setup.h"
 #include "../perft_epd.h"
 #include "fuzz.h"
