@@ -57,7 +57,7 @@ LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 
 # Each folder's sources are compiled once; those under a width/ folder are compiled once
 # per cell-set width through engine/width/instance.c, which includes them (docs/cellsets.md).
-SRC_DIRS := util rules movegen eval engine protocol bench match books datagen tune gui cli
+SRC_DIRS := util rules movegen eval engine bench client games protocol match books datagen tune gui cli
 SRCS := $(filter-out cli/main.c,$(wildcard $(SRC_DIRS:%=%/*.c)))
 INSTANCE := engine/width/instance.c
 INSTANCE_OBJS := $(BUILD)/$(INSTANCE:.c=128.o) $(BUILD)/$(INSTANCE:.c=256.o)

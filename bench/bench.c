@@ -87,13 +87,11 @@ int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights 
         for (int p = 0; p < MAX_PLAYERS; p++)
             l.time[p] = l.inc[p] = -1;
         move_t best = MOVE_NONE;
-        pool->done = keep_best;
-        pool->done_ctx = &best;
-        pool->sh.report = quiet_report;
+        const struct search_callbacks cb = { quiet_report, NULL, keep_best, &best };
         /* Every position starts from nothing learned, so the count does not depend on the order. */
         pool_clear(pool);
         int64_t t0 = clock_ms();
-        if (!pool_go(pool, &g, &l, w, 1, 0)) {
+        if (!pool_go(pool, &g, &l, w, 1, 0, &cb)) {
             say("info string error: bench: cannot start the search");
             break;
         }
@@ -104,14 +102,14 @@ int bench_run(int depth, int threads, size_t hash_mb, const struct eval_weights 
         if ((stopped = stop && atomic_load(stop)))
             break;
         int64_t ms = clock_ms() - t0;
-        uint64_t nodes = search_total_nodes(&pool->sh);
+        uint64_t nodes = pool_nodes(pool);
         char text[16] = "(none)", main_nodes[40] = "";
         if (best)
             move_to_text(g.v, best, text);
         /* The main thread's own share: what the helpers saved it, whatever the load (bench/ttd.sh). */
         if (threads > 1)
             snprintf(main_nodes, sizeof main_nodes, "  main %llu",
-                     (unsigned long long)atomic_load(&pool->sh.thread_nodes[0].n));
+                     (unsigned long long)pool_main_nodes(pool));
         say("Position %2d/%d %-18s %12llu nodes %6lld ms  bestmove %s%s", i + 1, n, v->name, (unsigned long long)nodes,
             (long long)ms, text, main_nodes);
         out->nodes += nodes;
@@ -142,12 +140,12 @@ int bench_main(int argc, char **argv)
         }
     }
     struct bench_result r;
-    struct search_pool pool;
-    if (!pool_init(&pool)) {
+    struct search_pool *pool = pool_new();
+    if (!pool) {
         fprintf(stderr, "sennight bench: cannot set up the search\n");
         return 1;
     }
-    int ok = bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, NULL, &pool, NULL, say, &r);
-    pool_free(&pool);
+    int ok = bench_run((int)arg[0], (int)arg[1], (size_t)arg[2], &eval_weights_default, NULL, pool, NULL, say, &r);
+    pool_free(pool);
     return ok ? 0 : 1;
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../engine/threads.h"
+#include "../engine/engine.h"
 #include "../eval/weights.h"
 
 enum { BENCH_DEPTH = 7 };
@@ -19,7 +19,7 @@ struct bench_result {
     int64_t ms;
 };
 
-/* Searches with the weights and the nets (NULL: none) on the pool (set up by pool_init; configured
+/* Searches with the weights and the nets (NULL: none) on the pool (made by pool_new; configured
  * here), prints one line per position through `say` and returns the totals; false if it could not
  * run. Another thread may end it early by setting *stop (NULL: never) and then calling pool_stop:
  * the totals then count the positions finished. */

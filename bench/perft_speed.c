@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"
 
@@ -31,10 +31,10 @@ static int measure(const struct variant *v, bool wide, double seconds, int depth
         d++;
         prev = nodes ? nodes : 1;
         int64_t t0 = clock_us();
-        nodes = g.ops->perft(g.pos, d, &stop);
+        nodes = game_perft(&g, d, &stop);
         t = (double)(clock_us() - t0) * 1e-6;
     }
-    printf("%-*s  %3d-bit  depth %2d  %14llu leaves  %7.2f s  %8.1f M leaves/s\n", width, v->name, g.ops->bits, d,
+    printf("%-*s  %3d-bit  depth %2d  %14llu leaves  %7.2f s  %8.1f M leaves/s\n", width, v->name, game_bits(&g), d,
            (unsigned long long)nodes, t, t > 0 ? (double)nodes / t / 1e6 : 0.0);
     fflush(stdout);
     game_free(&g);

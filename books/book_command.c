@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/search.h"
+#include "../engine/engine.h"
 #include "../rules/registry.h"
 #include "build.h"
 #include "../util/args.h"
@@ -179,7 +179,7 @@ static int show(const struct args *a, const struct variant *v, char *err, size_t
         uint64_t total = 0;
         game_fen(&g, fen, sizeof fen);
         printf("%s: variant %s, %zu entries, %zu positions\n", a->words.word[0], b.v->name, b.n, b.npositions);
-        printf("%s (key %016llx)%s\n", fen, (unsigned long long)g.ops->position_key(g.pos), n ? ":" : ": not in the book");
+        printf("%s (key %016llx)%s\n", fen, (unsigned long long)game_key(&g), n ? ":" : ": not in the book");
         for (int i = 0; i < n; i++)
             total += m[i].weight;
         for (int i = 0; i < n; i++) {

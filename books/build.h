@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "book.h"
+#include "../games/book.h"
 
 /* Each game of the variant adds an entry per move of its first max_ply plies: weight 12 × the
  * mover's score (a win 12, a draw 6, a 3/4 stalemate 9), learn 1 (the times the move was played). */

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../games/lines.h"
 #include "build.h"
 #include "key_set.h"
-#include "lines.h"
 
 enum { FEN_LEN = 1024 };
 
@@ -42,7 +42,7 @@ static bool expand_position(struct book_entries *l, struct search_pool *pool, st
 {
     struct lines lines;
     char child[FEN_LEN];
-    uint64_t key = g->ops->position_key(g->pos);
+    uint64_t key = game_key(g);
     if (!lines_search(pool, g, o->width, o->depth, o->nodes, &lines)) {
         snprintf(err, errlen, "cannot start the search (out of memory or threads)");
         return false;
@@ -73,7 +73,7 @@ bool book_expand(struct book_entries *l, const struct variant *v, const struct e
                  struct expand_stats *st, char *err, size_t errlen)
 {
     struct game g = { 0 };
-    struct search_pool pool;
+    struct search_pool *pool = NULL;
     struct level level = { 0 }, next = { 0 };
     struct key_set seen = { 0 };
     *st = (struct expand_stats){ 0 };
@@ -83,12 +83,12 @@ bool book_expand(struct book_entries *l, const struct variant *v, const struct e
                  "hash from 1 MB)", MAX_MULTIPV);
         return false;
     }
-    if (!pool_init(&pool)) {
+    if (!(pool = pool_new())) {
         snprintf(err, errlen, "cannot set up the search");
         return false;
     }
     bool ok = game_init(&g, v, false, err, errlen) && game_set_position(&g, o->fen, NULL, 0, err, errlen);
-    if (ok && !(ok = pool_configure(&pool, 1, o->hash_mb) && level_add(&level, o->fen ? o->fen : v->start_fen)))
+    if (ok && !(ok = pool_configure(pool, 1, o->hash_mb) && level_add(&level, o->fen ? o->fen : v->start_fen)))
         snprintf(err, errlen, "out of memory");
     for (int ply = 0; ok && ply < o->plies && level.n; ply++) {
         size_t searched = st->positions, entries = l->n;
@@ -96,12 +96,12 @@ bool book_expand(struct book_entries *l, const struct variant *v, const struct e
         for (size_t i = 0; ok && i < level.n; i++) {
             /* Every FEN of the level came from a legal position. */
             game_set_position(&g, level.fen[i], NULL, 0, err, errlen);
-            int added = key_set_add(&seen, g.ops->position_key(g.pos));
+            int added = key_set_add(&seen, game_key(&g));
             if (added < 0)
                 snprintf(err, errlen, "out of memory");
             ok = added >= 0;
             if (added > 0)
-                ok = expand_position(l, &pool, &g, level.fen[i], o, ply + 1 < o->plies ? &next : NULL, st, err, errlen);
+                ok = expand_position(l, pool, &g, level.fen[i], o, ply + 1 < o->plies ? &next : NULL, st, err, errlen);
         }
         if (ok && progress)
             fprintf(progress, "ply %d: %zu positions searched, %zu moves kept\n", ply + 1, st->positions - searched,
@@ -115,7 +115,7 @@ bool book_expand(struct book_entries *l, const struct variant *v, const struct e
     free(level.fen);
     free(next.fen);
     key_set_free(&seen);
-    pool_free(&pool);
+    pool_free(pool);
     game_free(&g);
     return ok;
 }

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../games/records.h"
 #include "build.h"
-#include "records.h"
 
 /* Twelfths of a point are exact for every score the runner writes: halves, quarters, thirds. */
 enum { WEIGHT_PER_POINT = 12 };
@@ -38,7 +38,7 @@ static bool add_game(struct book_entries *l, struct game *g, const struct record
         return false;
     }
     for (int i = 0; i < rg->nmoves && i < max_ply; i++) {
-        struct book_entry e = { .key = g->ops->position_key(g->pos), .weight = weight[g->ops->position_side(g->pos)],
+        struct book_entry e = { .key = game_key(g), .weight = weight[game_side(g)],
                                 .learn = 1 };
         move_t m;
         if (!game_parse_move(g, rg->moves[i].text, &m, why, sizeof why)) {

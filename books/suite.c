@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../games/lines.h"
 #include "../util/random.h"
 #include "key_set.h"
-#include "lines.h"
 
 enum { FEN_LEN = 1024, LINE_LEN = 4096, CANDIDATES_PER_POSITION = 100 };
 
@@ -22,7 +22,7 @@ static bool play_random(struct game *g, const struct suite_options *o, uint64_t 
     game_set_position(g, NULL, NULL, 0, err, errlen);
     moves[0] = 0;
     for (int ply = 0; ply < plies; ply++) {
-        int n = g->ops->movegen_legal(g->pos, list);
+        int n = game_legal_moves(g, list);
         if (!n)
             return false;
         move_t m = list[random_next(random) % (uint64_t)n];
@@ -32,7 +32,7 @@ static bool play_random(struct game *g, const struct suite_options *o, uint64_t 
         if (game_play(g, m, NULL))
             return false;
     }
-    return game_status(g).outcome == GAME_ONGOING && !g->ops->position_in_check(g->pos);
+    return game_status(g).outcome == GAME_ONGOING && !game_in_check(g);
 }
 
 /* The position's four EPD fields: the FEN without its clocks. */
@@ -78,7 +78,7 @@ static int judge(struct search_pool *pool, struct game *g, struct key_set *seen,
 {
     struct lines lines;
     game_set_position(g, epd, NULL, 0, err, errlen);
-    int added = key_set_add(seen, g->ops->position_key(g->pos));
+    int added = key_set_add(seen, game_key(g));
     if (added < 0)
         snprintf(err, errlen, "out of memory");
     st->repeated += !added;
@@ -89,7 +89,7 @@ static int judge(struct search_pool *pool, struct game *g, struct key_set *seen,
         return -1;
     }
     *score = lines.score[0];
-    bool balanced = lines.n && abs(*score - base[g->ops->position_side(g->pos)]) <= o->max_score;
+    bool balanced = lines.n && abs(*score - base[game_side(g)]) <= o->max_score;
     st->unbalanced += !balanced;
     return balanced;
 }
@@ -98,7 +98,7 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
                     char *err, size_t errlen)
 {
     struct game g = { 0 };
-    struct search_pool pool;
+    struct search_pool *pool = NULL;
     struct key_set seen = { 0 };
     char moves[LINE_LEN], fen[FEN_LEN];
     uint64_t random = o->seed;
@@ -110,17 +110,17 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
                  "a node limit, hash from 1 MB)");
         return false;
     }
-    if (!pool_init(&pool)) {
+    if (!(pool = pool_new())) {
         snprintf(err, errlen, "cannot set up the search");
         return false;
     }
     bool ok = game_init(&g, v, false, err, errlen);
-    if (ok && !(ok = pool_configure(&pool, 1, o->hash_mb)))
+    if (ok && !(ok = pool_configure(pool, 1, o->hash_mb)))
         snprintf(err, errlen, "out of memory");
     /* The start position is no opening, however few plies bring it back. */
-    if (ok && !(ok = key_set_add(&seen, g.ops->position_key(g.pos)) >= 0))
+    if (ok && !(ok = key_set_add(&seen, game_key(&g)) >= 0))
         snprintf(err, errlen, "out of memory");
-    ok = ok && start_scores(&pool, &g, o, base, err, errlen);
+    ok = ok && start_scores(pool, &g, o, base, err, errlen);
     if (ok)
         text_printf(epd, "# %s: %d positions %d to %d random plies from the start, |score%s| <= %d cp at %llu nodes "
                     "(one thread, %zu MB hash), seed %llu\n", v->name, o->count, o->min_plies, o->max_plies,
@@ -135,7 +135,7 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
         }
         int score = 0;
         epd_fields(&g, fen, sizeof fen);
-        int verdict = judge(&pool, &g, &seen, o, base, fen, st, &score, err, errlen);
+        int verdict = judge(pool, &g, &seen, o, base, fen, st, &score, err, errlen);
         ok = verdict >= 0;
         if (verdict > 0)
             text_printf(epd, "%s id \"%s-%d\"; ce %d; acn %llu; c0 \"%s\";\n", fen, v->name, ++kept, score,
@@ -151,7 +151,7 @@ bool suite_generate(const struct variant *v, const struct suite_options *o, stru
         ok = false;
     }
     key_set_free(&seen);
-    pool_free(&pool);
+    pool_free(pool);
     game_free(&g);
     return ok;
 }

@@ -1,11 +1,11 @@
 /* Opening suites for matches: distinct positions a few random plies from the start that a fixed
  * search scores as balanced, written as EPD lines (docs/books.md). The same options give the same
- * bytes: the plies come from a seeded generator and every search is reproducible (books/lines.h). */
+ * bytes: the plies come from a seeded generator and every search is reproducible (games/lines.h). */
 #ifndef SUITE_H
 #define SUITE_H
 
+#include "../engine/engine.h"
 #include "../util/text.h"
-#include "../engine/game.h"
 
 struct suite_options {
     int count;                  /* positions wanted */

@@ -9,7 +9,7 @@
 #include "../books/book_command.h"
 #include "../datagen/datagen_command.h"
 #include "../tune/tune_command.h"
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../gui/gui.h"
 #include "../rules/registry.h"
 #include "../util/version.h"

@@ -10,11 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../engine/san.h"
-#include "../engine/threads.h"
-#include "../match/pgn.h"
-#include "../rules/registry.h"
+#include "../engine/engine.h"
+#include "../games/pgn.h"
 #include "../rules/diagram.h"
+#include "../rules/registry.h"
 #include "../util/file.h"
 
 enum { FEN_LEN = 2048, ERR_LEN = 512, MOVE_LEN = 16, QUOTE_LEN = 24, TEXT_LEN = 4096, THINK_WIDTH = 78,
@@ -38,7 +37,7 @@ struct played {
 
 struct human_game {
     struct game g;
-    struct search_pool pool;
+    struct search_pool *pool;
     char start_fen[FEN_LEN];
     struct played *moves;
     int nmoves, cap;
@@ -47,6 +46,7 @@ struct human_game {
     bool ansi;                  /* stdout is a terminal that takes escape codes */
     bool colour;
     struct search_report last;  /* the latest line the running search reported */
+    move_t best;                /* the move it chose */
     char since[TEXT_LEN];       /* the engine's moves since the human's last: "e6 (w), Nf8 (b)" */
 };
 
@@ -139,7 +139,7 @@ static bool play_start(struct human_game *p, const struct options *o, char *err)
     if ((o->side && !find_side(v, o->side, &p->human, err)) || !game_init(&p->g, v, false, err, ERR_LEN)
         || !game_set_position(&p->g, o->fen, NULL, 0, err, ERR_LEN))
         return false;
-    if (!pool_configure(&p->pool, (int)o->threads, (size_t)o->hash_mb)) {
+    if (!pool_configure(p->pool, (int)o->threads, (size_t)o->hash_mb)) {
         snprintf(err, ERR_LEN, "cannot set up %d threads and %d MB of hash", (int)o->threads, (int)o->hash_mb);
         return false;
     }
@@ -156,7 +156,7 @@ static bool play_start(struct human_game *p, const struct options *o, char *err)
 
 static int play_side(const struct human_game *p)
 {
-    return p->g.ops->position_side(p->g.pos);
+    return game_side(&p->g);
 }
 
 static bool play_over(struct human_game *p)
@@ -269,7 +269,7 @@ static void show(struct human_game *p, const char *fmt, ...)
         st.mark[0] = move_from(p->moves[p->nmoves - 1].move);
         st.mark[1] = move_to(p->moves[p->nmoves - 1].move);
     }
-    p->g.ops->position_get(p->g.pos, &s);
+    game_setup(&p->g, &s);
     if (p->ansi)
         fputs("\033[H\033[2J", stdout);
     diagram_draw(stdout, p->g.v, &s, &st);
@@ -278,7 +278,7 @@ static void show(struct human_game *p, const char *fmt, ...)
     vprintf(fmt, ap);
     va_end(ap);
     /* On the same line, so that the board, this line and the prompt fit 24 lines. */
-    if (play_side(p) == p->human && p->g.ops->position_in_check(p->g.pos) && !play_over(p))
+    if (play_side(p) == p->human && game_in_check(&p->g) && !play_over(p))
         printf(" You are in check.");
     for (int i = 0; i < p->g.neliminated; i++)
         printf("%s%c", i ? " " : " Eliminated: ", p->g.v->colour_letter[p->g.eliminated[i]]);
@@ -376,14 +376,14 @@ static void explain_illegal(struct human_game *p, const char *text, const char *
         return;
     }
     snprintf(q, sizeof q, "%s%s", v->geo.name[from], rest);
-    p->g.ops->position_get(p->g.pos, &s);
+    game_setup(&p->g, &s);
     if (!letter_fits(p, &s, from, letter))
         return;
     if (!s.piece[from] || piece_colour(s.piece[from]) != play_side(p)) {
         printf("no piece of yours on %s\n", v->geo.name[from]);
         return;
     }
-    const char *check = p->g.ops->position_in_check(p->g.pos) ? " (you are in check)" : "";
+    const char *check = game_in_check(&p->g) ? " (you are in check)" : "";
     if (!legal_list(p, from, list, sizeof list))
         printf("your %s on %s has no legal move%s\n", v->piece[piece_type(s.piece[from])].name, v->geo.name[from],
                check);
@@ -421,30 +421,27 @@ static void think_report(void *ctx, const struct search_report *r)
 static void keep_best(void *ctx, move_t best, move_t ponder)
 {
     (void)ponder;
-    *(move_t *)ctx = best;
+    ((struct human_game *)ctx)->best = best;
 }
 
 /* Searches the position for the side to move; MOVE_NONE if the search cannot start. */
 static move_t think(struct human_game *p)
 {
     struct search_limits l = { .movetime = p->think_ms };
-    move_t best = MOVE_NONE;
+    const struct search_callbacks cb = { think_report, NULL, keep_best, p };
     for (int i = 0; i < MAX_PLAYERS; i++)
         l.time[i] = l.inc[i] = -1;
     p->last = (struct search_report){ 0 };
-    p->pool.done = keep_best;
-    p->pool.done_ctx = &best;
-    p->pool.sh.report = think_report;
-    p->pool.sh.report_ctx = p;
+    p->best = MOVE_NONE;
     /* The search and the player take turns: nothing changes the weights while one runs. */
-    if (!pool_go(&p->pool, &p->g, &l, &eval_weights_default, 1, 0)) {
+    if (!pool_go(p->pool, &p->g, &l, NULL, 1, 0, &cb)) {
         printf("cannot start the search (out of memory or threads)\n");
         return MOVE_NONE;
     }
-    pool_wait(&p->pool);
+    pool_wait(p->pool);
     if (p->ansi)
         fputs("\r\033[K", stdout);
-    return best;
+    return p->best;
 }
 
 /* " Its score: +0.35 at depth 12." from the searching side's view, if the latest line reported
@@ -595,7 +592,7 @@ static bool cmd_new(struct human_game *p, const char *arg)
         printf("cannot start a new game: %s\n", err);
         return true;
     }
-    pool_clear(&p->pool);
+    pool_clear(p->pool);
     p->since[0] = 0;
     show(p, "New game.");
     return true;
@@ -607,7 +604,7 @@ static bool cmd_quit(struct human_game *p, const char *arg)
     return false;
 }
 
-/* The game as the match runner records it (match/match_game.h): its moves replayed on a game of
+/* The game as the match runner records it (games/game_record.h): its moves replayed on a game of
  * their own from the first position, the result once the game is over. */
 static bool play_record(struct human_game *p, struct game_record *rec, char *err)
 {
@@ -627,7 +624,7 @@ static bool play_record(struct human_game *p, struct game_record *rec, char *err
         game_record_move(p->g.v, &g, rec, p->moves[i].move, &fullmove, NULL);
     struct game_status st = ok ? game_status(&g) : (struct game_status){ .outcome = GAME_ONGOING };
     if (st.outcome != GAME_ONGOING)
-        game_record_end(p->g.v, rec, st, g.ops->position_side(g.pos), game_armies(&g));
+        game_record_end(p->g.v, rec, st, game_side(&g), game_armies(&g));
     game_free(&g);
     return ok;
 }
@@ -794,7 +791,7 @@ int play_main(int argc, char **argv)
     }
     char err[ERR_LEN];
     struct human_game *p = calloc(1, sizeof *p);
-    bool ready = p && pool_init(&p->pool);
+    bool ready = p && (p->pool = pool_new());
     int status = 1;
     if (!ready)
         fprintf(stderr, "sennight play: out of memory\n");
@@ -803,7 +800,7 @@ int play_main(int argc, char **argv)
     else
         status = play_loop(p);
     if (ready) {
-        pool_free(&p->pool);
+        pool_free(p->pool);
         game_free(&p->g);
         free(p->moves);
     }

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../books/lines.h"
-#include "../match/openings.h"
+#include "../games/datagen_format.h"
+#include "../games/lines.h"
+#include "../games/openings.h"
 #include "../util/clock.h"
 #include "../util/file.h"
 #include "../util/random.h"
 #include "../util/shard.h"
-#include "format.h"
 
 /* Draws of an opening and random plies before a game is given up with no positions. */
 enum { OPENING_TRIES = 100, ERR_LEN = 512 };
@@ -69,7 +69,7 @@ static bool quiet_move(const struct game *g, const struct setup *s, move_t m)
 {
     int target = s->piece[move_to(m)];
     bool capture = (m & MOVE_EP) || (target && piece_colour(target) != s->side);
-    return !capture && move_promo(m) < 0 && !g->ops->position_in_check(g->pos);
+    return !capture && move_promo(m) < 0 && !game_in_check(g);
 }
 
 static bool pending_add(struct pending *p, const struct datagen_record *r)
@@ -161,7 +161,7 @@ static bool play_one(const struct run *run, struct search_pool *pool, struct gam
             ok = false;
             break;
         }
-        g->ops->position_get(g->pos, &r.s);
+        game_setup(g, &r.s);
         r.move = m;
         r.score = lines.n ? lines.score[0] : 0;
         if (lines.n && quiet_move(g, &r.s, m) && !(ok = pending_add(&pending, &r)))
@@ -208,19 +208,19 @@ static void run_fail(struct run *run, const char *err)
 static void *worker_main(void *arg)
 {
     struct run *run = arg;
-    struct search_pool pool;
+    struct search_pool *pool = pool_new();
     struct game g = { 0 };
     char err[ERR_LEN] = "";
-    if (!pool_init(&pool)) {
+    if (!pool) {
         run_fail(run, "cannot set up the search");
         return NULL;
     }
     bool ok = game_init(&g, run->o->v, false, err, sizeof err);
-    if (ok && !(ok = pool_configure(&pool, 1, run->o->hash_mb)))
+    if (ok && !(ok = pool_configure(pool, 1, run->o->hash_mb)))
         snprintf(err, sizeof err, "out of memory");
     for (uint64_t i; ok && (i = atomic_fetch_add(&run->next, 1)) < run->end;) {
         struct game_out out = { 0 };
-        if (!(ok = play_one(run, &pool, &g, i, &out, err, sizeof err)))
+        if (!(ok = play_one(run, pool, &g, i, &out, err, sizeof err)))
             break;
         pthread_mutex_lock(&run->lock);
         out.done = true;
@@ -230,7 +230,7 @@ static void *worker_main(void *arg)
     }
     if (!ok)
         run_fail(run, err);
-    pool_free(&pool);
+    pool_free(pool);
     game_free(&g);
     return NULL;
 }

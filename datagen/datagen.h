@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../match/adjudicate.h"
+#include "../games/adjudicate.h"
 #include "../rules/variant.h"
 
 enum { DATAGEN_MAX_CONCURRENCY = 256 };

@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../rules/registry.h"
 #include "../util/args.h"
 #include "../util/shard.h"
 #include "datagen.h"
 #include "features.h"
-#include "format.h"
+#include "../games/datagen_format.h"
 
 enum { ERR_LEN = 4096, FEN_LEN = 1024 };
 

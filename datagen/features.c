@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "../eval/nnue.h"
+#include "../games/datagen_format.h"
 #include "../util/file.h"
 #include "../util/le.h"
-#include "format.h"
 
 struct convert {
     const char *in;

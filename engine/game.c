@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../eval/nnue.h"
+#include "instance.h"
 #include "san.h"
 
 bool game_init(struct game *g, const struct variant *v, bool wide, char *err, size_t errlen)
@@ -170,6 +171,73 @@ void game_fen(const struct game *g, char *fen, size_t len)
     struct setup s;
     g->ops->position_get(g->pos, &s);
     setup_to_fen(&s, g->v, fen, len);
+}
+
+void game_setup(const struct game *g, struct setup *s)
+{
+    g->ops->position_get(g->pos, s);
+}
+
+bool game_set_setup(struct game *g, const struct setup *s, char *err, size_t errlen)
+{
+    if (!g->ops->position_set(g->pos, s, err, errlen))
+        return false;
+    g->neliminated = 0;
+    return true;
+}
+
+int game_side(const struct game *g)
+{
+    return g->ops->position_side(g->pos);
+}
+
+bool game_in_check(const struct game *g)
+{
+    return g->ops->position_in_check(g->pos);
+}
+
+uint64_t game_key(const struct game *g)
+{
+    return g->ops->position_key(g->pos);
+}
+
+int game_bits(const struct game *g)
+{
+    return g->ops->bits;
+}
+
+uint64_t game_perft(struct game *g, int depth, const atomic_bool *stop)
+{
+    return g->ops->perft(g->pos, depth, stop);
+}
+
+uint64_t game_perft_move(struct game *g, move_t m, int depth, const atomic_bool *stop)
+{
+    g->ops->position_make(g->pos, m);
+    uint64_t count = g->ops->perft(g->pos, depth, stop);
+    g->ops->position_unmake(g->pos, m);
+    return count;
+}
+
+void game_piece_reach(const struct game *g, int player, int type, int from, bool quiet[MAX_CELLS],
+                      bool capture[MAX_CELLS])
+{
+    g->ops->piece_reach(g->tb, player, type, from, quiet, capture);
+}
+
+int game_evaluate(const struct game *g, const struct eval_weights *w, struct eval_trace *trace)
+{
+    return g->ops->evaluate(g->tb, g->pos, w, trace);
+}
+
+const struct eval_params *game_eval_params(const struct game *g)
+{
+    return g->ops->eval_params(g->tb);
+}
+
+int game_nnue_evaluate(const struct game *g)
+{
+    return g->ops->nnue_evaluate(g->tb, g->pos);
 }
 
 /* Mate and stalemate come first: a mating move ends the game even on the 100th ply. Three players:

@@ -3,10 +3,23 @@
 #ifndef GAME_H
 #define GAME_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "instance.h"
+#include "../rules/move.h"
+#include "../rules/setup.h"
+#include "../rules/variant.h"
+
+/* The instance and its tables and position are the engine's (engine/instance.h): the game's
+ * functions below are the only way to them. */
+struct engine_ops;
+struct engine_tables;
+struct position;
+struct eval_params;
+struct eval_weights;
+struct eval_trace;
 
 struct nnue_choice;
 
@@ -58,6 +71,31 @@ int game_legal_moves(const struct game *g, move_t *list);
 /* Finds the legal move written as UCI text (in either case), else as SAN or long algebraic (san_read). */
 bool game_parse_move(struct game *g, const char *text, move_t *m, char *err, size_t errlen);
 void game_fen(const struct game *g, char *fen, size_t len);
+/* The position as a setup (mailbox, side, rights, clocks). */
+void game_setup(const struct game *g, struct setup *s);
+/* Sets the position from a setup as it stands, the turn not resolved (a position read from a record);
+ * on failure the game keeps its position. */
+bool game_set_setup(struct game *g, const struct setup *s, char *err, size_t errlen);
+int game_side(const struct game *g);
+bool game_in_check(const struct game *g);
+/* The position's Zobrist key (rules/zobrist.h). */
+uint64_t game_key(const struct game *g);
+/* The cell-set width of the game's instance: 128 or 256. */
+int game_bits(const struct game *g);
+/* Leaf nodes at depth from the position (perft), and after the legal move m (perft's divide);
+ * a count stops early, and is then partial, once *stop is set. */
+uint64_t game_perft(struct game *g, int depth, const atomic_bool *stop);
+uint64_t game_perft_move(struct game *g, move_t m, int depth, const atomic_bool *stop);
+/* The piece guide: where a piece of the player's alone at from moves, and where it would capture. */
+void game_piece_reach(const struct game *g, int player, int type, int from, bool quiet[MAX_CELLS],
+                      bool capture[MAX_CELLS]);
+/* The full evaluation for the side to move with the weights; with a trace, every weight's count
+ * (eval/trace.h). */
+int game_evaluate(const struct game *g, const struct eval_weights *w, struct eval_trace *trace);
+/* The weights the game's tables were built from (game_load_weights). */
+const struct eval_params *game_eval_params(const struct game *g);
+/* The net's score for the side to move, SCORE_NONE when the variant has no net (eval/nnue.h). */
+int game_nnue_evaluate(const struct game *g);
 struct game_status game_status(struct game *g);
 /* One line such as "stalemate: w scores 1/4, b 3/4" (the side to move first, then the other armies);
  * empty while the game goes on. */

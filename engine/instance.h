@@ -11,6 +11,7 @@
 #include "../rules/move.h"
 #include "../rules/setup.h"
 #include "../rules/variant.h"
+#include "engine.h"
 
 struct engine_tables;   /* a variant's tables at one width */
 struct position;
@@ -99,9 +100,6 @@ struct engine_ops {
 extern const struct engine_ops engine_ops_128;
 extern const struct engine_ops engine_ops_256;
 
-/* Builds every instance's constant tables: main and the test runner call it once, before any thread
- * starts. */
-void engine_init(void);
 /* The narrowest instance whose cell sets hold the variant's board; wide forces the widest. */
 const struct engine_ops *instance_for(const struct variant *v, bool wide);
 

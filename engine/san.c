@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "instance.h"
+
 /* How much of the from-cell a move names: nothing, its file (the name's letter), its rank (the
  * name's digits) or the whole cell; in this order of length, which is the order tried. */
 enum hint { HINT_NONE, HINT_FILE, HINT_RANK, HINT_CELL };

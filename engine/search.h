@@ -1,5 +1,5 @@
-/* What a search is asked (limits) and what it shares between threads; the search itself is
- * width-dependent (engine/width/search.c, compiled into each instance). */
+/* What a search shares between its threads (its limits and reports are the façade's, engine.h); the
+ * search itself is width-dependent (engine/width/search.c, compiled into each instance). */
 #ifndef SEARCH_H
 #define SEARCH_H
 
@@ -9,50 +9,10 @@
 
 #include "../eval/weights.h"
 #include "../rules/move.h"
-#include "../rules/variant.h"
 #include "../rules/score.h"
+#include "../rules/variant.h"
+#include "engine.h"
 #include "tt.h"
-
-enum { MAX_THREADS = 256, MAX_MULTIPV = 64, MAX_SEARCHMOVES = 256 };
-
-/* How a position with three armies on the board is searched (engine/width/search_multi.c); the first is
- * the default (docs/engine.md: the matches that chose it). */
-enum search3 { SEARCH3_BRS, SEARCH3_PARANOID };
-
-struct search_limits {
-    int64_t time[MAX_PLAYERS], inc[MAX_PLAYERS];   /* ms; time < 0: not given */
-    int movestogo;
-    int64_t movetime;
-    int depth;
-    uint64_t nodes;
-    int mate;                                      /* in moves */
-    bool infinite, ponder;
-    int nsearchmoves;
-    move_t searchmoves[MAX_SEARCHMOVES];
-    int elo;                                       /* UCI_LimitStrength: play about this strong; 0: full strength */
-};
-
-/* One line of output: a principal variation after an iteration, or a bound on the way. */
-struct search_report {
-    int depth, seldepth, multipv;
-    int armies;              /* on the board at the root: a mate's plies per own move */
-    int score, bound;        /* BOUND_EXACT, or BOUND_LOWER/UPPER while a window fails */
-    uint64_t nodes;
-    int64_t time_ms;
-    int hashfull;
-    int pvlen;
-    move_t pv[MAX_PLY];
-};
-
-/* Progress during a long iteration (about once a second after the first): the root move being
- * searched and the totals so far. */
-struct search_progress {
-    int depth, currmove_number;
-    move_t currmove;
-    uint64_t nodes;
-    int64_t time_ms;
-    int hashfull;
-};
 
 struct search_shared {
     struct tt *tt;
@@ -77,6 +37,6 @@ struct search_shared {
     void *report_ctx;
 };
 
-uint64_t search_total_nodes(struct search_shared *sh);
+uint64_t search_total_nodes(const struct search_shared *sh);
 
 #endif

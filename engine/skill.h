@@ -6,9 +6,11 @@
 
 #include <stdint.h>
 
-enum { SKILL_ELO_MIN = 500, SKILL_ELO_MAX = 2500, SKILL_ELO_DEFAULT = 1500, SKILL_LEVELS = 20, SKILL_MULTIPV = 4 };
+#include "engine.h"
 
-/* The level 0..SKILL_LEVELS - 1 of an Elo in the range above. */
+enum { SKILL_LEVELS = 20, SKILL_MULTIPV = 4 };
+
+/* The level 0..SKILL_LEVELS - 1 of an Elo in SKILL_ELO_MIN..SKILL_ELO_MAX (engine.h). */
 int skill_level(int elo);
 /* The deepest iteration a weakened search completes. */
 int skill_depth(int level);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../util/clock.h"
+#include "instance.h"
 #include "skill.h"
 #include "timeman.h"
 
@@ -40,16 +41,21 @@ static bool ensure_workers(struct search_pool *p, const struct game *g)
     return true;
 }
 
-bool pool_init(struct search_pool *p)
+struct search_pool *pool_new(void)
 {
-    *p = (struct search_pool){ 0 };
-    if (pthread_mutex_init(&p->lock, NULL))
-        return false;
-    if (pthread_cond_init(&p->wake, NULL)) {
-        pthread_mutex_destroy(&p->lock);
-        return false;
+    struct search_pool *p = calloc(1, sizeof *p);
+    if (p && pthread_mutex_init(&p->lock, NULL)) {
+        free(p);
+        return NULL;
     }
-    return true;
+    if (p && pthread_cond_init(&p->wake, NULL)) {
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        return NULL;
+    }
+    if (p)
+        p->nthreads = 1;
+    return p;
 }
 
 bool pool_configure(struct search_pool *p, int threads, size_t hash_mb)
@@ -113,8 +119,13 @@ static void skill_limit(struct search_shared *sh, uint64_t key)
     sh->skill_seed = key ^ (uint64_t)clock_us();
 }
 
+void pool_set_search3(struct search_pool *p, enum search3 algorithm)
+{
+    p->search3 = algorithm;
+}
+
 bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
-             int multipv, int64_t move_overhead)
+             int multipv, int64_t move_overhead, const struct search_callbacks *cb)
 {
     if (!p->tt.entries && !tt_resize(&p->tt, TT_DEFAULT_MB, p->nthreads))
         return false;
@@ -122,9 +133,14 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
         return false;
     struct search_shared *sh = &p->sh;
     sh->tt = &p->tt;
-    sh->weights = *w;
+    sh->weights = w ? *w : eval_weights_default;
     sh->limits = *l;
     sh->multipv = multipv;
+    sh->report = cb->report;
+    sh->progress = cb->progress;
+    sh->report_ctx = cb->ctx;
+    p->done = cb->done;
+    p->done_ctx = cb->ctx;
     if (l->elo)
         skill_limit(sh, g->ops->position_key(g->pos));
     sh->search3 = p->search3;
@@ -177,12 +193,25 @@ void pool_clear(struct search_pool *p)
         p->ops->worker_clear(p->workers[i]);
 }
 
+uint64_t pool_nodes(const struct search_pool *p)
+{
+    return search_total_nodes(&p->sh);
+}
+
+uint64_t pool_main_nodes(const struct search_pool *p)
+{
+    return atomic_load(&p->sh.thread_nodes[0].n);
+}
+
 void pool_free(struct search_pool *p)
 {
+    if (!p)
+        return;
     pool_stop(p);
     pool_wait(p);
     free_workers(p);
     tt_free(&p->tt);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
+    free(p);
 }

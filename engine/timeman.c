@@ -1,7 +1,7 @@
 /* Time management: soft and hard budgets from the clock; node totals across threads. */
 #include "timeman.h"
 
-uint64_t search_total_nodes(struct search_shared *sh)
+uint64_t search_total_nodes(const struct search_shared *sh)
 {
     uint64_t n = 0;
     for (int i = 0; i < sh->nthreads; i++)

@@ -11,9 +11,8 @@
 #include <stdint.h>
 
 #include "../rules/move.h"
-
-/* Bit flags: an exact score is both bounds. */
-enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
+#include "../rules/score.h"
+#include "engine.h"
 
 struct tt_hit {
     move_t move;
@@ -36,7 +35,7 @@ struct tt {
     unsigned age;
 };
 
-enum { TT_BUCKET = 4, TT_DEFAULT_MB = 16, TT_MAX_MB = 1 << 20, TT_MAX_CLEAR_THREADS = 256 };
+enum { TT_BUCKET = 4, TT_MAX_CLEAR_THREADS = 256 };
 
 static inline struct tt_entry *tt_bucket(const struct tt *tt, uint64_t key)
 {

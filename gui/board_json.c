@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../rules/registry.h"
 
 /* The hexagons' circumradius in SVG user units, and the margin around the board. */
@@ -110,32 +110,28 @@ json_t *board_variant(const struct variant *v)
                      "start", v->start_fen, "armies", armies, "pieces", pieces, "board", board_cells(v));
 }
 
-/* The tables of the variants asked about so far: building them is the guide's only real cost. */
+/* A game of each variant asked about so far: building its tables is the guide's only real cost. */
 static struct {
     pthread_mutex_t lock;
-    const struct variant *v[MAX_VARIANTS];
-    const struct engine_ops *ops[MAX_VARIANTS];
-    struct engine_tables *tb[MAX_VARIANTS];
+    struct game g[MAX_VARIANTS];
     int n;
-} guide_tables = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} guide_games = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* Tables are never changed once built, so they are shared and kept for the program's life. */
-static struct engine_tables *tables_of(const struct variant *v, const struct engine_ops **ops)
+/* The guide only reads a game's tables, which never change once built: the games are shared and kept
+ * for the program's life. */
+static const struct game *game_of(const struct variant *v, char *err, size_t errlen)
 {
-    struct engine_tables *tb = NULL;
-    pthread_mutex_lock(&guide_tables.lock);
-    for (int i = 0; i < guide_tables.n && !tb; i++)
-        if (guide_tables.v[i] == v)
-            tb = guide_tables.tb[i], *ops = guide_tables.ops[i];
-    if (!tb && guide_tables.n < MAX_VARIANTS) {
-        int i = guide_tables.n;
-        *ops = guide_tables.ops[i] = instance_for(v, false);
-        tb = guide_tables.tb[i] = (*ops)->tables_new(v);
-        guide_tables.v[i] = v;
-        guide_tables.n += tb != NULL;
-    }
-    pthread_mutex_unlock(&guide_tables.lock);
-    return tb;
+    const struct game *g = NULL;
+    pthread_mutex_lock(&guide_games.lock);
+    for (int i = 0; i < guide_games.n && !g; i++)
+        if (guide_games.g[i].v == v)
+            g = &guide_games.g[i];
+    if (!g && guide_games.n == MAX_VARIANTS)
+        snprintf(err, errlen, "out of memory");
+    else if (!g && game_init(&guide_games.g[guide_games.n], v, false, err, errlen))
+        g = &guide_games.g[guide_games.n++];
+    pthread_mutex_unlock(&guide_games.lock);
+    return g;
 }
 
 json_t *board_guide(const struct variant *v, const char *piece, int army, const char *cell, char *err, size_t errlen)
@@ -155,14 +151,11 @@ json_t *board_guide(const struct variant *v, const char *piece, int army, const 
         snprintf(err, errlen, type < 0 ? "unknown piece in %s" : "unknown cell in %s", v->name);
         return NULL;
     }
-    const struct engine_ops *ops;
-    struct engine_tables *tb = tables_of(v, &ops);
-    if (!tb) {
-        snprintf(err, errlen, "out of memory");
+    const struct game *g = game_of(v, err, errlen);
+    if (!g)
         return NULL;
-    }
     bool quiet[MAX_CELLS] = { 0 }, capture[MAX_CELLS] = { 0 };
-    ops->piece_reach(tb, player, type, from, quiet, capture);
+    game_piece_reach(g, player, type, from, quiet, capture);
     json_t *moves = json_array(), *captures = json_array();
     for (int c = 0; c < v->geo.ncells; c++) {
         if (quiet[c])

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../protocol/engine_process.h"
+#include "../client/engine_process.h"
 #include "../rules/registry.h"
 #include "server.h"
 #include "session.h"

@@ -12,12 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../books/records.h"
-#include "../engine/game.h"
-#include "../match/match_game.h"
-#include "../match/pgn.h"
-#include "../match/tc.h"
-#include "../protocol/option_line.h"
+#include "../client/tc.h"
+#include "../client/uci_client.h"
+#include "../engine/engine.h"
+#include "../games/game_record.h"
+#include "../games/option_line.h"
+#include "../games/pgn.h"
+#include "../games/records.h"
 #include "../rules/fen_variant.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"
@@ -226,7 +227,7 @@ static bool record_push(struct record *rec, move_t m)
     }
     struct played *p = &rec->moves[rec->nmoves++];
     p->m = m;
-    p->army = rec->game.ops->position_side(rec->game.pos);
+    p->army = game_side(&rec->game);
     move_to_text(rec->v, m, p->uci);
     p->left = game_play(&rec->game, m, NULL);
     return true;
@@ -301,7 +302,7 @@ static const struct game *shown(const struct session *s)
 
 static int side_to_move(const struct session *s)
 {
-    return s->rec.game.ops->position_side(s->rec.game.pos);
+    return game_side(&s->rec.game);
 }
 
 static bool clocked(const struct session *s)
@@ -440,12 +441,12 @@ static json_t *state_json(struct session *s)
     struct game *g = (struct game *)shown(s);
     struct setup setup;
     char fen[2048], text[SETUP_PIECE_TEXT];
-    int side = g->ops->position_side(g->pos);
-    g->ops->position_get(g->pos, &setup);
+    int side = game_side(g);
+    game_setup(g, &setup);
     game_fen(g, fen, sizeof fen);
     json_t *pieces = json_array(), *legal = json_array(), *moves = json_array(), *eliminated = json_array();
     bool check[MAX_CELLS] = { false };
-    bool in_check = g->ops->position_in_check(g->pos);
+    bool in_check = game_in_check(g);
     for (int c = 0; c < v->geo.ncells; c++) {
         if (!setup.piece[c])
             continue;
@@ -1368,7 +1369,7 @@ static void pgn_get(struct session *s, struct reply *r)
         game_record_fault(&rec, TERM_TIME, s->forfeit, game_armies(&g));
         snprintf(rec.reason, sizeof rec.reason, "%s loses on time", play_colour_name(s->rec.v, s->forfeit));
     } else if (st.outcome != GAME_ONGOING) {
-        game_record_end(s->rec.v, &rec, st, g.ops->position_side(g.pos), game_armies(&g));
+        game_record_end(s->rec.v, &rec, st, game_side(&g), game_armies(&g));
     }
     time_t now = time(NULL);
     struct tm tm;

@@ -10,10 +10,10 @@
 
 #include <xxhash.h>
 
+#include "../games/openings.h"
+#include "../games/pgn.h"
 #include "../util/clock.h"
 #include "../util/shard.h"
-#include "openings.h"
-#include "pgn.h"
 #include "report.h"
 #include "results.h"
 #include "schedule.h"

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
+#include "../games/openings.h"
 #include "../rules/registry.h"
 #include "../util/args.h"
 #include "../util/number.h"
 #include "../util/shard.h"
 #include "match.h"
-#include "openings.h"
 #include "schedule.h"
 
 /* DEFAULT_MARGIN_MS: an engine that answers in time can still be read late when the machine is

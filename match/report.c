@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "pgn.h"
+#include "../games/pgn.h"
 
 /* "inf" rather than an arithmetic on infinities. */
 static double elo_margin(struct elo_interval iv)

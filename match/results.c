@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../books/records.h"
+#include "../games/pgn.h"
+#include "../games/records.h"
 #include "../rules/registry.h"
-#include "pgn.h"
 #include "report.h"
 
 /* Whether colour a finished ahead of colour b (1), level with it (1/2) or behind (0): the better
@@ -178,7 +178,7 @@ static bool replay(struct reading *rd, const char *path, const struct record_gam
     struct game_status st = ok ? game_status(&game) : (struct game_status){ 0 };
     if (ok) {
         armies = game_armies(&game);
-        rec->stalemated = game.ops->position_side(game.pos);
+        rec->stalemated = game_side(&game);
         snprintf(rec->fen, sizeof rec->fen, "%s", g->fen);
     }
     game_free(&game);

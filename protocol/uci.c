@@ -141,8 +141,8 @@ void uci_free(struct uci *u)
     if (!u)
         return;
     book_close(&u->book);
-    pool_free(&u->pool);
-    pool_free(&u->bench_pool);
+    pool_free(u->pool);
+    pool_free(u->bench_pool);
     game_free(&u->game);
     shelf_free(u);
     nnue_choice_clear(&u->nets);
@@ -152,13 +152,12 @@ void uci_free(struct uci *u)
 struct uci *uci_new(char *err, size_t errlen)
 {
     struct uci *u = calloc(1, sizeof *u);
-    bool pools = u && pool_init(&u->pool);
-    if (pools && !pool_init(&u->bench_pool)) {
-        pool_free(&u->pool);
-        pools = false;
-    }
-    if (!pools) {
+    if (u && (!(u->pool = pool_new()) || !(u->bench_pool = pool_new()))) {
+        pool_free(u->pool);
         free(u);
+        u = NULL;
+    }
+    if (!u) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
@@ -170,7 +169,7 @@ struct uci *uci_new(char *err, size_t errlen)
     u->hash_mb = TT_DEFAULT_MB;
     u->game.nets = &u->nets;
     bool ready = registry_init(err, errlen) && game_init(&u->game, registry_get(0), false, err, errlen);
-    if (ready && !(ready = pool_configure(&u->pool, u->threads, u->hash_mb)))
+    if (ready && !(ready = pool_configure(u->pool, u->threads, u->hash_mb)))
         snprintf(err, errlen, "out of memory for the hash table");
     if (!ready) {
         uci_free(u);

@@ -75,15 +75,15 @@ void cmd_d(struct uci *u, char **tok, int n)
     (void)tok, (void)n;
     struct setup s;
     char fen[2048];
-    u->game.ops->position_get(u->game.pos, &s);
+    game_setup(&u->game, &s);
     say_lock();
     diagram_print(stdout, u->game.v, &s);
     fflush(stdout);
     say_unlock();
     game_fen(&u->game, fen, sizeof fen);
     say("Fen: %s", fen);
-    say("Key: %016llx", (unsigned long long)u->game.ops->position_key(u->game.pos));
-    if (u->game.ops->position_in_check(u->game.pos))
+    say("Key: %016llx", (unsigned long long)game_key(&u->game));
+    if (game_in_check(&u->game))
         say("Checkers: yes");
     char result[128];
     game_status_text(&u->game, game_status(&u->game), result, sizeof result);
@@ -96,18 +96,18 @@ void cmd_eval(struct uci *u, char **tok, int n)
 {
     (void)tok, (void)n;
     const struct variant *v = u->game.v;
-    const struct eval_params *p = u->game.ops->eval_params(u->game.tb);
+    const struct eval_params *p = game_eval_params(&u->game);
     struct eval_trace tr;
     int term[MAX_PLAYERS][NUM_TERMS][2];
-    if (u->game.ops->position_in_check(u->game.pos)) {
+    if (game_in_check(&u->game)) {
         say("info string eval: the side to move is in check; the search does not evaluate such positions");
         return;
     }
-    u->game.ops->evaluate(u->game.tb, u->game.pos, &u->weights, &tr);
+    game_evaluate(&u->game, &u->weights, &tr);
     say("weights %s, lazy margin %d cp", p->source, p->lazy_margin);
     if (tr.material_only) {
         say("Final evaluation: %d cp (side to move %c), Evaluation is material only", tr.total,
-            v->colour_letter[u->game.ops->position_side(u->game.pos)]);
+            v->colour_letter[game_side(&u->game)]);
         return;
     }
     trace_terms(&tr, p, v->nplayers, term);
@@ -125,11 +125,11 @@ void cmd_eval(struct uci *u, char **tok, int n)
     }
     say("phase %d/256 (256: middlegame)", tr.phase);
     say("Final evaluation: %d cp (side to move %c)", tr.total,
-        v->colour_letter[u->game.ops->position_side(u->game.pos)]);
-    int net = u->game.ops->nnue_evaluate(u->game.tb, u->game.pos);
+        v->colour_letter[game_side(&u->game)]);
+    int net = game_nnue_evaluate(&u->game);
     if (net != SCORE_NONE)
         say("NNUE evaluation: %d cp (side to move %c), what the search uses", net,
-            v->colour_letter[u->game.ops->position_side(u->game.pos)]);
+            v->colour_letter[game_side(&u->game)]);
 }
 
 void uci_variants(void)

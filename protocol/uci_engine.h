@@ -9,11 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../books/book.h"
-#include "../engine/game.h"
-#include "../engine/threads.h"
+#include "../engine/engine.h"
 #include "../eval/nnue.h"
 #include "../eval/weights.h"
+#include "../games/book.h"
 #include "../util/say.h"
 #include "uci_input.h"
 
@@ -47,9 +46,10 @@ struct uci {
     atomic_bool stop;
     int perft_depth;
     int bench_args[3];   /* depth, threads, hash MB */
-    struct search_pool pool;
+    struct search_pool *pool;
     bool table_used;     /* a search has run since the pool's table and histories were last cleared */
-    struct search_pool bench_pool;  /* bench's own, so that it leaves the game's hash alone */
+    bool infinite;       /* the last go's: what a pondering search becomes on ponderhit */
+    struct search_pool *bench_pool; /* bench's own, so that it leaves the game's hash alone */
     struct eval_weights weights; /* what the next search and eval use (option Evaluation) */
     char weights_path[4096];     /* EvalWeights: "" for the variant's built-in weights */
     /* The input thread answers stop, ponderhit and isready while the loop waits, so the job's state

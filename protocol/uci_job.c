@@ -7,7 +7,7 @@
 #include <xxhash.h>
 
 #include "../bench/bench.h"
-#include "../books/book.h"
+#include "../games/book.h"
 #include "../util/number.h"
 #include "uci_engine.h"
 
@@ -32,13 +32,13 @@ static void job_update(struct uci *u, enum job_event e)
     if (u->job == JOB_RUNNING && job_stop_due(u)) {
         u->job = JOB_STOPPING;
         atomic_store(&u->stop, true);
-        pool_stop(&u->pool);
-        pool_stop(&u->bench_pool);
+        pool_stop(u->pool);
+        pool_stop(u->bench_pool);
     }
     if ((u->job == JOB_RUNNING || u->job == JOB_STOPPING) && u->kind == JOB_PONDER
         && u->gos_run == u->ponderhit_through) {
-        u->kind = u->pool.sh.limits.infinite ? JOB_INFINITE : JOB_SEARCH;
-        pool_ponderhit(&u->pool);
+        u->kind = u->infinite ? JOB_INFINITE : JOB_SEARCH;
+        pool_ponderhit(u->pool);
     }
     if (u->job != JOB_RUNNING)
         u->input.waiting_job = false;
@@ -76,7 +76,7 @@ void job_join(struct uci *u)
     if (thread)
         pthread_join(u->worker, NULL);
     else
-        pool_wait(&u->pool);
+        pool_wait(u->pool);
     input_lock(&u->input);
     job_update(u, JOB_ON_JOIN);
     input_unlock(&u->input);
@@ -91,9 +91,7 @@ static void *perft_worker(void *arg)
     uint64_t total = 0;
     bool stopped = false;
     for (int i = 0; i < n && !stopped; i++) {
-        g->ops->position_make(g->pos, list[i]);
-        uint64_t count = g->ops->perft(g->pos, u->perft_depth - 1, &u->stop);
-        g->ops->position_unmake(g->pos, list[i]);
+        uint64_t count = game_perft_move(g, list[i], u->perft_depth - 1, &u->stop);
         total += count;
         stopped = atomic_load(&u->stop);
         if (!stopped) {
@@ -197,7 +195,7 @@ static bool parse_go(struct uci *u, char **tok, int n, struct search_limits *l)
             return false;
         }
     }
-    int side = u->game.ops->position_side(u->game.pos);
+    int side = game_side(&u->game);
     /* A front end that knows two clocks only (wtime, btime) still gets a timed move from the third
      * army: it plays on the shortest clock given. */
     int shortest = -1;
@@ -223,7 +221,7 @@ static bool play_book_move(struct uci *u, const struct search_limits *l)
     char text[16];
     if (!u->own_book || u->analyse || !u->book.n || l->infinite || l->ponder || l->mate || l->nsearchmoves)
         return false;
-    u->game.ops->position_get(u->game.pos, &s);
+    game_setup(&u->game, &s);
     if (u->book_depth && s.fullmove > u->book_depth)
         return false;
     int n = book_probe(&u->book, &u->game, m, NULL);
@@ -271,14 +269,11 @@ static void start_search(struct uci *u, char **tok, int n)
     if (!parse_go(u, tok, n, &l) || play_book_move(u, &l))
         return;
     l.elo = u->limit_strength ? u->elo : 0;
-    u->pool.done = search_done;
-    u->pool.done_ctx = u;
-    u->pool.sh.report = say_report;
-    u->pool.sh.progress = say_progress;
-    u->pool.sh.report_ctx = u;
+    const struct search_callbacks cb = { say_report, say_progress, search_done, u };
     input_lock(&u->input);
     u->kind = l.ponder ? JOB_PONDER : l.infinite ? JOB_INFINITE : JOB_SEARCH;
-    if (!pool_go(&u->pool, &u->game, &l, &u->weights, u->multipv, u->move_overhead))
+    u->infinite = l.infinite;
+    if (!pool_go(u->pool, &u->game, &l, &u->weights, u->multipv, u->move_overhead, &cb))
         say_error("cannot start the search (out of memory or threads)");
     else
         job_update(u, JOB_ON_START);
@@ -307,7 +302,7 @@ static void *bench_worker(void *arg)
 {
     struct uci *u = arg;
     struct bench_result r;
-    bench_run(u->bench_args[0], u->bench_args[1], (size_t)u->bench_args[2], &u->weights, &u->nets, &u->bench_pool,
+    bench_run(u->bench_args[0], u->bench_args[1], (size_t)u->bench_args[2], &u->weights, &u->nets, u->bench_pool,
               &u->stop, say, &r);
     /* Only now: an isready read while the job ran is answered after its last line. */
     job_ended(u);

@@ -4,13 +4,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../engine/skill.h"
+#include "../engine/engine.h"
 #include "../eval/nnue.h"
+#include "../games/uci_options.h"
 #include "../rules/registry.h"
 #include "../util/file.h"
 #include "../util/version.h"
 #include "uci_engine.h"
-#include "uci_options.h"
 
 static void announce_book(struct uci *u, const char *path)
 {
@@ -63,7 +63,7 @@ static void evaluation_changed(struct uci *u)
 void table_clear(struct uci *u)
 {
     if (u->table_used)
-        pool_clear(&u->pool);
+        pool_clear(u->pool);
     u->table_used = false;
 }
 
@@ -151,7 +151,7 @@ static void set_variant_path(struct uci *u, long x, const char *value)
 static void set_hash(struct uci *u, long x, const char *value)
 {
     (void)value;
-    if (!pool_configure(&u->pool, u->threads, (size_t)x))
+    if (!pool_configure(u->pool, u->threads, (size_t)x))
         say_error("Hash: cannot allocate that much; the table keeps its size");
     else
         u->hash_mb = (size_t)x;
@@ -160,7 +160,7 @@ static void set_hash(struct uci *u, long x, const char *value)
 static void set_threads(struct uci *u, long x, const char *value)
 {
     (void)value;
-    if (!pool_configure(&u->pool, (int)x, u->hash_mb))
+    if (!pool_configure(u->pool, (int)x, u->hash_mb))
         say_error("Threads: cannot reconfigure the threads; their number stays");
     else
         u->threads = (int)x;
@@ -205,7 +205,7 @@ static void set_evaluation(struct uci *u, long x, const char *v)
     u->weights.material_only = (int)x;
 }
 
-static void set_search3(struct uci *u, long x, const char *v) { (void)v; u->pool.search3 = (enum search3)x; }
+static void set_search3(struct uci *u, long x, const char *v) { (void)v; pool_set_search3(u->pool, (enum search3)x); }
 
 static void set_own_book(struct uci *u, long x, const char *v)
 {

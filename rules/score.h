@@ -10,6 +10,9 @@ enum {
     SCORE_NONE = -32002,
 };
 
+/* What a search's score is: exact, or a bound while its window fails (bit flags: exact is both). */
+enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
+
 /* The mover's own moves to the end of a mate score (|score| >= SCORE_MATE_BOUND) with armies on the
  * board taking turns: the last army left after N moves, or eliminated (negative) after N moves. */
 static inline int score_mate_moves(int score, int armies)

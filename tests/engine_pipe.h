@@ -1,4 +1,4 @@
-/* The engine under test ($SENNIGHT) as a child process (protocol/engine_process.h), with timeouts in
+/* The engine under test ($SENNIGHT) as a child process (client/engine_process.h), with timeouts in
  * milliseconds: the suites talk to the real executable exactly as a GUI would. */
 #ifndef ENGINE_PIPE_H
 #define ENGINE_PIPE_H
@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../protocol/engine_process.h"
+#include "../client/engine_process.h"
 
 /* The engine path: $SENNIGHT, or ./sennight. */
 const char *pipe_engine_path(void);

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Reads every #include "..." of the C sources and fails on an include from one folder into another
-# that docs/layers.txt does not allow, on a table whose lower layers do not point down, and on a
-# source under a width/ folder that engine/width/instance.c does not include, or a .c file included
-# anywhere else (docs/architecture.md). Run by `make layers` and `make test`.
+# that docs/layers.txt does not allow, on an include of an engine header other than its façade
+# (engine/engine.h) from outside engine/, on a table whose lower layers do not point down or that lets
+# an application include another, and on a source under a width/ folder that engine/width/instance.c
+# does not include, or a .c file included anywhere else (docs/architecture.md). Run by `make layers`
+# and `make test`.
 cd "$(dirname "$0")/.." || exit 2
 table=docs/layers.txt
 find . -path ./build -prune -o -name node_modules -prune -o -name '*.[ch]' -print | sed 's|^\./||' | LC_ALL=C sort |
@@ -39,21 +41,33 @@ BEGIN {
                 rank[f[i]] = i - 1
             continue
         }
+        if (f[1] == "facade:" || f[1] == "inside:" || f[1] == "dispatch:") {
+            for (i = 2; i <= n; i++)
+                if (f[1] == "inside:")
+                    inside[f[i]] = 1
+                else if (f[1] == "dispatch:")
+                    dispatch[f[i]] = 1
+                else {
+                    facade[f[i]] = 1
+                    behind[top(f[i])] = 1
+                }
+            continue
+        }
         from = f[1]
         sub(/:$/, "", from)
         listed[from] = 1
-        how = "allowed"
         for (i = 2; i <= n; i++)
-            if (f[i] == "known:")
-                how = "known"
-            else
-                edge[from, f[i]] = how
+            edge[from, f[i]] = 1
     }
     close(table)
     for (key in edge) {
         split(key, e, SUBSEP)
         if ((e[1] in rank) && !((e[2] in rank) && rank[e[2]] < rank[e[1]])) {
             printf "%s: %s may include %s, which is not a lower layer below it\n", table, e[1], e[2]
+            bad = 1
+        }
+        if (!(e[1] in rank) && !(e[2] in rank) && !(e[1] in inside) && !(e[1] in dispatch)) {
+            printf "%s: %s may include %s, but applications are siblings\n", table, e[1], e[2]
             bad = 1
         }
     }
@@ -97,6 +111,9 @@ BEGIN {
             bad = 1
         } else if (!((from, to) in edge)) {
             printf "%s:%d: %s includes %s (%s), an edge %s does not allow\n", file, ln, from, to, inc, table
+            bad = 1
+        } else if ((to in behind) && !(from in inside) && !(path in facade)) {
+            printf "%s:%d: %s includes %s, inside the façade of %s (%s)\n", file, ln, from, path, to, table
             bad = 1
         }
     }

@@ -27,10 +27,10 @@ START_TEST(test_bench_signature)
     fclose(f);
     ck_assert_msg(read == 1, "%s holds no node count", path);
     struct bench_result r;
-    struct search_pool pool;
-    ck_assert(pool_init(&pool));
-    ck_assert(bench_run(BENCH_DEPTH, 1, 16, &eval_weights_default, NULL, &pool, NULL, quiet, &r));
-    pool_free(&pool);
+    struct search_pool *pool = pool_new();
+    ck_assert(pool);
+    ck_assert(bench_run(BENCH_DEPTH, 1, 16, &eval_weights_default, NULL, pool, NULL, quiet, &r));
+    pool_free(pool);
     ck_assert_msg(r.nodes == recorded,
                   "bench searched %llu nodes, bench/signature says %llu: a change to the search or evaluation "
                   "changes the signature; if it is meant, write the new count there and end the commit message "

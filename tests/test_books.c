@@ -8,11 +8,11 @@
 
 #include <xxhash.h>
 
-#include "../match/openings.h"
-#include "../match/pgn.h"
 #include "../books/build.h"
 #include "../books/book_command.h"
 #include "../books/suite.h"
+#include "../games/openings.h"
+#include "../games/pgn.h"
 #include "../rules/registry.h"
 #include "engine_pipe.h"
 #include "tests.h"
@@ -451,7 +451,7 @@ END_TEST
 /* ------------------------------------------------------------------------------------------- */
 /* Building. */
 
-/* Three games written by the match runner's own writer (match/pgn.c), with UCI movetext as older
+/* Three games written by the match runner's own writer (games/pgn.c), with UCI movetext as older
  * records have it and in SAN, then by hand: Black to move first, a comment across lines, a game of
  * another variant, an unscored one. */
 static void write_records(const char *path)

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "../datagen/datagen.h"
-#include "../datagen/format.h"
+#include "../games/datagen_format.h"
 #include "../rules/registry.h"
 #include "../util/random.h"
 #include "../util/shard.h"

@@ -2,7 +2,7 @@
  * (tests/fixtures/toy_engine.c, path in $TOY_ENGINE) that mate, stalemate, crash, hang, play
  * illegal moves, think too long, never answer uci, or report scores for adjudication; three-player
  * matches between toy engines and between copies of the real engine ($SENNIGHT); the UCI client
- * (protocol/uci_client.c) on its own, as the GUI drives it. */
+ * (client/uci_client.c) on its own, as the GUI drives it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../games/pgn.h"
 #include "../match/match.h"
-#include "../match/pgn.h"
 #include "../match/results.h"
 #include "../util/clock.h"
 #include "engine_pipe.h"

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "../datagen/features.h"
-#include "../datagen/format.h"
-#include "../rules/score.h"
 #include "../eval/nets.h"
 #include "../eval/nnue.h"
+#include "../games/datagen_format.h"
 #include "../rules/registry.h"
+#include "../rules/score.h"
 #include "../util/le.h"
 #include "../util/random.h"
 #include "engine_pipe.h"

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../protocol/uci_options.h"
+#include "../games/uci_options.h"
 #include "../util/clock.h"
 #include "engine_pipe.h"
 #include "tests.h"

@@ -117,7 +117,7 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
 }
 
 struct pool_run {
-    struct search_pool pool;
+    struct search_pool *pool;
     struct pool_result res;
     int depth;
 };
@@ -132,21 +132,18 @@ static void pool_start(struct pool_run *run, struct game *g, int depth, move_t o
         l.time[p] = l.inc[p] = -1;
     run->res = (struct pool_result){ MOVE_NONE, SCORE_NONE, 0 };
     run->depth = depth;
-    ck_assert(pool_init(&run->pool));
-    run->pool.search3 = algorithm;
-    ck_assert(pool_configure(&run->pool, 1, 1));
-    run->pool.done = keep_best;
-    run->pool.done_ctx = &run->res;
-    run->pool.sh.report = keep_report;
-    run->pool.sh.report_ctx = &run->res;
-    ck_assert(pool_go(&run->pool, g, &l, w, 1, 0));
+    const struct search_callbacks cb = { keep_report, NULL, keep_best, &run->res };
+    ck_assert((run->pool = pool_new()));
+    pool_set_search3(run->pool, algorithm);
+    ck_assert(pool_configure(run->pool, 1, 1));
+    ck_assert(pool_go(run->pool, g, &l, w, 1, 0, &cb));
 }
 
 /* Waits for the search pool_start started, which must complete its depth. */
 static struct pool_result pool_finish(struct pool_run *run)
 {
-    pool_wait(&run->pool);
-    pool_free(&run->pool);
+    pool_wait(run->pool);
+    pool_free(run->pool);
     ck_assert_msg(run->res.depth == run->depth, "the search reported depth %d of %d", run->res.depth, run->depth);
     return run->res;
 }
@@ -696,31 +693,29 @@ START_TEST(test_pool_wakes)
 {
     const struct pool_wake *c = &pool_wakes[_i];
     struct game g;
-    struct search_pool pool;
+    struct search_pool *pool = pool_new();
     struct pool_done done = { false, MOVE_NONE };
+    const struct search_callbacks cb = { ignore_report, NULL, note_done, &done };
     /* Depth 2 finds the mate at once; the helper searches on until the main thread stops it. */
     struct search_limits l = { .depth = 2, .ponder = c->ponder, .infinite = c->infinite };
     for (int p = 0; p < MAX_PLAYERS; p++)
         l.time[p] = l.inc[p] = -1;
     test_game(&g, "glinski", QUEEN_ROOK_MATE, false);
-    ck_assert(pool_init(&pool));
-    ck_assert(pool_configure(&pool, 2, 1));
-    pool.done = note_done;
-    pool.done_ctx = &done;
-    pool.sh.report = ignore_report;
-    ck_assert(pool_go(&pool, &g, &l, &eval_weights_default, 1, 0));
+    ck_assert(pool);
+    ck_assert(pool_configure(pool, 2, 1));
+    ck_assert(pool_go(pool, &g, &l, &eval_weights_default, 1, 0, &cb));
     pause_ms(100);
     ck_assert_msg(!atomic_load(&done.done), "a move before %s", c->send == pool_stop ? "stop" : "ponderhit");
-    struct pool_sender s = { &pool, c->send };
+    struct pool_sender s = { pool, c->send };
     pthread_t sender;
     long long t0 = clock_ms();
     ck_assert(!pthread_create(&sender, NULL, pool_send, &s));
-    pool_wait(&pool);
+    pool_wait(pool);
     long long ms = clock_ms() - t0;
     pthread_join(sender, NULL);
     ck_assert_msg(ms <= slack_ms(), "the search ended %lld ms after the signal", ms);
     ck_assert(done.best == parse_move(&g, "h2e7"));
-    pool_free(&pool);
+    pool_free(pool);
     game_free(&g);
 }
 END_TEST

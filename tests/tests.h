@@ -4,7 +4,8 @@
 
 #include <check.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
+#include "../engine/instance.h"
 
 Suite *suite_geometry(void);
 Suite *suite_variant(void);

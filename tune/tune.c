@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../datagen/format.h"
+#include "../games/datagen_format.h"
 #include "../util/random.h"
 
 enum { MAX_TUNE_THREADS = 64, MATE_BOUND = 3000 };
@@ -74,12 +74,12 @@ bool tune_set_read(struct tune_set *s, struct game *g, const char *path, long *s
     int got;
     bool ok = true;
     while (ok && (got = datagen_next(&rd, &r, err, errlen)) == 1) {
-        if (r.v != s->v || abs(r.score) >= MATE_BOUND || !g->ops->position_set(g->pos, &r.s, err, errlen)
-            || g->ops->position_in_check(g->pos)) {
+        if (r.v != s->v || abs(r.score) >= MATE_BOUND || !game_set_setup(g, &r.s, err, errlen)
+            || game_in_check(g)) {
             ++*skipped;
             continue;
         }
-        g->ops->evaluate(g->tb, g->pos, &eval_weights_default, &tr);
+        game_evaluate(g, &eval_weights_default, &tr);
         ok = tune_set_add(s, &tr, s->v->nplayers, (double)r.points[r.s.side] / r.den, r.score);
         if (!ok)
             snprintf(err, errlen, "%s: out of memory after %zu positions", path, s->n);

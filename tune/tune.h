@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../eval/trace.h"
 #include "../eval/weights.h"
 

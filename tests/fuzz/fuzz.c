@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/game.h"
+#include "../../engine/engine.h"
+#include "../../engine/instance.h"
 #include "../../rules/registry.h"
 
 void fuzz_init(void)

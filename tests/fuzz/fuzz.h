@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../engine/game.h"
+#include "../../engine/engine.h"
+#include "../../engine/instance.h"
 
 /* The engine's tables and the registry: built-in variants and those of docs/examples and tests/fixtures
  * (read from the working directory, the repository's root); exits if the built-ins fail. */

@@ -1,8 +1,8 @@
-/* libFuzzer harness of the book reader (books/book.c): the input is a book file's bytes, opened for the
+/* libFuzzer harness of the book reader (games/book.c): the input is a book file's bytes, opened for the
  * variant its header names; an accepted book is looked up and probed at its variant's start position. */
 #include <stdlib.h>
 
-#include "../../books/book.h"
+#include "../../games/book.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

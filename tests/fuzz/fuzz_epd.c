@@ -1,13 +1,13 @@
 /* libFuzzer harness of the position-list readers: the first byte picks the reader and the variant, the
- * rest is the file. Readers: match openings (match/openings.c, FEN or EPD lines checked by a game), the
- * match runner's game records (books/records.c, which the book builders read), and the perft suites'
+ * rest is the file. Readers: match openings (games/openings.c, FEN or EPD lines checked by a game), the
+ * match runner's game records (games/records.c, which the book builders read), and the perft suites'
  * "FEN ;D1 n" lines (tests/perft_epd.c) with their FEN read for the variant. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../books/records.h"
-#include "../../match/openings.h"
+#include "../../games/openings.h"
+#include "../../games/records.h"
 #include "../../rules/setup.h"
 #include "../perft_epd.h"
 #include "fuzz.h"

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/game.h"
+#include "../../engine/engine.h"
+#include "../../engine/instance.h"
 #include "../../rules/setup.h"
 #include "fuzz.h"
 

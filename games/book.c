@@ -185,7 +185,7 @@ size_t book_find(const struct book *b, uint64_t key, size_t *count)
 
 int book_probe(const struct book *b, struct game *g, struct book_move *out, int *skipped)
 {
-    size_t count, first = book_find(b, g->ops->position_key(g->pos), &count);
+    size_t count, first = book_find(b, game_key(g), &count);
     move_t legal[MAX_MOVES];
     char text[MAX_MOVES][8], want[8];
     int n = 0, nlegal = count && g->v == b->v ? game_legal_moves(g, legal) : 0;

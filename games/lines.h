@@ -3,7 +3,7 @@
 #ifndef LINES_H
 #define LINES_H
 
-#include "../engine/threads.h"
+#include "../engine/engine.h"
 
 /* The last complete iteration's lines, best first, as the search reports them. */
 struct lines {

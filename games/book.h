@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 
 enum { BOOK_HEADER_SIZE = 64, BOOK_ENTRY_SIZE = 20, BOOK_VERSION = 1 };
 

@@ -1,11 +1,11 @@
 /* The training data format: records to bytes and back, every field checked; the file reader. */
-#include "format.h"
+#include "datagen_format.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "../rules/score.h"
 #include "../rules/registry.h"
+#include "../rules/score.h"
 #include "../util/le.h"
 
 /* Byte offsets of the fields (docs/datagen.md). */

@@ -1,4 +1,4 @@
-/* The match runner's game record files (match/pgn.c, docs/match.md) read back one game at a time:
+/* The match runner's game record files (games/pgn.c, docs/match.md) read back one game at a time:
  * tag pairs, then movetext up to the result that ends every game. */
 #ifndef RECORDS_H
 #define RECORDS_H

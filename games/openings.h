@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 
 struct openings {
     char **fen;

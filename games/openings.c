@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/game.h"
+#include "../engine/engine.h"
 #include "../util/file.h"
 #include "../util/random.h"
 

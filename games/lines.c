@@ -28,12 +28,9 @@ bool lines_search(struct search_pool *pool, struct game *g, int width, int depth
     for (int p = 0; p < MAX_PLAYERS; p++)
         l.time[p] = l.inc[p] = -1;
     *out = (struct lines){ 0 };
-    pool->done = keep_best;
-    pool->done_ctx = out;
-    pool->sh.report = collect_line;
-    pool->sh.report_ctx = out;
+    const struct search_callbacks cb = { collect_line, NULL, keep_best, out };
     pool_clear(pool);
-    if (!pool_go(pool, g, &l, &eval_weights_default, width, 0))
+    if (!pool_go(pool, g, &l, NULL, width, 0, &cb))
         return false;
     pool_wait(pool);
     return true;

@@ -5,7 +5,8 @@
 
 #include <stdio.h>
 
-#include "match_game.h"
+#include "../client/uci_client.h"
+#include "game_record.h"
 
 struct pgn_tags {
     const struct variant *v;

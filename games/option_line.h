@@ -1,5 +1,5 @@
 /* A value checked against another engine's declaration of the option, its `option name ...` line,
- * as `setoption` checks its own (protocol/uci_options.h, whose struct this header keeps out, as the
+ * as `setoption` checks its own (games/uci_options.h, whose struct this header keeps out, as the
  * UCI client names its own struct uci_option). */
 #ifndef OPTION_LINE_H
 #define OPTION_LINE_H
