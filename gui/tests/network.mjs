@@ -127,28 +127,29 @@ test('network: two browsers play one game by invite links; spectators and forged
     await allShow([creator, black, watcher], ['f5f6', 'e7e6', 'e4e5', 'd7d6']);
   }));
 
-test('network: four browsers play nd-wellisch-4p', 'nd-wellisch-4p', async (creator, ctx) => network(async (url, other) => {
-  await open(creator, `${url}?variant=nd-wellisch-4p`);
-  await newGame(creator, ['human', 'human', 'human', 'human'], ['movetime_ms', '200']);
-  const players = [creator];
-  for (const seat of [1, 2, 3]) {
-    const link = (await inviteLink(creator, seat)).replace(/^http:\/\/[^/]+\//, url);
-    players.push(await open(await other.newPage(), link));
-  }
-  const moves = [];
-  for (let ply = 0; ply < 8; ply++) {
-    const seat = ply % 4;
-    const state = await players[seat].evaluate(async () =>
-      (await fetch(`/api/session/${document.body.dataset.session}`)).json());
-    // every page but the seat's own refuses this move
-    for (const [k, page] of players.entries()) {
-      if (k === seat) continue;
-      const attempt = await forged(page, await tokenOf(page), state.legal[0]);
-      expect(attempt.status === 403, `seat ${k} moved for seat ${seat}: ${attempt.status}`);
+test('network: four browsers play nd-wellisch-4p', 'nd-wellisch-4p',
+  async (creator, ctx) => network(async (url, other) => {
+    await open(creator, `${url}?variant=nd-wellisch-4p`);
+    await newGame(creator, ['human', 'human', 'human', 'human'], ['movetime_ms', '200']);
+    const players = [creator];
+    for (const seat of [1, 2, 3]) {
+      const link = (await inviteLink(creator, seat)).replace(/^http:\/\/[^/]+\//, url);
+      players.push(await open(await other.newPage(), link));
     }
-    await typeMove(players[seat], state.legal[0]);
-    moves.push(state.legal[0]);
-    await allShow(players, moves);
-  }
-  if (ctx.shots) await players[2].screenshot({ path: path.join(SHOTS, 'network-4p.png') });
-}));
+    const moves = [];
+    for (let ply = 0; ply < 8; ply++) {
+      const seat = ply % 4;
+      const state = await players[seat].evaluate(async () =>
+        (await fetch(`/api/session/${document.body.dataset.session}`)).json());
+      // every page but the seat's own refuses this move
+      for (const [k, page] of players.entries()) {
+        if (k === seat) continue;
+        const attempt = await forged(page, await tokenOf(page), state.legal[0]);
+        expect(attempt.status === 403, `seat ${k} moved for seat ${seat}: ${attempt.status}`);
+      }
+      await typeMove(players[seat], state.legal[0]);
+      moves.push(state.legal[0]);
+      await allShow(players, moves);
+    }
+    if (ctx.shots) await players[2].screenshot({ path: path.join(SHOTS, 'network-4p.png') });
+  }));
