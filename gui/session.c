@@ -1292,10 +1292,15 @@ static void do_abort(struct session *s, const json_t *body, const char *text, si
  * the asker alone, so that one page looking back never holds up the players. */
 static void personal_view(struct session *s, int ply, struct reply *r)
 {
-    struct game there, live = s->view;
+    struct game there = { 0 }, live = s->view;
     char err[256];
     int shown_ply = s->ply;
-    if (!game_init(&there, s->rec.v, false, err, sizeof err) || !record_position(&s->rec, &there, ply)) {
+    if (!game_init(&there, s->rec.v, false, err, sizeof err)) {
+        reply_error(r, 503, "%s", err);
+        return;
+    }
+    if (!record_position(&s->rec, &there, ply)) {
+        game_free(&there);
         reply_error(r, 503, "out of memory");
         return;
     }
