@@ -119,6 +119,12 @@ test('network: two browsers play one game by invite links; spectators and forged
       `Black's token on White's turn: ${blackOnWhite.status} ${blackOnWhite.error}`);
     await play(creator, 'e4', 'e5');
     await allShow([creator, black, watcher], ['f5f6', 'e7e6', 'e4e5']);
+    // the spectator steps back on its own page: the players' pages stay at the last move
+    await watcher.click('[data-nav="first"]');
+    await watcher.waitForFunction(() => document.querySelector('#status').textContent.includes('move 0 of 3'));
+    expect(await pieceAt(watcher, 'e5') === null, 'the spectator\'s page does not show the start');
+    expect(await pieceAt(black, 'e5') === 'P' && await pieceAt(creator, 'e5') === 'P', 'the players\' pages went back');
+    expect(!(await black.textContent('#status')).includes(' of '), `Black's page: ${await black.textContent('#status')}`);
     // a reload keeps Black's seat (the spent invitation is not used again)
     await black.reload();
     await black.waitForSelector('body[data-session] #board [data-piece]');
