@@ -122,12 +122,13 @@ int gui_main(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     seats_require_tokens(network);
     sessions_start(engines, nengines);
+    hosts_init(host, names, nnames, network);
     if (!server_start(host, port, &bound, err, sizeof err)) {
         fprintf(stderr, "sennight gui: %s\n", err);
         sessions_stop();
         return 1;
     }
-    hosts_init(host, names, nnames, bound, network);
+    hosts_listen(bound);
     /* 0.0.0.0 is every address: this machine's browser goes through the loopback one. */
     char url[300];
     snprintf(url, sizeof url, "http://%s:%d/", strcmp(host, "0.0.0.0") ? host : "127.0.0.1", bound);

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -14,7 +15,8 @@ enum { MAX_NAMES = 64, NAME_LEN = 256 };
 static struct {
     char name[MAX_NAMES][NAME_LEN];
     bool loopback[MAX_NAMES];
-    int count, port;
+    int count;
+    atomic_int port;            /* set once listening, while requests may already be read */
     bool network;
 } hosts;
 
@@ -46,13 +48,12 @@ static void interfaces_add(void)
     freeifaddrs(list);
 }
 
-void hosts_init(const char *addr, const char *const *names, int nnames, int port, bool network)
+void hosts_init(const char *addr, const char *const *names, int nnames, bool network)
 {
     struct in_addr a = { 0 };
     bool any = inet_pton(AF_INET, addr, &a) == 1 && a.s_addr == htonl(INADDR_ANY);
     bool loopback = !strcmp(addr, "localhost") || (inet_pton(AF_INET, addr, &a) == 1 && ntohl(a.s_addr) >> 24 == 127);
     hosts.count = 0;
-    hosts.port = port;
     hosts.network = network;
     if (!any)
         name_add(addr, loopback);
@@ -67,12 +68,18 @@ void hosts_init(const char *addr, const char *const *names, int nnames, int port
     }
 }
 
+void hosts_listen(int port)
+{
+    atomic_store(&hosts.port, port);
+}
+
 bool hosts_own(const char *value)
 {
     const char *colon = strrchr(value, ':');
     char port[16];
-    snprintf(port, sizeof port, "%d", hosts.port);
-    if (!colon || strcmp(colon + 1, port))
+    int listening = atomic_load(&hosts.port);
+    snprintf(port, sizeof port, "%d", listening);
+    if (!listening || !colon || strcmp(colon + 1, port))
         return false;
     size_t len = (size_t)(colon - value);
     for (int i = 0; i < hosts.count; i++)
@@ -89,6 +96,6 @@ json_t *hosts_network_json(void)
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < hosts.count; i++)
             if (hosts.loopback[i] == (pass == 1))
-                json_array_append_new(list, json_sprintf("%s:%d", hosts.name[i], hosts.port));
+                json_array_append_new(list, json_sprintf("%s:%d", hosts.name[i], atomic_load(&hosts.port)));
     return json_pack("{s:o}", "hosts", list);
 }
