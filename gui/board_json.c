@@ -81,8 +81,7 @@ void board_piece_letters(const struct variant *v, int type, char *out)
     strcpy(out, text + (v->nplayers > 2));
 }
 
-/* "White", "Black", "Red", "Green", as match records name the armies. */
-static const char *army_name(char letter)
+const char *board_army_name(char letter)
 {
     return letter == 'w' ? "White" : letter == 'b' ? "Black" : letter == 'g' ? "Green" : "Red";
 }
@@ -94,8 +93,9 @@ json_t *board_variant(const struct variant *v)
         char letter[2] = { v->colour_letter[p], 0 };
         /* The army's moves are the first army's turned counter-clockwise by rotation[p] sixths: turning
          * the board as far clockwise brings it to the bottom. */
-        json_array_append_new(armies, json_pack("{s:s, s:s, s:i, s:i}", "letter", letter, "name", army_name(letter[0]),
-                                                "rotation", v->rotation[p] * 60 % 360, "army", v->army[p]));
+        json_array_append_new(armies, json_pack("{s:s, s:s, s:i, s:i}", "letter", letter, "name",
+                                                board_army_name(letter[0]), "rotation", v->rotation[p] * 60 % 360,
+                                                "army", v->army[p]));
     }
     for (int t = 0; t < v->ntypes; t++) {
         char letters[SETUP_PIECE_TEXT];

@@ -14,6 +14,8 @@ json_t *board_variant(const struct variant *v);
 /* The piece guide: the type whose letters (as in the pieces list) are `piece`, alone at `cell` (NULL:
  * the centre); NULL with a one-line err for an unknown piece or cell. */
 json_t *board_guide(const struct variant *v, const char *piece, int army, const char *cell, char *err, size_t errlen);
+/* "White", "Black", "Red", "Green", as match records name the armies. */
+const char *board_army_name(char letter);
 /* A piece type's letters without the army: "Q", "(RU)". */
 void board_piece_letters(const struct variant *v, int type, char *out);
 

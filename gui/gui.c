@@ -13,10 +13,21 @@
 
 #include "../client/engine_process.h"
 #include "../rules/registry.h"
+#include "hosts.h"
+#include "seats.h"
 #include "server.h"
 #include "session.h"
 
-const char gui_usage[] = "usage: sennight gui [--port N] [--host ADDR] [--engine \"CMD\"]... [--no-browser]\n";
+const char gui_usage[] =
+    "usage: sennight gui [--port N] [--host ADDR [--name HOST]...] [--engine \"CMD\"]... [--no-browser]\n";
+
+enum { MAX_NAMES = 16 };
+
+/* A host name as a browser sends it in Host: no port, no path, no spaces. */
+static bool name_valid(const char *name)
+{
+    return *name && strlen(name) < 200 && !name[strcspn(name, ":/ []@?#\\")];
+}
 
 static int usage(void)
 {
@@ -61,8 +72,9 @@ static pid_t open_browser(const char *url)
 int gui_main(int argc, char **argv)
 {
     static struct gui_engine engines[MAX_GUI_ENGINES];
-    int nengines = 1, port = 0, bound;
-    const char *host = "127.0.0.1";
+    int nengines = 1, port = 0, bound, nnames = 0;
+    const char *host = "127.0.0.1", *names[MAX_NAMES];
+    bool network = false;
     bool browser = true;
     char err[4096];
     engine_add(&engines[0], "/proc/self/exe");
@@ -76,6 +88,9 @@ int gui_main(int argc, char **argv)
                 return usage();
         } else if (!strcmp(argv[i], "--host") && value) {
             host = argv[++i];
+            network = true;
+        } else if (!strcmp(argv[i], "--name") && value && nnames < MAX_NAMES && name_valid(argv[i + 1])) {
+            names[nnames++] = argv[++i];
         } else if (!strcmp(argv[i], "--engine") && value && nengines < MAX_GUI_ENGINES) {
             engine_add(&engines[nengines++], argv[++i]);
         } else if (!strcmp(argv[i], "--no-browser")) {
@@ -83,6 +98,10 @@ int gui_main(int argc, char **argv)
         } else {
             return usage();
         }
+    }
+    if (nnames && !network) {
+        fputs("sennight gui: --name names the server on the network: give --host too\n", stderr);
+        return 2;
     }
     if (!registry_init(err, sizeof err)) {
         fprintf(stderr, "sennight gui: %s\n", err);
@@ -101,15 +120,23 @@ int gui_main(int argc, char **argv)
      * the first free and carve them from heaps that the many connection threads keep fragmented
      * (the server grew to about 350 MB for 16 sessions). */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    seats_require_tokens(network);
     sessions_start(engines, nengines);
+    hosts_init(host, names, nnames, network);
     if (!server_start(host, port, &bound, err, sizeof err)) {
         fprintf(stderr, "sennight gui: %s\n", err);
         sessions_stop();
         return 1;
     }
+    hosts_listen(bound);
+    /* 0.0.0.0 is every address: this machine's browser goes through the loopback one. */
     char url[300];
-    snprintf(url, sizeof url, "http://%s:%d/", host, bound);
-    printf("Sennight GUI: %s\n", url);
+    snprintf(url, sizeof url, "http://%s:%d/", strcmp(host, "0.0.0.0") ? host : "127.0.0.1", bound);
+    if (network)
+        printf("Sennight GUI: %s (listening on the network at %s port %d: invite links let others play)\n", url,
+               host, bound);
+    else
+        printf("Sennight GUI: %s\n", url);
     fflush(stdout);
     pid_t opener = browser ? open_browser(url) : 0;
     int sig;

@@ -11,6 +11,7 @@
 #include "../rules/registry.h"
 #include "../util/number.h"
 #include "board_json.h"
+#include "hosts.h"
 #include "session.h"
 #include "www.h"
 
@@ -25,8 +26,6 @@ enum {
 
 static struct {
     struct MHD_Daemon *daemon;
-    char host[256];
-    int port;
 } server;
 
 /* One request: its URL's length with the query (from MHD's URI logger) and its body. */
@@ -95,22 +94,6 @@ static enum MHD_Result send_error(struct MHD_Connection *c, int status, const ch
     return send_reply(c, &r);
 }
 
-/* Whether `value` is this server's host and port: the address it is bound to, or the loopback names
- * when bound to a loopback address. A page from any other origin (DNS rebinding included) is refused. */
-static bool own_host(const char *value)
-{
-    char allowed[300];
-    const char *names[] = { server.host, "localhost", "127.0.0.1", "[::1]" };
-    bool loopback = !strcmp(server.host, "127.0.0.1") || !strcmp(server.host, "localhost")
-                 || !strcmp(server.host, "::1");
-    for (int i = 0; i < (loopback ? 4 : 1); i++) {
-        snprintf(allowed, sizeof allowed, "%s:%d", names[i], server.port);
-        if (!strcmp(value, allowed))
-            return true;
-    }
-    return false;
-}
-
 /* Counts the Host and Origin headers (names compared case-insensitively, as MHD does). */
 static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
@@ -134,9 +117,9 @@ static bool own_origin(struct MHD_Connection *c)
 {
     const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
     const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ORIGIN);
-    if (!host || !own_host(host))
+    if (!host || !hosts_own(host))
         return false;
-    return !origin || (!strncmp(origin, "http://", 7) && own_host(origin + 7));
+    return !origin || (!strncmp(origin, "http://", 7) && hosts_own(origin + 7));
 }
 
 static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
@@ -262,7 +245,8 @@ static enum MHD_Result serve_session(struct MHD_Connection *c, const char *rest,
         if (!(body = json_loadb(req->body, req->len, 0, &error)))
             return send_error(c, 400, "malformed JSON");
     }
-    session_request(id, action, method, body, req->body ? req->body : "", req->len, &r);
+    const char *token = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Sennight-Token");
+    session_request(id, action, method, body, req->body ? req->body : "", req->len, token, &r);
     json_decref(body);
     return send_reply(c, &r);
 }
@@ -276,7 +260,8 @@ static enum MHD_Result route(struct MHD_Connection *c, const char *url, const ch
         return get ? serve_file(c, url) : send_error(c, 405, "method not allowed");
     if (!strcmp(url, "/api/variants") && get) {
         struct reply r = { .status = 200 };
-        r.json = json_pack("{s:o, s:o}", "variants", board_variants(), "engines", sessions_engines());
+        r.json = json_pack("{s:o, s:o, s:o}", "variants", board_variants(), "engines", sessions_engines(), "network",
+                           hosts_network_json());
         return send_reply(c, &r);
     }
     if (!strncmp(url, "/api/variant/", 13) && get)
@@ -363,7 +348,6 @@ bool server_start(const char *host, int port, int *bound, char *err, size_t errl
         snprintf(err, errlen, "cannot listen on %s:%d: an IPv4 address and a port are expected", host, port);
         return false;
     }
-    snprintf(server.host, sizeof server.host, "%s", host);
     server.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
                                      (uint16_t)port, NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, &addr,
                                      MHD_OPTION_URI_LOG_CALLBACK, request_begin, NULL,
@@ -374,7 +358,7 @@ bool server_start(const char *host, int port, int *bound, char *err, size_t errl
         return false;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(server.daemon, MHD_DAEMON_INFO_BIND_PORT);
-    server.port = *bound = info ? info->port : port;
+    *bound = info ? info->port : port;
     return true;
 }
 

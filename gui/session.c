@@ -22,6 +22,8 @@
 #include "../rules/fen_variant.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"
+#include "board_json.h"
+#include "seats.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -108,6 +110,8 @@ struct session {
     int ply;                    /* the shown ply */
     int nseats;
     struct seat seat[MAX_PLAYERS];
+    struct seat_keys keys;      /* who may move, and change the game (served to the network) */
+    const char *caller;         /* the token of the request being served, or NULL */
     struct engine helper;
     struct limits limits;
     struct clock clock[MAX_PLAYERS];
@@ -411,12 +415,12 @@ static json_t *seats_json(const struct session *s)
     json_t *list = json_array();
     for (int k = 0; k < s->nseats; k++) {
         const struct seat *t = &s->seat[k];
-        json_array_append_new(list, json_pack("{s:o, s:s, s:o, s:o, s:s, s:s}", "army", letter_json(s->rec.v, k), "kind",
-                                              t->engine ? "engine" : "human", "engine",
+        json_array_append_new(list, json_pack("{s:o, s:s, s:o, s:o, s:s, s:s, s:b}", "army", letter_json(s->rec.v, k),
+                                              "kind", t->engine ? "engine" : "human", "engine",
                                               t->engine ? json_integer(t->e.id) : json_null(), "elo",
                                               t->engine && t->e.elo ? json_integer(t->e.elo) : json_null(), "status",
                                               t->engine ? status_names[t->e.status] : "ok", "message",
-                                              t->engine ? t->e.message : ""));
+                                              t->engine ? t->e.message : "", "joined", s->keys.joined[k]));
     }
     return list;
 }
@@ -1103,6 +1107,15 @@ static void free_room(void)
     pthread_mutex_unlock(&sessions.lock);
 }
 
+/* The creator's tokens: {"creator": T, "seats": [T|null...]} (null: an engine's seat). */
+static json_t *tokens_json(const struct seat_keys *k)
+{
+    json_t *seats = json_array();
+    for (int i = 0; i < k->nseats; i++)
+        json_array_append_new(seats, k->seat[i][0] ? json_string(k->seat[i]) : json_null());
+    return json_pack("{s:s, s:o}", "creator", k->creator, "seats", seats);
+}
+
 void session_create(const json_t *body, struct reply *r)
 {
     const char *name = NULL;
@@ -1132,6 +1145,14 @@ void session_create(const json_t *body, struct reply *r)
     s->refs = 1;
     if (!parse_seats(seats, s, err, sizeof err) || !parse_limits(clock, limits, &s->limits, err, sizeof err)) {
         reply_error(r, 400, "%s", err);
+        free(s);
+        return;
+    }
+    bool human[MAX_PLAYERS];
+    for (int k = 0; k < s->nseats; k++)
+        human[k] = !s->seat[k].engine;
+    if (!seat_keys_init(&s->keys, s->nseats, human)) {
+        reply_error(r, 503, "no random source for the seats' tokens");
         free(s);
         return;
     }
@@ -1190,7 +1211,7 @@ void session_create(const json_t *body, struct reply *r)
         session_end(s);
         return;
     }
-    reply_json(r, 201, json_pack("{s:s, s:o}", "id", s->id, "state", state));
+    reply_json(r, 201, json_pack("{s:s, s:o, s:o}", "id", s->id, "state", state, "tokens", tokens_json(&s->keys)));
 }
 
 /* ---- requests on a session (its lock held) ---- */
@@ -1268,12 +1289,40 @@ static void do_abort(struct session *s, const json_t *body, const char *text, si
     reply_json(r, 200, state_json(s));
 }
 
+/* Served to the network, each page steps through the moves on its own: the STATE at that ply goes to
+ * the asker alone, so that one page looking back never holds up the players. */
+static void personal_view(struct session *s, int ply, struct reply *r)
+{
+    struct game there = { 0 }, live = s->view;
+    char err[256];
+    int shown_ply = s->ply;
+    if (!game_init(&there, s->rec.v, false, err, sizeof err)) {
+        reply_error(r, 503, "%s", err);
+        return;
+    }
+    if (!record_position(&s->rec, &there, ply)) {
+        game_free(&there);
+        reply_error(r, 503, "out of memory");
+        return;
+    }
+    s->view = there;
+    s->ply = ply;
+    reply_json(r, 200, state_json(s));
+    s->view = live;
+    s->ply = shown_ply;
+    game_free(&there);
+}
+
 static void do_view(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
 {
     (void)text, (void)len;
     json_int_t ply;
     if (json_unpack((json_t *)body, "{s:I}", "ply", &ply) || ply < 0 || ply > s->rec.nmoves) {
         reply_error(r, 400, "{\"ply\": 0..%d} expected", s->rec.nmoves);
+        return;
+    }
+    if (seats_tokens_required()) {
+        personal_view(s, (int)ply, r);
         return;
     }
     s->ply = (int)ply;
@@ -1598,6 +1647,53 @@ static void do_restart(struct session *s, const json_t *body, const char *text, 
     reply_json(r, 200, state_json(s));
 }
 
+/* An invitation taken up: the seat's fresh token for the joiner alone (gui/seats.h). */
+static void do_join(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    json_int_t seat;
+    char token[SEAT_TOKEN_LEN + 1];
+    if (json_unpack((json_t *)body, "{s:I}", "seat", &seat) || seat < 0 || seat >= s->nseats) {
+        reply_error(r, 400, "{\"seat\": 0..%d} expected", s->nseats - 1);
+        return;
+    }
+    if (!seat_keys_join(&s->keys, (int)seat, s->caller, token)) {
+        reply_error(r, 403, "this invitation to %s's seat has been taken up already, or is not this game's",
+                    board_army_name(s->rec.v->colour_letter[seat]));
+        return;
+    }
+    state_changed(s);
+    reply_json(r, 200, json_pack("{s:I, s:s, s:o}", "seat", seat, "token", token, "state", state_json(s)));
+}
+
+/* The one check of who may change a game (gui/seats.h): anyone may read it, a move needs the seat of the
+ * army to move, anything else the game's creator. Every route that changes the game passes here. */
+static bool session_allowed(struct session *s, const char *action, const char *method, struct reply *r)
+{
+    if (!strcmp(method, "GET") || !strcmp(action, "join") || !strcmp(action, "view"))
+        return true;
+    bool move = !strcmp(action, "move");
+    int seat = move ? side_to_move(s) : SEAT_CREATOR;
+    const char *army = move ? board_army_name(s->rec.v->colour_letter[seat]) : "";
+    switch (seat_keys_allow(&s->keys, s->caller, seat)) {
+    case SEAT_ALLOWED:
+        return true;
+    case SEAT_TAKEN:
+        reply_error(r, 403, "%s plays from another browser: its invitation has been taken up", army);
+        break;
+    case SEAT_OTHER:
+        reply_error(r, 403, "not your move: %s is to move, and this page plays another seat", army);
+        break;
+    case SEAT_WATCHER:
+        if (move)
+            reply_error(r, 403, "you are watching this game: only %s's player can move now", army);
+        else
+            reply_error(r, 403, "only the game's creator can do this");
+        break;
+    }
+    return false;
+}
+
 typedef void (*action_fn)(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r);
 
 static const struct {
@@ -1608,10 +1704,11 @@ static const struct {
     { "abort", "POST", do_abort }, { "view", "POST", do_view },       { "fen", "POST", do_fen },
     { "pgn", "GET", do_pgn },      { "pgn", "POST", do_pgn },         { "analyse", "POST", do_analyse },
     { "hint", "POST", do_hint },   { "options", "POST", do_options }, { "restart", "POST", do_restart },
+    { "join", "POST", do_join },
 };
 
 void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,
-                     size_t len, struct reply *r)
+                     size_t len, const char *token, struct reply *r)
 {
     size_t i = 0, n = sizeof actions / sizeof *actions;
     while (i < n && strcmp(actions[i].name, action))
@@ -1627,7 +1724,10 @@ void session_request(const char *id, const char *action, const char *method, con
         return;
     pthread_mutex_lock(&s->lock);
     s->idle_since = clock_us();
-    actions[i].fn(s, body, !strcmp(method, "POST") && actions[i].fn == do_pgn ? text : NULL, len, r);
+    s->caller = token;
+    if (session_allowed(s, action, method, r))
+        actions[i].fn(s, body, !strcmp(method, "POST") && actions[i].fn == do_pgn ? text : NULL, len, r);
+    s->caller = NULL;
     pthread_mutex_unlock(&s->lock);
     session_release(s);
 }

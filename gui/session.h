@@ -34,9 +34,9 @@ void reply_error(struct reply *r, int status, const char *fmt, ...) __attribute_
 /* POST /api/session. */
 void session_create(const json_t *body, struct reply *r);
 /* /api/session/<id>[/<action>] but the stream: body is the request's JSON (NULL if none), text and
- * len its raw bytes (a game record). */
+ * len its raw bytes (a game record), token the asker's (X-Sennight-Token; NULL: none). */
 void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,
-                     size_t len, struct reply *r);
+                     size_t len, const char *token, struct reply *r);
 
 /* GET /api/session/<id>/events: NULL (and r set) for an unknown session. */
 struct session_stream *session_stream_open(const char *id, struct reply *r);

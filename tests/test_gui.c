@@ -28,7 +28,9 @@ extern const char variants_builtin_ini[];
 
 struct gui {
     struct proc p;
+    char addr[32];      /* the address it listens on */
     int port;
+    char ready[512];    /* its ready line */
 };
 
 static int ms(double seconds)
@@ -36,15 +38,23 @@ static int ms(double seconds)
     return (int)(test_timeout(seconds) * 1000);
 }
 
-/* Starts the server, with another engine when `engine` is not NULL, and reads its ready line. */
-static void gui_start(struct gui *g, const char *engine)
+/* Starts the server with these arguments and reads its ready line. */
+static void gui_start_args(struct gui *g, const char *const *args)
 {
-    const char *args[] = { "gui", "--port", "0", "--no-browser", engine ? "--engine" : NULL, engine, NULL };
     pipe_start(&g->p, args);
     const char *line = pipe_read_line(&g->p, ms(10));
     ck_assert_msg(line, "no ready line");
-    ck_assert_msg(sscanf(line, "Sennight GUI: http://127.0.0.1:%d/", &g->port) == 1, "ready line '%s'", line);
+    snprintf(g->ready, sizeof g->ready, "%s", line);
+    ck_assert_msg(sscanf(line, "Sennight GUI: http://%31[0-9.]:%d/", g->addr, &g->port) == 2, "ready line '%s'", line);
     ck_assert_msg(!pipe_read_line(&g->p, 50), "more than one line on stdout");
+}
+
+/* Starts the server, with another engine when `engine` is not NULL. */
+static void gui_start(struct gui *g, const char *engine)
+{
+    const char *args[] = { "gui", "--port", "0", "--no-browser", engine ? "--engine" : NULL, engine, NULL };
+    gui_start_args(g, args);
+    ck_assert_str_eq(g->addr, "127.0.0.1");
 }
 
 /* SIGTERM: a clean exit (under the sanitizers: no leak, no error). */
@@ -59,7 +69,7 @@ static void gui_stop(struct gui *g)
 static int gui_connect(const struct gui *g)
 {
     struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)g->port) };
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(inet_pton(AF_INET, g->addr, &addr.sin_addr), 1);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     ck_assert_int_ge(fd, 0);
     ck_assert_msg(!connect(fd, (struct sockaddr *)&addr, sizeof addr), "connect: %s", strerror(errno));
@@ -72,7 +82,7 @@ static int http_send(const struct gui *g, const char *method, const char *path, 
 {
     int fd = gui_connect(g);
     char host[64];
-    snprintf(host, sizeof host, "Host: 127.0.0.1:%d\r\n", g->port);
+    snprintf(host, sizeof host, "Host: %s:%d\r\n", g->addr, g->port);
     size_t cap = strlen(path) + (headers ? strlen(headers) : 0) + len + 256;
     char *req = malloc(cap);
     int n = snprintf(req, cap, "%s %s HTTP/1.0\r\n%s%sContent-Length: %zu\r\n\r\n", method, path,
@@ -722,6 +732,151 @@ END_TEST
 
 /* Clocks and limits beyond a week in ms are refused: times are microseconds inside, and a signed
  * multiply of a huge value overflowed (UBSan aborted; a release build wrapped to a tiny clock). */
+/* The Host and Origin a request names: its status. */
+static int status_named(const struct gui *g, const char *header_line)
+{
+    struct response r = http(g, "GET", "/api/variants", header_line, NULL);
+    int status = r.status;
+    response_free(&r);
+    return status;
+}
+
+/* --host: the address, the names given with --name (any case) and the loopback names are this server's;
+ * nothing else is, and --name needs --host. */
+START_TEST(test_network_hosts)
+{
+    struct gui g;
+    const char *args[] = { "gui", "--port", "0", "--no-browser", "--host", "127.0.0.2", "--name", "box.lan", "--name",
+                           "Sennight.example", NULL };
+    gui_start_args(&g, args);
+    char expected[256], line[128];
+    snprintf(expected, sizeof expected, "(listening on the network at 127.0.0.2 port %d", g.port);
+    ck_assert_msg(strstr(g.ready, expected), "ready line '%s'", g.ready);
+    const char *own[] = { "127.0.0.2", "box.lan", "BOX.LAN", "sennight.example", "localhost", "127.0.0.1" };
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+        snprintf(line, sizeof line, "Host: %s:%d\r\n", own[i], g.port);
+        ck_assert_msg(status_named(&g, line) == 200, "%s refused", line);
+        snprintf(line, sizeof line, "Host: 127.0.0.2:%d\r\nOrigin: http://%s:%d\r\n", g.port, own[i], g.port);
+        ck_assert_msg(status_named(&g, line) == 200, "%s refused", line);
+    }
+    const char *foreign[] = { "evil.example:%d", "box.lan:%d0", "box.lan.evil.example:%d", "box.lan", "lan:%d",
+                              "127.0.0.3:%d" };
+    for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++) {
+        char name[64];
+        snprintf(name, sizeof name, foreign[i], g.port);
+        snprintf(line, sizeof line, "Host: %s\r\n", name);
+        ck_assert_msg(status_named(&g, line) == 403, "%s taken", line);
+        snprintf(line, sizeof line, "Host: box.lan:%d\r\nOrigin: http://%s\r\n", g.port, name);
+        ck_assert_msg(status_named(&g, line) == 403, "%s taken", line);
+    }
+    snprintf(line, sizeof line, "Origin: https://box.lan:%d\r\n", g.port);
+    ck_assert_int_eq(status_named(&g, line), 403);
+    /* The page learns the names an invite link may use. */
+    json_t *variants = api(&g, "GET", "/api/variants", NULL, 200);
+    json_t *hosts = json_object_get(json_object_get(variants, "network"), "hosts");
+    /* The names first, loopback ones (127.0.0.2 is one) last. */
+    snprintf(expected, sizeof expected, "box.lan:%d", g.port);
+    ck_assert_str_eq(json_string_value(json_array_get(hosts, 0)), expected);
+    snprintf(expected, sizeof expected, "127.0.0.2:%d", g.port);
+    ck_assert_str_eq(json_string_value(json_array_get(hosts, 2)), expected);
+    json_decref(variants);
+    gui_stop(&g);
+    /* On loopback only (no --host) there is no network, and --name alone is a mistake. */
+    gui_start(&g, NULL);
+    variants = api(&g, "GET", "/api/variants", NULL, 200);
+    ck_assert(json_is_null(json_object_get(variants, "network")));
+    json_decref(variants);
+    gui_stop(&g);
+    const char *lone[] = { "gui", "--port", "0", "--no-browser", "--name", "box.lan", NULL };
+    const char *bad[] = { "gui", "--port", "0", "--no-browser", "--host", "127.0.0.1", "--name", "box.lan:80", NULL };
+    for (int i = 0; i < 2; i++) {
+        pipe_start(&g.p, i ? bad : lone);
+        struct proc_exit e = pipe_wait(&g.p, ms(5));
+        ck_assert_msg(e.exited && e.code == 2, "%s: exited %d code %d", i ? "a port in --name" : "--name alone",
+                      e.exited, e.code);
+        proc_end(&g.p, 0, NULL, 0);
+    }
+}
+END_TEST
+
+/* A POST with a token (NULL: none) that must answer with `status`; returns the JSON. */
+static json_t *post_as(const struct gui *g, const char *id, const char *action, const char *body, const char *token,
+                       int status)
+{
+    char path[256], header_line[128] = "";
+    snprintf(path, sizeof path, "/api/session/%s/%s", id, action);
+    if (token)
+        snprintf(header_line, sizeof header_line, "X-Sennight-Token: %s\r\n", token);
+    struct response r = http(g, "POST", path, header_line, body);
+    ck_assert_msg(r.status == status, "%s as %s: %d, expected %d: %s", action, token ? token : "a spectator", r.status,
+                  status, r.body);
+    json_t *json = json_incref(r.json);
+    response_free(&r);
+    return json;
+}
+
+static void assert_error(json_t *reply, const char *words)
+{
+    const char *error = json_string_value(json_object_get(reply, "error"));
+    ck_assert_msg(error && strstr(error, words), "error '%s', expected '%s'", error ? error : "(none)", words);
+    json_decref(reply);
+}
+
+/* Served with --host, a seat moves with its token only: the creator's for every seat not joined, an
+ * invited player's for their seat; spectators watch; the rest of the game is the creator's. */
+START_TEST(test_network_seats)
+{
+    struct gui g;
+    const char *args[] = { "gui", "--port", "0", "--no-browser", "--host", "127.0.0.1", NULL };
+    gui_start_args(&g, args);
+    json_t *reply = api(&g, "POST", "/api/session", "{\"variant\": \"glinski\"}", 201);
+    char id[64], creator[64], invite_w[64], invite_b[64], black[64];
+    snprintf(id, sizeof id, "%s", str(reply, "id"));
+    json_t *tokens = json_object_get(reply, "tokens");
+    snprintf(creator, sizeof creator, "%s", str(tokens, "creator"));
+    snprintf(invite_w, sizeof invite_w, "%s", json_string_value(json_array_get(json_object_get(tokens, "seats"), 0)));
+    snprintf(invite_b, sizeof invite_b, "%s", json_string_value(json_array_get(json_object_get(tokens, "seats"), 1)));
+    ck_assert_uint_eq(strlen(creator), 32);
+    ck_assert_str_ne(invite_w, invite_b);
+    json_decref(reply);
+    /* Spectators read the game but never change it. */
+    assert_error(post_as(&g, id, "move", "{\"move\": \"f5f6\"}", NULL, 403), "you are watching this game");
+    assert_error(post_as(&g, id, "move", "{\"move\": \"f5f6\"}", "0123456789abcdef0123456789abcdef", 403), "watching");
+    json_decref(post_as(&g, id, "move", "{\"move\": \"f5f6\"}", creator, 200));
+    /* Black takes up the invitation: a token of its own; the invitation is spent. */
+    reply = post_as(&g, id, "join", "{\"seat\": 1}", invite_b, 200);
+    snprintf(black, sizeof black, "%s", str(reply, "token"));
+    ck_assert_str_ne(black, invite_b);
+    ck_assert(json_is_true(json_object_get(json_array_get(json_object_get(json_object_get(reply, "state"), "seats"), 1),
+                                           "joined")));
+    json_decref(reply);
+    assert_error(post_as(&g, id, "join", "{\"seat\": 1}", invite_b, 403), "taken up already");
+    assert_error(post_as(&g, id, "join", "{\"seat\": 0}", invite_b, 403), "White's seat");
+    /* Black's move: not the creator's any more, nor White's, nor the spent invitation's. */
+    assert_error(post_as(&g, id, "move", "{\"move\": \"e7e6\"}", creator, 403), "Black plays from another browser");
+    assert_error(post_as(&g, id, "move", "{\"move\": \"e7e6\"}", invite_w, 403), "not your move: Black is to move");
+    assert_error(post_as(&g, id, "move", "{\"move\": \"e7e6\"}", invite_b, 403), "watching");
+    json_decref(post_as(&g, id, "move", "{\"move\": \"e7e6\"}", black, 200));
+    assert_error(post_as(&g, id, "move", "{\"move\": \"e4e5\"}", black, 403), "not your move: White is to move");
+    /* Taking back, a new position, analysis: the creator's alone. */
+    assert_error(post_as(&g, id, "undo", NULL, black, 403), "only the game's creator");
+    assert_error(post_as(&g, id, "undo", NULL, NULL, 403), "only the game's creator");
+    assert_error(post_as(&g, id, "analyse", "{\"on\": true}", black, 403), "only the game's creator");
+    /* Stepping back is each page's own: the game stays at its last move for the others. */
+    reply = post_as(&g, id, "view", "{\"ply\": 0}", NULL, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(reply, "ply")), 0);
+    ck_assert_int_eq(json_array_size(json_object_get(reply, "pieces")), 36);
+    json_decref(reply);
+    json_t *state = session_state(&g, id);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "ply")), 2);
+    json_decref(state);
+    state = post_as(&g, id, "undo", NULL, creator, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 1);
+    json_decref(state);
+    gui_stop(&g);
+}
+END_TEST
+
 START_TEST(test_huge_times)
 {
     struct gui g;
@@ -962,6 +1117,8 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_three_player_elimination);
     tcase_add_test(tc, test_engine_replies);
     tcase_add_test(tc, test_foreign_requests);
+    tcase_add_test(tc, test_network_hosts);
+    tcase_add_test(tc, test_network_seats);
     tcase_add_test(tc, test_huge_times);
     tcase_add_test(tc, test_concurrent_sessions);
     tcase_add_test(tc, test_engine_crash);

@@ -173,7 +173,7 @@ export async function runTest(browser, url, t, ctx) {
     await page.waitForSelector('#board [data-piece]', { timeout: 30000 });
     let timer;
     await Promise.race([t.fn(page, ctx),
-      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), TEST_TIMEOUT); })])
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), t.timeout); })])
       .finally(() => clearTimeout(timer));
     if (errors.length) throw new Error(`page error: ${errors[0]}`);
   } catch (err) {
@@ -191,7 +191,8 @@ export function expect(condition, message) {
 // --- the test list: each test gets a fresh tab (so a fresh session) opened on `variant`
 
 export const tests = [];
-export const test = (name, variant, fn) => tests.push({ name, variant, fn });
+/** A test; `timeout` in ms for one that starts servers or browsers of its own. */
+export const test = (name, variant, fn, timeout = TEST_TIMEOUT) => tests.push({ name, variant, fn, timeout });
 export const notes = [];
 
 // --- the run

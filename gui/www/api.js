@@ -1,8 +1,11 @@
 // The server's HTTP API (docs/gui.md): JSON requests and the session's event stream.
 
-/** Sends a request; resolves with the JSON (or text) reply, rejects with the server's error line. */
-async function request(method, url, body, type = 'application/json') {
-  const init = { method, headers: {} };
+/**
+ * Sends a request (with this page's token for a game served to the network, if it has one); resolves
+ * with the JSON (or text) reply, rejects with the server's error line.
+ */
+async function request(method, url, body, type = 'application/json', token = null) {
+  const init = { method, headers: token ? { 'X-Sennight-Token': token } : {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = type;
     init.body = type === 'application/json' ? JSON.stringify(body) : body;
@@ -32,9 +35,14 @@ export function getGuide(variant, piece, cell, army = 0) {
 
 export const createSession = spec => post('/api/session', spec);
 
-/** The calls on one session; every one that changes the game resolves with the new STATE. */
-export function sessionApi(id) {
+/**
+ * The calls on one session, with `token` (the creator's or a seat's; null: a spectator's page); every one
+ * that changes the game resolves with the new STATE.
+ */
+export function sessionApi(id, token = null) {
   const base = `/api/session/${id}`;
+  const get = url => request('GET', url, undefined, undefined, token);
+  const post = (url, body = {}) => request('POST', url, body, undefined, token);
   return {
     state: () => get(base),
     move: move => post(`${base}/move`, { move }),
@@ -43,7 +51,9 @@ export function sessionApi(id) {
     view: ply => post(`${base}/view`, { ply }),
     fen: fen => post(`${base}/fen`, { fen }),
     pgn: () => get(`${base}/pgn`),
-    loadPgn: text => request('POST', `${base}/pgn`, text, 'text/plain'),
+    loadPgn: text => request('POST', `${base}/pgn`, text, 'text/plain', token),
+    /** Takes up the invitation to `seat` (this API's token is the invitation): {seat, token, state}. */
+    join: seat => post(`${base}/join`, { seat }),
     analyse: (on, multipv) => post(`${base}/analyse`, { on, multipv }),
     hint: () => post(`${base}/hint`),
     option: (engine, name, value) => post(`${base}/options`, { engine, name, value }),

@@ -16,6 +16,7 @@ import { setupTabs } from './tabs.js';
 import { parseMove } from './moves.js';
 import { scoreText, forFirstArmy } from './score.js';
 import { pieceIcon, pieceInfo, pieceType, pieceArmy, armyPiece } from './pieces.js';
+import { Part, InvitePanel, linkOf } from './network.js';
 
 const $ = selector => document.querySelector(selector);
 const SAVED = 'sennight.session'; // this tab's session, so that a reload resumes the game
@@ -40,6 +41,8 @@ const analysis = new Analysis({
   toggle: $('#analyse'), multipv: $('#multipv'), info: $('#analysis-info'), lines: $('#pv-lines'), bar: $('#evalbar'),
 }, { graph, onArrows: list => setArrows('analysis', list) });
 const shares = new Shares($('#shares'));
+const part = new Part(); // this page's part in a game served to the network
+const invitePanel = new InvitePanel($('#invite'));
 const resultDialog = new ResultDialog($('#result-dialog'));
 const guide = new Guide($('#guide-pieces'), $('#guide-board'));
 const newGame = new NewGameForm($('#newgame'), { onStart: () => start() });
@@ -73,6 +76,7 @@ async function start() {
   for (let tries = 1; ; tries++) {
     try {
       const reply = await api.createSession(spec);
+      part.created(reply.id, reply.tokens);
       attach(reply.id, reply.state);
       return;
     } catch (err) {
@@ -87,10 +91,11 @@ async function start() {
 function attach(id, state) {
   page.events?.close();
   page.id = id;
-  page.session = api.sessionApi(id);
+  page.session = api.sessionApi(id, part.token);
   sessionStorage.setItem(SAVED, id);
   document.body.dataset.session = id;
-  const human = state.seats.findIndex(s => s.kind === 'human');
+  document.body.dataset.role = part.role();
+  const human = part.seat ?? state.seats.findIndex(s => s.kind === 'human');
   setView(Math.max(0, human));
   analysis.setSession(page.session, state);
   graph.reset();
@@ -114,11 +119,32 @@ async function resume(variant) {
   try {
     const state = await api.sessionApi(saved).state();
     if (variant && state.variant !== variant) return false;
+    if (!part.restore(saved)) part.clear(saved);
     await loadVariant(state.variant);
     attach(saved, state);
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Opens the game of a link (docs/gui.md#playing-over-the-network): takes up its invitation once (a
+ * reload keeps the seat), or watches; resolves with the reason when it cannot.
+ */
+async function openLink({ game, seat, token }) {
+  try {
+    if (!part.restore(game)) {
+      const joined = token && seat !== null ? await api.sessionApi(game, token).join(seat) : null;
+      part.joined(game, joined?.seat ?? null, joined?.token ?? null);
+    }
+    const state = await api.sessionApi(game, part.token).state();
+    await loadVariant(state.variant); // the address loses the invitation's token
+    attach(game, state);
+    return null;
+  } catch (err) {
+    part.clear();
+    return err.message;
   }
 }
 
@@ -136,7 +162,8 @@ function applyState(state) {
   const ended = page.state && !page.state.result && state.result; // while this page watched
   page.state = state;
   if (moved) setArrows('hint', []);
-  board.setPosition(state, stepped);
+  board.setPosition(part.mayMove(state) ? state : { ...state, legal: [] }, stepped);
+  invitePanel.render(part, state, page.variant.armies);
   moveList.render(state, page.variant.armies);
   players.render(state, page.variant, page.engines);
   io.setState(state);
@@ -333,15 +360,20 @@ document.addEventListener('keydown', e => {
 // --- start: the variants, then this tab's game or a new one
 
 async function init() {
-  const { variants, engines } = await api.listVariants();
+  const { variants, engines, network } = await api.listVariants();
   page.engines = engines;
+  part.network = network;
   options.setEngines(engines);
   $('select[name=variant]').innerHTML = variants.map(v =>
     `<option value="${v.name}">${v.name} · ${v.cells} cells${v.players > 2 ? ` · ${v.players} players` : ''}</option>`).join('');
+  const link = linkOf(location);
+  const refused = link && await openLink(link);
+  if (link && !refused) return;
   const wanted = new URLSearchParams(location.search).get('variant');
-  if (await resume(wanted)) return;
+  if (!link && await resume(wanted)) return;
   await loadVariant(variants.some(v => v.name === wanted) ? wanted : variants[0].name);
   await start();
+  if (refused) notify(`The link's game: ${refused}`);
 }
 
 init().catch(err => notify(`Cannot reach the server: ${err.message}`));
