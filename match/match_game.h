@@ -52,7 +52,8 @@ struct game_record {
     char fen[1024];                 /* the starting position */
     int narmies;                    /* the variant's number of players */
     struct text moves;              /* the moves played, separated by spaces */
-    /* The record's movetext in SAN: "1. f6", "Nd7+", "{White eliminated (capture threat)}", one per line. */
+    /* The record's movetext in SAN: "1. f6", "Nd7+", "{White eliminated (capture threat)}", one per line;
+     * a variation (the GUI's) opens with a line "(" and closes with ")" at the end of its last line. */
     struct text movetext;
     int nmoves;
     enum termination term;
@@ -80,6 +81,10 @@ void game_record_free(struct game_record *r);
  * changed (or "N..." for a first move by another army than the first), then its comment if not NULL
  * (the engine's evaluation), then a comment for each army that left. *fullmove is the fullmove number
  * of the previous move (0 before the first). Returns the armies that left (game_play). */
+/* Writes the move of g's position in SAN on a line of its own, numbered where the fullmove number
+ * changed, or "N..." where *fullmove is 0 (the first move, or the first after a variation) and it is
+ * not the first army's; *fullmove becomes the move's fullmove number. g is as before. */
+void movetext_move(struct text *movetext, const struct game *g, move_t m, int *fullmove);
 unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove,
                           const char *comment);
 /* The game ended by the rules (game_status) with `side` to move and `armies` on the board: the
