@@ -29,6 +29,7 @@ static const struct {
     { "books", suite_books },
     { "bench", suite_bench },
     { "gui", suite_gui },
+    { "tree", suite_tree },
     { "datagen", suite_datagen },
     { "tune", suite_tune },
     { "docs", suite_docs },
