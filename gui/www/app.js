@@ -144,7 +144,7 @@ function applyState(state) {
   players.render(state, page.variant, page.engines);
   io.setState(state);
   analysis.setState(state, page.variant);
-  graph.setGame(state.plies, state.ply);
+  graph.setGame(state.plies, moveList.mainPly);
   $('#abort').hidden = !state.abortable;
   shares.render(state.eliminated);
   showStatus();

@@ -41,6 +41,13 @@ export class MoveList {
     return !this.nodes.get(this.node)?.main && this.node !== 0;
   }
 
+  /** The ply of the main line where the shown position's line leaves it (the shown ply on the main line). */
+  get mainPly() {
+    let id = this.node;
+    while (!this.nodes.get(id).main) id = this.nodes.get(id).parent;
+    return this.nodes.get(id).depth;
+  }
+
   /**
    * Steps along the current line: first, back, forward, last; up and down switch to the previous or
    * next alternative of the shown move (where it has none: the line's first and last position).
