@@ -74,22 +74,14 @@ test('variations: branch at an earlier move, walk, promote, delete, PGN round tr
   expect(indent.x > block.x + 10, 'the variation is not indented');
   // the keys walk the variation, not the main line; up and down switch between the alternatives
   await page.click('#status');
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowLeft');
-  await page.waitForSelector('#movelist .variation .current[data-move="d7d6"]');
-  await page.keyboard.press('ArrowRight');
-  await page.waitForSelector('#movelist .variation .current[data-move="e4e5"]');
-  await page.keyboard.press('ArrowLeft');
-  await page.waitForSelector('#movelist .variation .current[data-move="d7d6"]');
-  await page.keyboard.press('ArrowUp');
-  await page.waitForSelector('#movelist > .current[data-move="e7e6"]');
-  await page.keyboard.press('ArrowDown');
-  await page.waitForSelector('#movelist .variation .current[data-move="d7d6"]');
+  const inVariation = move => `#movelist .variation .current[data-move="${move}"]`;
+  for (const [key, shown] of [['ArrowLeft', inVariation('e4e5')], ['ArrowLeft', inVariation('d7d6')],
+    ['ArrowRight', inVariation('e4e5')], ['ArrowLeft', inVariation('d7d6')],
+    ['ArrowUp', '#movelist > .current[data-move="e7e6"]'], ['ArrowDown', inVariation('d7d6')]]) {
+    await page.keyboard.press(key);
+    await page.waitForSelector(shown);
+  }
   // a nested variation: another White move inside the variation
-  await page.keyboard.press('ArrowRight');
-  await page.waitForSelector('#movelist .variation .current[data-move="e4e5"]');
-  await page.keyboard.press('ArrowLeft');
-  await page.waitForSelector('#movelist .variation .current[data-move="d7d6"]');
   await play(page, 'g4g5');
   await page.click('#status');
   expect(await variations(page) === '(d7d6 e4e5 (g4g5) c7c6)', `the nested variation is ${await variations(page)}`);
