@@ -79,25 +79,31 @@ void game_record_end(const struct variant *v, struct game_record *r, struct game
         append_sharing(v, r, armies);
 }
 
+void movetext_move(struct text *movetext, const struct game *g, move_t m, int *fullmove)
+{
+    struct setup s;
+    char san[SAN_LEN];
+    game_setup(g, &s);
+    san_write(g, m, san);
+    if (movetext->len)
+        text_printf(movetext, "\n");
+    if (!*fullmove && s.side != 0)
+        text_printf(movetext, "%d... %s", s.fullmove, san);
+    else if (s.fullmove != *fullmove)
+        text_printf(movetext, "%d. %s", s.fullmove, san);
+    else
+        text_printf(movetext, "%s", san);
+    *fullmove = s.fullmove;
+}
+
 unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove,
                           const char *comment)
 {
-    struct setup s;
-    char text[16], san[SAN_LEN];
+    char text[16];
     unsigned mated;
-    game_setup(g, &s);
     move_to_text(g->v, m, text);
-    san_write(g, m, san);
     text_printf(&r->moves, "%s%s", r->nmoves ? " " : "", text);
-    if (r->nmoves)
-        text_printf(&r->movetext, "\n");
-    if (!r->nmoves && s.side != 0)
-        text_printf(&r->movetext, "%d... %s", s.fullmove, san);
-    else if (!r->nmoves || s.fullmove != *fullmove)
-        text_printf(&r->movetext, "%d. %s", s.fullmove, san);
-    else
-        text_printf(&r->movetext, "%s", san);
-    *fullmove = s.fullmove;
+    movetext_move(&r->movetext, g, m, fullmove);
     if (comment)
         text_printf(&r->movetext, "\n{%s}", comment);
     unsigned left = game_play(g, m, &mated);

@@ -30,7 +30,8 @@ struct game_record {
     char fen[1024];                 /* the starting position */
     int narmies;                    /* the variant's number of players */
     struct text moves;              /* the moves played, separated by spaces */
-    /* The record's movetext in SAN: "1. f6", "Nd7+", "{White eliminated (capture threat)}", one per line. */
+    /* The record's movetext in SAN: "1. f6", "Nd7+", "{White eliminated (capture threat)}", one per line;
+     * a variation (the GUI's) opens with a line "(" and closes with ")" at the end of its last line. */
     struct text movetext;
     int nmoves;
     enum termination term;
@@ -43,6 +44,10 @@ struct game_record {
 };
 
 void game_record_free(struct game_record *r);
+/* Writes the move of g's position in SAN on a line of its own, numbered where the fullmove number
+ * changed, or "N..." where *fullmove is 0 (the first move, or the first after a variation) and it is
+ * not the first army's; *fullmove becomes the move's fullmove number. g is as before. */
+void movetext_move(struct text *movetext, const struct game *g, move_t m, int *fullmove);
 /* Plays the move and writes it down: in the movetext with its number where the fullmove number
  * changed (or "N..." for a first move by another army than the first), then its comment if not NULL
  * (the engine's evaluation), then a comment for each army that left. *fullmove is the fullmove number

@@ -114,12 +114,16 @@ void pgn_write(FILE *f, const struct pgn_tags *tags, const struct game_record *r
     put_tag(f, "Termination", pgn_termination(r->term));
     fputc('\n', f);
     int column = 0;
+    size_t held = 0;
     const char *movetext = text_str(&r->movetext);
     while (*movetext) {
         int n = (int)strcspn(movetext, "\n");
-        snprintf(token, sizeof token, "%.*s", n, movetext);
-        put_token(f, token, &column);
+        snprintf(token + held, sizeof token - held, "%.*s", n, movetext);
         movetext += n + (movetext[n] == '\n');
+        /* A variation's "(" is a line of its own, written against the move after it. */
+        held = strcmp(token + held, "(") ? 0 : held + 1;
+        if (!held)
+            put_token(f, token, &column);
     }
     if (r->reason[0]) {
         /* The reason quotes engine output, which must not close the comment early. */

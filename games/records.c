@@ -67,6 +67,7 @@ void records_close(struct records *r)
 {
     free(r->text);
     free(r->moves);
+    free(r->variations);
     *r = (struct records){ 0 };
 }
 
@@ -132,26 +133,63 @@ static bool is_result(const char *t, size_t n)
     return (n == 1 && *t == '*') || (isdigit((unsigned char)*t) && memchr(t, '-', n) && strspn(t, "0123456789/-") == n);
 }
 
+/* Room for one more element of a growing array of `size`-byte elements. */
+static bool reserve(struct records *r, void **array, int *cap, int n, size_t size, char *err, size_t errlen)
+{
+    if (n < *cap)
+        return true;
+    int more = *cap ? 2 * *cap : 256;
+    void *grown = realloc(*array, (size_t)more * size);
+    if (!grown)
+        return fail(r, err, errlen, "out of memory");
+    *array = grown;
+    *cap = more;
+    return true;
+}
+
+static bool move_fits(struct records *r, const char *t, size_t n, char *err, size_t errlen)
+{
+    return n < sizeof r->moves->text || fail(r, err, errlen, "bad move '%.*s...'", (int)(n < 20 ? n : 20), t);
+}
+
 static bool add_move(struct records *r, struct record_game *g, const char *t, size_t n, char *err, size_t errlen)
 {
-    if (n >= sizeof r->moves->text)
-        return fail(r, err, errlen, "bad move '%.*s...'", (int)(n < 20 ? n : 20), t);
-    if (g->nmoves == r->cap) {
-        int cap = r->cap ? 2 * r->cap : 256;
-        struct record_move *grown = realloc(r->moves, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return fail(r, err, errlen, "out of memory");
-        r->moves = grown;
-        r->cap = cap;
-    }
+    if (!move_fits(r, t, n, err, errlen)
+        || !reserve(r, (void **)&r->moves, &r->cap, g->nmoves, sizeof *r->moves, err, errlen))
+        return false;
     memcpy(r->moves[g->nmoves].text, t, n);
     r->moves[g->nmoves++].text[n] = 0;
     return true;
 }
 
-/* Movetext: move numbers, moves, comments and NAGs, up to the result. */
+/* Where the next move of a line goes: after the variation move `var`, or (var -1) after `ply` moves of
+ * the main line. */
+struct cursor {
+    int var, ply;
+};
+
+static bool add_variation(struct records *r, struct record_game *g, const char *t, size_t n, struct cursor *at,
+                          char *err, size_t errlen)
+{
+    if (!move_fits(r, t, n, err, errlen)
+        || !reserve(r, (void **)&r->variations, &r->variations_cap, g->nvariations, sizeof *r->variations, err,
+                    errlen))
+        return false;
+    struct record_variation *v = &r->variations[g->nvariations];
+    memcpy(v->text, t, n);
+    v->text[n] = 0;
+    v->parent = at->var;
+    v->ply = at->ply;
+    *at = (struct cursor){ .var = g->nvariations++ };
+    return true;
+}
+
+/* Movetext: move numbers, moves, comments, NAGs and variations (RAV), up to the result. */
 static bool read_movetext(struct records *r, struct record_game *g, char *err, size_t errlen)
 {
+    /* The line being read, and the lines the open variations interrupted. */
+    struct cursor at = { .var = -1 }, open[RECORD_NESTING];
+    int depth = 0;
     for (;;) {
         skip_space(r);
         if (r->at == r->end)
@@ -161,24 +199,48 @@ static bool read_movetext(struct records *r, struct record_game *g, char *err, s
                 return fail(r, err, errlen, "unterminated comment");
             continue;
         }
-        if (*r->at == '(')
-            return fail(r, err, errlen, "unexpected '(' in the moves (variations are not read)");
+        if (*r->at == '(') {
+            /* A variation replaces the line's last move: it starts where that move was played. */
+            if (at.var < 0 && (depth || !at.ply))
+                return fail(r, err, errlen, "a variation '(' before any move it could replace");
+            if (depth == RECORD_NESTING)
+                return fail(r, err, errlen, "variations nested deeper than %d", RECORD_NESTING);
+            open[depth++] = at;
+            at = at.var < 0 ? (struct cursor){ .var = -1, .ply = at.ply - 1 }
+                            : (struct cursor){ .var = r->variations[at.var].parent, .ply = r->variations[at.var].ply };
+            r->at++;
+            continue;
+        }
+        if (*r->at == ')') {
+            if (!depth)
+                return fail(r, err, errlen, "a ')' without its '('");
+            at = open[--depth];
+            r->at++;
+            continue;
+        }
         if (*r->at == '[')
             return fail(r, err, errlen, "a tag among the moves: the game that starts on line %d has no result", g->line);
         char *t = r->at;
-        while (r->at < r->end && !isspace((unsigned char)*r->at) && !strchr("{;([", *r->at))
+        while (r->at < r->end && !isspace((unsigned char)*r->at) && !strchr("{;()[", *r->at))
             r->at++;
         size_t n = (size_t)(r->at - t);
-        if (is_result(t, n))
+        if (is_result(t, n)) {
+            if (depth)
+                return fail(r, err, errlen, "a variation '(' not closed before the result");
             return true;
+        }
         /* A move number ("12.", "12...") may be written against its move. */
         size_t digits = strspn(t, "0123456789"), dots = digits ? strspn(t + digits, ".") : 0;
         if (digits && !dots && digits == n)
             return fail(r, err, errlen, "unexpected '%.*s' in the moves", (int)(n < 20 ? n : 20), t);
         t += dots ? digits + dots : 0;
         n -= dots ? digits + dots : 0;
-        if (n && *t != '$' && !add_move(r, g, t, n, err, errlen))
+        if (!n || *t == '$')
+            continue;
+        if (depth ? !add_variation(r, g, t, n, &at, err, errlen) : !add_move(r, g, t, n, err, errlen))
             return false;
+        if (!depth)
+            at.ply = g->nmoves;
     }
 }
 
@@ -206,5 +268,6 @@ int records_next(struct records *r, struct record_game *g, char *err, size_t err
     if (!read_movetext(r, g, err, errlen))
         return -1;
     g->moves = r->moves;
+    g->variations = r->variations;
     return 1;
 }

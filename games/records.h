@@ -10,6 +10,15 @@ struct record_move {
     char text[16];
 };
 
+/* A move of a variation (RAV, "(...)"): it follows the variation move `parent`, or where parent is -1
+ * the main line's position after `ply` moves. */
+struct record_variation {
+    char text[16];
+    int parent, ply;
+};
+
+enum { RECORD_NESTING = 64 };           /* variations within variations, at most */
+
 enum { RECORD_TAGS = 32 };
 
 struct record_tag {
@@ -22,7 +31,9 @@ struct record_game {
     int ntags;                          /* every tag, the first RECORD_TAGS of them */
     struct record_tag tag[RECORD_TAGS];
     int nmoves;
-    const struct record_move *moves;
+    const struct record_move *moves;    /* the main line */
+    int nvariations;
+    const struct record_variation *variations;  /* in the record's order, each after the move it follows */
 };
 
 struct records {
@@ -31,6 +42,8 @@ struct records {
     int line;
     struct record_move *moves;
     int cap;
+    struct record_variation *variations;
+    int variations_cap;
 };
 
 bool records_open(struct records *r, const char *path, char *err, size_t errlen);

@@ -24,6 +24,7 @@
 #include "../util/clock.h"
 #include "board_json.h"
 #include "seats.h"
+#include "tree_record.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -75,13 +76,15 @@ struct played {
     unsigned left;              /* armies that left the board after it */
 };
 
-/* A game from its start: the variant, the position after every move, the moves. */
+/* A game from its start: the variant, the position after every move, the moves; the tree holds them
+ * as its main line, with the variations. */
 struct record {
     const struct variant *v;
     struct game game;
     char start[1024];
     struct played *moves;
     int nmoves, cap;
+    struct tree tree;
 };
 
 struct line {
@@ -107,7 +110,9 @@ struct session {
     long long idle_since;
     struct record rec;
     struct game view;           /* the shown position when it is not the last */
-    int ply;                    /* the shown ply */
+    int node;                   /* the shown node of the tree */
+    int ply;                    /* its ply */
+    bool analysis;              /* the main line was edited: no engine plays, no clock runs */
     int nseats;
     struct seat seat[MAX_PLAYERS];
     struct seat_keys keys;      /* who may move, and change the game (served to the network) */
@@ -237,29 +242,47 @@ static bool record_push(struct record *rec, move_t m)
     return true;
 }
 
+/* Plays m at the game's end and adds it to the tree's main line. */
+static bool record_extend(struct record *rec, move_t m)
+{
+    struct tree_node node;
+    tree_node_of(&rec->game, m, &node);
+    int id = tree_add(&rec->tree, rec->tree.main[rec->tree.plies], &node);
+    if (id < 0)
+        return false;
+    if (!record_push(rec, m)) {
+        tree_delete(&rec->tree, id);
+        return false;
+    }
+    rec->tree.node[id].left = rec->moves[rec->nmoves - 1].left;
+    return true;
+}
+
+/* The game again from its start along the tree's main line, after the tree changed; false only
+ * without memory. */
+static bool record_replay(struct record *rec)
+{
+    char err[256];
+    rec->nmoves = 0;
+    bool ok = game_set_position(&rec->game, rec->start, NULL, 0, err, sizeof err);
+    for (int k = 1; ok && k <= rec->tree.plies; k++)
+        ok = record_push(rec, rec->tree.node[rec->tree.main[k]].move);
+    return ok;
+}
+
 static void record_free(struct record *rec)
 {
     game_free(&rec->game);
     free(rec->moves);
+    tree_free(&rec->tree);
     *rec = (struct record){ 0 };
-}
-
-/* The first n moves' texts, for game_set_position; to free. */
-static char **record_texts(const struct record *rec, int n)
-{
-    char **texts = malloc((size_t)(n + 1) * sizeof *texts);
-    for (int i = 0; texts && i < n; i++)
-        texts[i] = (char *)rec->moves[i].uci;
-    return texts;
 }
 
 /* Sets g to the position after the first n moves; false only without memory. */
 static bool record_position(const struct record *rec, struct game *g, int n)
 {
-    char err[256], **texts = record_texts(rec, n);
-    bool ok = texts && game_set_position(g, rec->start, texts, n, err, sizeof err);
-    free(texts);
-    return ok;
+    char err[256];
+    return tree_position(&rec->tree, rec->tree.main[n], rec->start, g, err, sizeof err);
 }
 
 /* A game of v from fen (NULL: the start) with the moves, all legal; false with err if not. */
@@ -272,9 +295,12 @@ static bool record_load(struct record *rec, const struct variant *v, const char 
         snprintf(err, errlen, "the FEN is too long");
         return false;
     }
-    if (!game_init(&rec->game, v, false, err, errlen))
+    if (!tree_init(&rec->tree)) {
+        snprintf(err, errlen, "out of memory");
         return false;
-    bool ok = game_set_position(&rec->game, rec->start, NULL, 0, err, errlen);
+    }
+    bool ok = game_init(&rec->game, v, false, err, errlen)
+              && game_set_position(&rec->game, rec->start, NULL, 0, err, errlen);
     for (int i = 0; ok && i < n; i++) {
         move_t m;
         char why[256];
@@ -289,7 +315,7 @@ static bool record_load(struct record *rec, const struct variant *v, const char 
         ok = game_parse_move(&rec->game, moves[i], &m, why, sizeof why);
         if (!ok)
             snprintf(err, errlen, "move %d '%s': %s", i + 1, moves[i], why);
-        else if (!(ok = record_push(rec, m)))
+        else if (!(ok = record_extend(rec, m)))
             snprintf(err, errlen, "out of memory");
     }
     if (!ok)
@@ -299,9 +325,15 @@ static bool record_load(struct record *rec, const struct variant *v, const char 
 
 /* ---- state ---- */
 
+/* Whether the shown position is the game's last. */
+static bool at_end(const struct session *s)
+{
+    return s->node == s->rec.tree.main[s->rec.nmoves];
+}
+
 static const struct game *shown(const struct session *s)
 {
-    return s->ply == s->rec.nmoves ? &s->rec.game : &s->view;
+    return at_end(s) ? &s->rec.game : &s->view;
 }
 
 static int side_to_move(const struct session *s)
@@ -319,6 +351,25 @@ static bool game_over(struct session *s)
     return s->forfeit >= 0 || s->aborted || game_status(&s->rec.game).outcome != GAME_ONGOING;
 }
 
+/* Whether a move at an earlier position makes a variation (an analysis board): the game is over, no
+ * engine plays in it, or its main line was edited. In a game against an engine the main line is the game. */
+static bool analysis_board(struct session *s)
+{
+    bool engine = false;
+    for (int k = 0; k < s->nseats; k++)
+        engine |= s->seat[k].engine;
+    return !engine || s->analysis || game_over(s);
+}
+
+/* Whether a person may move in the shown position: at the end of a game going on on their turn (any
+ * turn once the main line was edited), before it on an analysis board while the position's game goes on. */
+static bool movable(struct session *s)
+{
+    if (at_end(s))
+        return !game_over(s) && (s->analysis || !s->seat[side_to_move(s)].engine);
+    return analysis_board(s) && game_status(&s->view).outcome == GAME_ONGOING;
+}
+
 static bool has_moved(const struct session *s, int army)
 {
     for (int i = 0; i < s->rec.nmoves; i++)
@@ -331,7 +382,7 @@ static bool has_moved(const struct session *s, int army)
  * taken over that move (reading the board, the piece guide) is not counted. */
 static bool clock_runs(struct session *s, int army)
 {
-    return clocked(s) && army == side_to_move(s) && has_moved(s, army) && !game_over(s);
+    return clocked(s) && !s->analysis && army == side_to_move(s) && has_moved(s, army) && !game_over(s);
 }
 
 /* A game may be aborted until every army has moved. */
@@ -458,8 +509,7 @@ static json_t *state_json(struct session *s)
         json_array_append_new(pieces, json_pack("{s:s, s:s}", "cell", v->geo.name[c], "piece", text));
         check[c] = in_check && piece_colour(setup.piece[c]) == side && v->piece[piece_type(setup.piece[c])].royal;
     }
-    bool last = s->ply == s->rec.nmoves;
-    if (last && !game_over(s) && !s->seat[side].engine) {
+    if (movable(s)) {
         move_t list[MAX_MOVES];
         int n = game_legal_moves(g, list);
         for (int i = 0; i < n; i++) {
@@ -473,8 +523,8 @@ static json_t *state_json(struct session *s)
         for (int a = 0; a < v->nplayers; a++)
             if (p->left >> a & 1)
                 json_array_append_new(left, letter_json(v, a));
-        json_array_append_new(moves, json_pack("{s:s, s:o, s:o}", "uci", p->uci, "army", letter_json(v, p->army),
-                                               "eliminated", left));
+        json_array_append_new(moves, json_pack("{s:s, s:o, s:o, s:i}", "uci", p->uci, "army", letter_json(v, p->army),
+                                               "eliminated", left, "node", s->rec.tree.main[i + 1]));
     }
     unsigned armies = game_armies(g);
     for (int a = 0; a < v->nplayers; a++)
@@ -482,18 +532,22 @@ static json_t *state_json(struct session *s)
             json_array_append_new(eliminated, letter_json(v, a));
     json_t *from_to = json_array();
     if (s->ply) {
-        move_t m = s->rec.moves[s->ply - 1].m;
+        move_t m = s->rec.tree.node[s->node].move;
         json_array_append_new(from_to, json_string(v->geo.name[move_from(m)]));
         json_array_append_new(from_to, json_string(v->geo.name[move_to(m)]));
     }
     /* The version orders the STATEs: a reply to a request may reach the page after the stream's newer one. */
-    return json_pack(
+    json_t *state = json_pack(
         "{s:s, s:I, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:i}", "id",
         s->id, "version", (json_int_t)s->state_version, "variant", v->name, "start", s->rec.start, "fen", fen, "ply",
         s->ply, "plies", s->rec.nmoves, "turn", letter_json(v, side), "pieces", pieces, "legal", legal, "check",
         cells_json(v, check), "last", from_to, "moves", moves, "result", result_json(s), "eliminated", eliminated,
         "seats", seats_json(s), "clocks", clocks_json(s), "abortable", abortable(s), "analysing", s->analyse, "multipv",
         s->multipv);
+    json_object_set_new(state, "node", json_integer(s->node));
+    json_object_set_new(state, "variations", tree_variations_json(&s->rec.tree, v->colour_letter, v->nplayers));
+    json_object_set_new(state, "analysis_board", json_boolean(analysis_board(s)));
+    return state;
 }
 
 /* ---- changes and events ---- */
@@ -534,13 +588,20 @@ static void set_status(struct session *s, struct engine *e, int seat, enum engin
     state_changed(s);
 }
 
-/* The view follows the game when it showed the last position. */
+/* The shown node's ply and position (in s->view unless it is the game's last); false only without memory. */
+static bool show_node(struct session *s)
+{
+    char err[256];
+    s->ply = s->rec.tree.node[s->node].depth;
+    return at_end(s) || tree_position(&s->rec.tree, s->node, s->rec.start, &s->view, err, sizeof err);
+}
+
+/* The view follows the game when it showed the last position, and goes there when its node is gone. */
 static void game_changed(struct session *s, bool follow)
 {
-    if (follow || s->ply > s->rec.nmoves)
-        s->ply = s->rec.nmoves;
-    if (s->ply < s->rec.nmoves)
-        record_position(&s->rec, &s->view, s->ply);
+    if (follow || !tree_has(&s->rec.tree, s->node))
+        s->node = s->rec.tree.main[s->rec.nmoves];
+    show_node(s);
     s->turn_start = clock_us();
     interrupt(s, true);
     state_changed(s);
@@ -566,8 +627,8 @@ static bool charge_clock(struct session *s)
 
 static void play_move(struct session *s, move_t m)
 {
-    bool follow = s->ply == s->rec.nmoves;
-    if (!record_push(&s->rec, m))
+    bool follow = at_end(s);
+    if (!record_extend(&s->rec, m))
         return;
     game_changed(s, follow);
 }
@@ -587,14 +648,18 @@ struct search {
     long long limit;
 };
 
-static void position_text(const struct session *s, int n, struct text *out)
+/* The position after the tree's node, as UCI's position command. */
+static void position_text(const struct session *s, int node, struct text *out)
 {
+    char **moves = malloc(((size_t)s->rec.tree.node[node].depth + 1) * sizeof *moves);
+    int n = moves ? tree_path(&s->rec.tree, node, moves) : 0;
     text_printf(out, "position fen %s", s->rec.start);
     for (int i = 0; i < n; i++)
-        text_printf(out, "%s%s", i ? " " : " moves ", s->rec.moves[i].uci);
+        text_printf(out, "%s%s", i ? " " : " moves ", moves[i]);
+    free(moves);
 }
 
-static void search_prepare(struct session *s, struct search *q, struct engine *e, int seat, int plies)
+static void search_prepare(struct session *s, struct search *q, struct engine *e, int seat, int node)
 {
     *q = (struct search){ .e = e, .seat = seat, .cmd = sessions.engines[e->id].cmd, .variant = s->rec.v->name,
                           .new_game = e->new_game, .elo = e->elo, .limit = -1 };
@@ -603,7 +668,7 @@ static void search_prepare(struct session *s, struct search *q, struct engine *e
     q->send_options = e->options_seen != s->options_version[e->id];
     e->options_seen = s->options_version[e->id];
     e->new_game = false;
-    position_text(s, plies, &q->position);
+    position_text(s, node, &q->position);
     s->analysis_seat = seat;
     s->nlines = 0;
     s->analysis_version++;
@@ -664,7 +729,7 @@ static int engine_to_move(struct session *s)
 {
     int side = side_to_move(s);
     const struct seat *t = &s->seat[side];
-    if (!t->engine || game_over(s) || (t->e.status != ENGINE_OK && t->e.status != ENGINE_THINKING))
+    if (!t->engine || s->analysis || game_over(s) || (t->e.status != ENGINE_OK && t->e.status != ENGINE_THINKING))
         return -1;
     return side;
 }
@@ -677,7 +742,7 @@ static void run_engine_move(struct session *s, int side)
     const struct limits *limits[MAX_PLAYERS];
     struct clock now[MAX_PLAYERS];
     long long generation = s->generation;
-    search_prepare(s, &q, e, side, s->rec.nmoves);
+    search_prepare(s, &q, e, side, s->rec.tree.main[s->rec.nmoves]);
     for (int p = 0; p < s->nseats; p++) {
         limits[p] = &s->limits;
         now[p] = s->clock[p];
@@ -725,7 +790,7 @@ static void run_analysis(struct session *s, bool hint)
     struct search q;
     struct uci_reply reply;
     long long generation = s->generation;
-    search_prepare(s, &q, &s->helper, -1, s->ply);
+    search_prepare(s, &q, &s->helper, -1, s->node);
     q.multipv = hint ? 1 : s->multipv;
     if (hint) {
         text_printf(&q.go, " movetime %lld", HINT_TIME / MS);
@@ -1182,6 +1247,7 @@ void session_create(const json_t *body, struct reply *r)
     }
     session_engine_init(s, &s->helper);
     random_id(s->id);
+    s->node = s->rec.tree.main[s->rec.nmoves];
     s->ply = s->rec.nmoves;
     s->turn_start = s->idle_since = clock_us();
     pthread_mutex_init(&s->lock, NULL);
@@ -1222,31 +1288,157 @@ static void do_state(struct session *s, const json_t *body, const char *text, si
     reply_json(r, 200, state_json(s));
 }
 
+/* Plays a move, as terminal play takes it ("f5f6", "f5-f6", "Pf5f6", SAN), in the shown position: at
+ * the game's end it is the game's next move; before it, on an analysis board, it goes into the tree (the
+ * line that has it already, or a new variation) and is shown. 200, or the error's status with err. */
+static int play_here(struct session *s, const char *text, char *err, size_t errlen)
+{
+    struct game *g = (struct game *)shown(s);
+    move_t m;
+    if (!movable(s)) {
+        snprintf(err, errlen, "%s", at_end(s) ? game_over(s) ? "the game is over" : "not a person's turn"
+                                    : analysis_board(s) ? "the game is over in this line"
+                                                        : "an earlier position is shown");
+        return 409;
+    }
+    if (!game_parse_move(g, text, &m, err, errlen))
+        return 400;
+    if (at_end(s)) {
+        if (!charge_clock(s))
+            return snprintf(err, errlen, "lost on time"), 409;
+        play_move(s, m);
+        return 200;
+    }
+    struct tree_node node;
+    tree_node_of(g, m, &node);
+    node.left = game_play(g, m, NULL);
+    int id = tree_find(&s->rec.tree, s->node, node.uci);
+    if (id < 0 && (id = tree_add(&s->rec.tree, s->node, &node)) < 0) {
+        show_node(s);
+        return snprintf(err, errlen, "out of memory"), 503;
+    }
+    s->node = id;
+    s->ply = s->rec.tree.node[id].depth;
+    interrupt(s, false);
+    state_changed(s);
+    return 200;
+}
+
 static void do_move(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
 {
     (void)text, (void)len;
     const char *move;
     char err[256];
-    move_t m;
     if (json_unpack((json_t *)body, "{s:s}", "move", &move)) {
         reply_error(r, 400, "{\"move\": \"f5f6\"} expected");
         return;
     }
-    if (game_over(s) || s->seat[side_to_move(s)].engine || s->ply != s->rec.nmoves) {
-        reply_error(r, 409, game_over(s) ? "the game is over" : s->ply != s->rec.nmoves ? "an earlier position is shown"
-                                                                                       : "not a person's turn");
+    int status = play_here(s, move, err, sizeof err);
+    if (status != 200)
+        reply_error(r, status, "%s", err);
+    else
+        reply_json(r, 200, state_json(s));
+}
+
+/* A line of moves from the shown position (an analysis line clicked), checked whole before any is played. */
+static void do_line(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    json_t *list = NULL;
+    char err[512], why[256];
+    struct game g = { 0 };
+    if (json_unpack((json_t *)body, "{s:o}", "moves", &list) || !json_is_array(list) || !json_array_size(list)) {
+        reply_error(r, 400, "{\"moves\": [\"f5f6\", ...]} expected");
         return;
     }
-    /* The move as terminal play takes it: "f5f6", "f5-f6", "Pf5f6", SAN. */
-    if (!game_parse_move(&s->rec.game, move, &m, err, sizeof err)) {
-        reply_error(r, 400, "%s", err);
+    bool ok = game_init(&g, s->rec.v, false, err, sizeof err)
+              && tree_position(&s->rec.tree, s->node, s->rec.start, &g, err, sizeof err);
+    for (size_t i = 0; ok && i < json_array_size(list); i++) {
+        const char *move = json_string_value(json_array_get(list, i));
+        move_t m;
+        ok = move && game_status(&g).outcome == GAME_ONGOING && game_parse_move(&g, move, &m, why, sizeof why);
+        if (ok)
+            game_play(&g, m, NULL);
+        else
+            snprintf(err, sizeof err, "move %zu of the line: %s", i + 1,
+                     !move ? "not a string" : game_status(&g).outcome != GAME_ONGOING ? "the game is over there" : why);
+    }
+    game_free(&g);
+    int status = ok ? 200 : 400;
+    for (size_t i = 0; status == 200 && i < json_array_size(list); i++)
+        status = play_here(s, json_string_value(json_array_get(list, i)), err, sizeof err);
+    if (status != 200)
+        reply_error(r, status, "%s", err);
+    else
+        reply_json(r, 200, state_json(s));
+}
+
+/* The tree's main line changed (a variation promoted or deleted): the game follows it, as an analysis
+ * board from now on. */
+static bool main_changed(struct session *s)
+{
+    s->analysis = true;
+    s->forfeit = -1;
+    s->aborted = false;
+    if (!record_replay(&s->rec))
+        return false;
+    game_changed(s, false);
+    return true;
+}
+
+/* The node a request on the tree names ({"node": id}, a move's), or -1 with the reply set. */
+static int tree_request(struct session *s, const json_t *body, struct reply *r)
+{
+    json_int_t id = -1;
+    if (json_unpack((json_t *)body, "{s:I}", "node", &id) || id <= 0 || id > INT32_MAX
+        || !tree_has(&s->rec.tree, (int)id)) {
+        reply_error(r, 400, "{\"node\": the id of a move in the tree} expected");
+        return -1;
+    }
+    if (!analysis_board(s)) {
+        reply_error(r, 409, "variations are edited on an analysis board: a game over, or one without engines");
+        return -1;
+    }
+    return (int)id;
+}
+
+static void do_promote(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    int id = tree_request(s, body, r);
+    if (id < 0)
+        return;
+    if (!tree_on_main(&s->rec.tree, id)) {
+        tree_promote(&s->rec.tree, id);
+        if (!main_changed(s)) {
+            reply_error(r, 503, "out of memory");
+            return;
+        }
+    }
+    reply_json(r, 200, state_json(s));
+}
+
+static void do_delete(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    int id = tree_request(s, body, r);
+    if (id < 0)
+        return;
+    bool main = tree_on_main(&s->rec.tree, id);
+    int parent = s->rec.tree.node[id].parent;
+    tree_delete(&s->rec.tree, id);
+    /* A shown move that is gone shows the position it was played from. */
+    if (!tree_has(&s->rec.tree, s->node))
+        s->node = parent;
+    if (main && !main_changed(s)) {
+        reply_error(r, 503, "out of memory");
         return;
     }
-    if (!charge_clock(s)) {
-        reply_error(r, 409, "lost on time");
-        return;
+    if (!main) {
+        show_node(s);
+        interrupt(s, false);
+        state_changed(s);
     }
-    play_move(s, m);
     reply_json(r, 200, state_json(s));
 }
 
@@ -1265,6 +1457,7 @@ static void do_undo(struct session *s, const json_t *body, const char *text, siz
         return;
     }
     s->rec.nmoves = n;
+    tree_cut(&s->rec.tree, s->rec.tree.main[n]);
     if (!record_position(&s->rec, &s->rec.game, n)) {
         reply_error(r, 503, "out of memory");
         return;
@@ -1291,24 +1484,24 @@ static void do_abort(struct session *s, const json_t *body, const char *text, si
 
 /* Served to the network, each page steps through the moves on its own: the STATE at that ply goes to
  * the asker alone, so that one page looking back never holds up the players. */
-static void personal_view(struct session *s, int ply, struct reply *r)
+static void personal_view(struct session *s, int node, struct reply *r)
 {
     struct game there = { 0 }, live = s->view;
     char err[256];
-    int shown_ply = s->ply;
+    int shown_node = s->node, shown_ply = s->ply;
     if (!game_init(&there, s->rec.v, false, err, sizeof err)) {
         reply_error(r, 503, "%s", err);
         return;
     }
-    if (!record_position(&s->rec, &there, ply)) {
-        game_free(&there);
-        reply_error(r, 503, "out of memory");
-        return;
-    }
     s->view = there;
-    s->ply = ply;
-    reply_json(r, 200, state_json(s));
+    s->node = node;
+    if (show_node(s))
+        reply_json(r, 200, state_json(s));
+    else
+        reply_error(r, 503, "out of memory");
+    there = s->view;
     s->view = live;
+    s->node = shown_node;
     s->ply = shown_ply;
     game_free(&there);
 }
@@ -1316,18 +1509,23 @@ static void personal_view(struct session *s, int ply, struct reply *r)
 static void do_view(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
 {
     (void)text, (void)len;
-    json_int_t ply;
-    if (json_unpack((json_t *)body, "{s:I}", "ply", &ply) || ply < 0 || ply > s->rec.nmoves) {
-        reply_error(r, 400, "{\"ply\": 0..%d} expected", s->rec.nmoves);
+    json_int_t ply = -1, node = -1;
+    if (json_unpack((json_t *)body, "{s?I, s?I}", "ply", &ply, "node", &node) || (ply < 0) == (node < 0)
+        || ply > s->rec.nmoves || node > INT32_MAX || (node >= 0 && !tree_has(&s->rec.tree, (int)node))) {
+        reply_error(r, 400, "{\"ply\": 0..%d} or {\"node\": the id of a position in the tree} expected",
+                    s->rec.nmoves);
         return;
     }
+    int target = node >= 0 ? (int)node : s->rec.tree.main[ply];
     if (seats_tokens_required()) {
-        personal_view(s, (int)ply, r);
+        personal_view(s, target, r);
         return;
     }
-    s->ply = (int)ply;
-    if (s->ply < s->rec.nmoves && !record_position(&s->rec, &s->view, s->ply)) {
-        s->ply = s->rec.nmoves;
+    int shown_before = s->node;
+    s->node = target;
+    if (!show_node(s)) {
+        s->node = shown_before;
+        show_node(s);
         reply_error(r, 503, "out of memory");
         return;
     }
@@ -1356,6 +1554,7 @@ static void replace_game(struct session *s, struct record *rec)
     s->helper.new_game = true;
     s->forfeit = -1;
     s->aborted = false;
+    s->analysis = false;
     game_changed(s, true);
 }
 
@@ -1408,11 +1607,14 @@ static void pgn_get(struct session *s, struct reply *r)
         return;
     }
     snprintf(rec.fen, sizeof rec.fen, "%s", s->rec.start);
-    int fullmove = 0;
     for (int c = 0; c < rec.narmies; c++)
         rec.left[c] = game_armies(&g) >> c & 1 ? -1 : 0;
-    for (int i = 0; i < s->rec.nmoves; i++)
-        game_record_move(s->rec.v, &g, &rec, s->rec.moves[i].m, &fullmove, NULL);
+    if (!tree_record_write(&s->rec.tree, s->rec.start, &g, &rec)) {
+        game_record_free(&rec);
+        game_free(&g);
+        reply_error(r, 503, "out of memory");
+        return;
+    }
     struct game_status st = game_status(&g);
     if (s->forfeit >= 0) {
         game_record_fault(&rec, TERM_TIME, s->forfeit, game_armies(&g));
@@ -1468,6 +1670,9 @@ static void pgn_post(struct session *s, const char *text, size_t len, struct rep
             reply_error(r, 503, "out of memory");
         } else if (!record_load(&rec, v, game.fen, moves, game.nmoves, err, sizeof err)) {
             reply_error(r, 400, "%s", err);
+        } else if (!tree_record_read(&rec.tree, v, rec.start, &game, err, sizeof err)) {
+            reply_error(r, 400, "%s", err);
+            record_free(&rec);
         } else {
             replace_game(s, &rec);
             reply_json(r, 200, state_json(s));
@@ -1705,6 +1910,7 @@ static const struct {
     { "pgn", "GET", do_pgn },      { "pgn", "POST", do_pgn },         { "analyse", "POST", do_analyse },
     { "hint", "POST", do_hint },   { "options", "POST", do_options }, { "restart", "POST", do_restart },
     { "join", "POST", do_join },
+    { "line", "POST", do_line },   { "promote", "POST", do_promote }, { "delete", "POST", do_delete },
 };
 
 void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,

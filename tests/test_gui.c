@@ -446,10 +446,10 @@ START_TEST(test_moves)
     ck_assert_str_eq(str(state, "fen"), fen);
     ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 1);
     json_decref(state);
-    /* The view of an earlier position, then undo. */
+    /* The view of an earlier position (between two people its moves would make variations), then undo. */
     state = session_post(&g, id, "view", "{\"ply\": 0}", 200);
     ck_assert_str_eq(str(state, "fen"), test_variant("glinski")->start_fen);
-    ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 0);
+    ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 51);
     json_decref(state);
     json_decref(session_post(&g, id, "view", "{\"ply\": 1}", 200));
     state = session_post(&g, id, "undo", NULL, 200);
@@ -457,6 +457,100 @@ START_TEST(test_moves)
     json_decref(state);
     json_decref(api(&g, "POST", "/api/session", "{\"variant\": \"nope\"}", 404));
     json_decref(api(&g, "GET", "/api/session/0123456789abcdef", NULL, 404));
+    gui_stop(&g);
+}
+END_TEST
+
+/* The id of the variation move with that UCI text in a STATE, or -1. */
+static int variation_id(json_t *state, const char *uci)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(state, "variations"), i, v) {
+        if (!strcmp(str(v, "uci"), uci))
+            return (int)json_integer_value(json_object_get(v, "id"));
+    }
+    return -1;
+}
+
+/* The session's record, from its movetext on. */
+static void movetext(const struct gui *g, const char *id, char *out, size_t len)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/session/%s/pgn", id);
+    struct response r = http(g, "GET", path, NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    const char *moves = strstr(r.body, "\n\n");
+    snprintf(out, len, "%s", moves ? moves + 2 : "");
+    response_free(&r);
+}
+
+/* The move tree: a move at an earlier position of a game between people makes a variation, a line is
+ * played whole or not at all, variations are promoted and deleted, and the record keeps them. */
+START_TEST(test_variations)
+{
+    struct gui g;
+    char id[64], again[64], text[1024], body[1100], back[1024];
+    gui_start(&g, NULL);
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
+    for (const char *const *m = (const char *const[]){ "f5f6", "e7e6", "e4e5", NULL }; *m; m++) {
+        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *m);
+        json_decref(session_post(&g, id, "move", body, 200));
+    }
+    json_decref(session_post(&g, id, "view", "{\"ply\": 1}", 200));
+    json_t *state = session_post(&g, id, "move", "{\"move\": \"d6\"}", 200);
+    int d6 = variation_id(state, "d7d6");
+    ck_assert_int_gt(d6, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "node")), d6);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 3);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "ply")), 2);
+    ck_assert(json_is_true(json_object_get(state, "analysis_board")));
+    json_decref(state);
+    /* A line with an illegal move changes nothing; a legal one goes on from the shown move. */
+    json_t *err = session_post(&g, id, "line", "{\"moves\": [\"e4e5\", \"a1a9\"]}", 400);
+    ck_assert_msg(strstr(str(err, "error"), "move 2 of the line"), "%s", str(err, "error"));
+    json_decref(err);
+    json_decref(session_post(&g, id, "line", "{\"moves\": []}", 400));
+    state = session_post(&g, id, "line", "{\"moves\": [\"e4e5\", \"c7c6\"]}", 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(state, "variations")), 3);
+    int c6 = variation_id(state, "c7c6");
+    json_decref(state);
+    movetext(&g, id, text, sizeof text);
+    ck_assert_msg(strstr(text, "1. f6 e6 (1... d6 2. e5 c6) 2. e5 *"), "%s", text);
+    /* The record loads back to the same tree. */
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", again));
+    snprintf(body, sizeof body, "[Variant \"glinski\"]\n\n%s", text);
+    json_decref(session_post(&g, again, "pgn", body, 200));
+    movetext(&g, again, back, sizeof back);
+    ck_assert_str_eq(back, text);
+    /* Promoted: the variation is the game; the old moves a variation of it. */
+    state = session_post(&g, id, "promote", (snprintf(body, sizeof body, "{\"node\": %d}", c6), body), 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 4);
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 1), "uci"), "d7d6");
+    int e6 = variation_id(state, "e7e6");
+    ck_assert_int_gt(e6, 0);
+    json_decref(state);
+    /* Deleted: the variation and what follows it. */
+    state = session_post(&g, id, "delete", (snprintf(body, sizeof body, "{\"node\": %d}", e6), body), 200);
+    ck_assert_int_eq((int)json_array_size(json_object_get(state, "variations")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 4);
+    json_decref(state);
+    json_decref(session_post(&g, id, "view", body, 400));
+    json_decref(session_post(&g, id, "promote", "{\"node\": 0}", 400));
+    json_decref(session_post(&g, id, "delete", "{\"node\": \"x\"}", 400));
+    /* Against an engine the main line is the game: no variation from an earlier position. */
+    json_decref(new_session(&g, "{\"variant\": \"glinski\", \"seats\": [{\"kind\": \"human\"}, {\"kind\": \"engine\"}],"
+                                " \"limits\": {\"depth\": 1}}", id));
+    json_decref(session_post(&g, id, "move", "{\"move\": \"f5f6\"}", 200));
+    state = session_post(&g, id, "view", "{\"ply\": 0}", 200);
+    ck_assert(json_is_false(json_object_get(state, "analysis_board")));
+    ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 0);
+    json_decref(state);
+    err = session_post(&g, id, "move", "{\"move\": \"e4e5\"}", 409);
+    ck_assert_str_eq(str(err, "error"), "an earlier position is shown");
+    json_decref(err);
+    json_decref(session_post(&g, id, "line", "{\"moves\": [\"e4e5\"]}", 409));
+    json_decref(session_post(&g, id, "delete", "{\"node\": 1}", 409));
     gui_stop(&g);
 }
 END_TEST
@@ -1113,6 +1207,7 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_boards);
     tcase_add_test(tc, test_moves);
     tcase_add_test(tc, test_fen_and_pgn);
+    tcase_add_test(tc, test_variations);
     tcase_add_test(tc, test_long_records);
     tcase_add_test(tc, test_three_player_elimination);
     tcase_add_test(tc, test_engine_replies);

@@ -30,6 +30,7 @@ static const struct {
     { "bench", suite_bench },
     { "gui", suite_gui },
     { "seats", suite_seats },
+    { "tree", suite_tree },
     { "datagen", suite_datagen },
     { "tune", suite_tune },
     { "docs", suite_docs },

@@ -26,6 +26,7 @@ Suite *suite_books(void);
 Suite *suite_bench(void);
 Suite *suite_gui(void);
 Suite *suite_seats(void);
+Suite *suite_tree(void);
 Suite *suite_datagen(void);
 Suite *suite_tune(void);
 Suite *suite_docs(void);

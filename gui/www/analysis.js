@@ -1,4 +1,5 @@
-// Analysis: the engine's lines for the shown position, their arrows, the evaluation bar and the graph.
+// Analysis: the engine's lines for the shown position, their arrows, the evaluation bar and the graph; on an
+// analysis board a click on a line's move plays the line up to it.
 import { scoreText, forFirstArmy, winChance } from './score.js';
 import { parseMove } from './moves.js';
 import { element } from './dom.js';
@@ -6,12 +7,19 @@ import { element } from './dom.js';
 export class Analysis {
   /**
    * `els`: the toggle, MultiPV select, info span, lines list and evaluation bar; `graph` a ScoreGraph;
-   * `onArrows(list)` draws the best lines' first moves on the board.
+   * `onArrows(list)` draws the best lines' first moves on the board; `onLine(moves)` plays moves from
+   * the shown position.
    */
-  constructor(els, { graph, onArrows }) {
+  constructor(els, { graph, onArrows, onLine }) {
     this.els = els;
     this.graph = graph;
     this.onArrows = onArrows;
+    els.lines.addEventListener('click', e => {
+      const move = e.target.closest('.pv-move');
+      if (!move || move.disabled) return;
+      const line = [...move.parentNode.querySelectorAll('.pv-move')];
+      onLine(line.slice(0, line.indexOf(move) + 1).map(b => b.dataset.uci));
+    });
     this.api = null;
     this.latest = null;
     this.frame = 0;
@@ -79,7 +87,10 @@ export class Analysis {
       (top ? ` · ${formatCount(top.nodes)} nodes · ${formatCount(top.nps)} nps` : '');
     this.els.lines.replaceChildren(...lines.map(l => element('li', { 'data-multipv': l.multipv },
       element('span', { class: 'score' }, scoreText(forFirstArmy(l.score, turn, this.armies))),
-      element('span', { class: 'pv' }, l.pv.join(' ')))));
+      element('span', { class: 'pv' }, ...l.pv.flatMap((m, i) => [i ? ' ' : '', element('button', {
+        type: 'button', class: 'pv-move', 'data-uci': m, disabled: !this.state.analysis_board,
+        title: this.state.analysis_board ? 'Play the line up to this move' : 'Lines are played on an analysis board',
+      }, m)])))));
     this.onArrows(lines.map((l, i) => {
       const m = parseMove(l.pv[0] || '');
       return m && { from: m.from, to: m.to, kind: i ? 'alt' : 'best', weight: i ? 0.7 : 1 };
@@ -87,7 +98,9 @@ export class Analysis {
     if (!top) return;
     const score = forFirstArmy(top.score, turn, this.armies);
     this.drawBar(score);
-    this.graph.record(ply, winChance(score), turn);
+    // the graph is the main line's: a variation's scores stay off it
+    const onMain = ply === 0 || this.state.moves[ply - 1]?.node === this.state.node;
+    if (onMain) this.graph.record(ply, winChance(score), turn);
   }
 
   /** Two armies: White's share from the bottom (three or four have a bar per army, shares.js). */

@@ -35,11 +35,14 @@ const page = {
 
 const board = new Board($('#board'), { onMove: (from, to, ucis) => chooseAndPlay(to, ucis) });
 const players = new Players($('#players'));
-const moveList = new MoveList($('#movelist'), $('.nav'), { onPly: showPly });
+const moveList = new MoveList($('#movelist'), $('.nav'), {
+  onNode: id => act(() => page.session.viewNode(id)),
+  onEdit: (action, id) => act(() => (action === 'promote' ? page.session.promote(id) : page.session.remove(id))),
+});
 const graph = new ScoreGraph($('#graph'), { onPly: showPly });
 const analysis = new Analysis({
   toggle: $('#analyse'), multipv: $('#multipv'), info: $('#analysis-info'), lines: $('#pv-lines'), bar: $('#evalbar'),
-}, { graph, onArrows: list => setArrows('analysis', list) });
+}, { graph, onArrows: list => setArrows('analysis', list), onLine: moves => act(() => page.session.line(moves)) });
 const shares = new Shares($('#shares'));
 const part = new Part(); // this page's part in a game served to the network
 const invitePanel = new InvitePanel($('#invite'));
@@ -168,7 +171,7 @@ function applyState(state) {
   players.render(state, page.variant, page.engines);
   io.setState(state);
   analysis.setState(state, page.variant);
-  graph.setGame(state.plies, state.ply);
+  graph.setGame(state.plies, moveList.mainPly);
   $('#abort').hidden = !state.abortable;
   shares.render(state.eliminated);
   showStatus();
@@ -184,7 +187,7 @@ function showStatus(message = '') {
   el.classList.toggle('error', Boolean(message));
   if (message) {
     el.textContent = message;
-  } else if (state.result && state.ply === state.plies) {
+  } else if (state.result && state.ply === state.plies && !moveList.inVariation) {
     const { headline, detail } = resultWords(state, page.variant.armies);
     const result = document.createElement('span');
     result.className = 'result';
@@ -192,7 +195,8 @@ function showStatus(message = '') {
     el.replaceChildren(result);
   } else {
     el.textContent = `${armyName(state.turn)} to move` + (state.check.length ? ' · check' : '') +
-      (state.ply < state.plies ? ` · move ${state.ply} of ${state.plies}` : '');
+      (moveList.inVariation ? ` · a variation, move ${state.ply}`
+        : state.ply < state.plies ? ` · move ${state.ply} of ${state.plies}` : '');
   }
 }
 
@@ -348,7 +352,7 @@ const KEEPS_KEYS = 'textarea, select, ' +
   'input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])';
 document.addEventListener('keydown', e => {
   if (e.target.closest(KEEPS_KEYS) || e.ctrlKey || e.metaKey || e.altKey) return;
-  const nav = { ArrowLeft: 'back', ArrowRight: 'forward', ArrowUp: 'first', Home: 'first', ArrowDown: 'last', End: 'last' }[e.key];
+  const nav = { ArrowLeft: 'back', ArrowRight: 'forward', ArrowUp: 'up', Home: 'first', ArrowDown: 'down', End: 'last' }[e.key];
   if (nav && page.session) {
     e.preventDefault();
     moveList.go(nav);
