@@ -21,6 +21,8 @@
 #include "../rules/fen_variant.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"
+#include "actions.h"
+#include "material.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -70,6 +72,7 @@ struct played {
     char uci[16];
     int army;
     unsigned left;              /* armies that left the board after it */
+    struct captures captured;
 };
 
 /* A game from its start: the variant, the position after every move, the moves. */
@@ -113,6 +116,7 @@ struct session {
     long long turn_start;       /* when the clock of the army to move started */
     int forfeit;                /* the army that lost on time, or -1 */
     bool aborted;               /* ended before every army had moved */
+    struct flow flow;           /* resigned, drawn by agreement, a draw offer */
     /* The worker's job; a change that makes it obsolete sets cancel. */
     enum job job;
     int job_seat;
@@ -225,10 +229,14 @@ static bool record_push(struct record *rec, move_t m)
         rec->cap = cap;
     }
     struct played *p = &rec->moves[rec->nmoves++];
+    struct setup before, after;
     p->m = m;
     p->army = rec->game.ops->position_side(rec->game.pos);
     move_to_text(rec->v, m, p->uci);
+    rec->game.ops->position_get(rec->game.pos, &before);
     p->left = game_play(&rec->game, m, NULL);
+    rec->game.ops->position_get(rec->game.pos, &after);
+    material_captures(rec->v, &before, &after, p->army, p->left, move_to(m), &p->captured);
     return true;
 }
 
@@ -311,7 +319,7 @@ static bool clocked(const struct session *s)
 
 static bool game_over(struct session *s)
 {
-    return s->forfeit >= 0 || s->aborted || game_status(&s->rec.game).outcome != GAME_ONGOING;
+    return s->forfeit >= 0 || s->aborted || flow_over(&s->flow) || game_status(&s->rec.game).outcome != GAME_ONGOING;
 }
 
 static bool has_moved(const struct session *s, int army)
@@ -381,14 +389,12 @@ static json_t *result_json(struct session *s)
     char text[256];
     if (s->forfeit >= 0) {
         /* The armies still on the board share the point the loser forfeits. */
-        int score[MAX_PLAYERS] = { 0 }, den = 0;
         unsigned armies = game_armies(&s->rec.game) & ~(1u << s->forfeit);
-        for (int p = 0; p < v->nplayers; p++)
-            den += score[p] = armies >> p & 1;
         snprintf(text, sizeof text, "time forfeit: %c loses on time", v->colour_letter[s->forfeit]);
-        return json_pack("{s:s, s:s, s:o}", "text", text, "reason", "time", "points",
-                         points_json(v, score, den ? den : 1));
+        return json_pack("{s:s, s:s, s:o}", "text", text, "reason", "time", "points", flow_shared_points(v, armies));
     }
+    if (flow_over(&s->flow))
+        return flow_result_json(&s->flow, v, game_armies(&s->rec.game));
     if (s->aborted)
         return json_pack("{s:s, s:s, s:n}", "text", "aborted", "reason", "aborted", "points");
     struct game_status st = game_status(&s->rec.game);
@@ -481,14 +487,20 @@ static json_t *state_json(struct session *s)
         json_array_append_new(from_to, json_string(v->geo.name[move_from(m)]));
         json_array_append_new(from_to, json_string(v->geo.name[move_to(m)]));
     }
+    json_t *material = material_json(v, &setup);
+    for (int i = 0; i < s->ply; i++)
+        material_add(v, material, s->rec.moves[i].army, &s->rec.moves[i].captured);
     /* The version orders the STATEs: a reply to a request may reach the page after the stream's newer one. */
-    return json_pack(
+    json_t *state = json_pack(
         "{s:s, s:I, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:i}", "id",
         s->id, "version", (json_int_t)s->state_version, "variant", v->name, "start", s->rec.start, "fen", fen, "ply",
         s->ply, "plies", s->rec.nmoves, "turn", letter_json(v, side), "pieces", pieces, "legal", legal, "check",
         cells_json(v, check), "last", from_to, "moves", moves, "result", result_json(s), "eliminated", eliminated,
         "seats", seats_json(s), "clocks", clocks_json(s), "abortable", abortable(s), "analysing", s->analyse, "multipv",
         s->multipv);
+    json_object_set_new(state, "draw", flow_draw_json(&s->flow, v, s->rec.nmoves));
+    json_object_set_new(state, "material", material);
+    return state;
 }
 
 /* ---- changes and events ---- */
@@ -708,6 +720,7 @@ static void run_engine_move(struct session *s, int side)
         /* Its idea of the position is wrong: it starts afresh. */
         e->restart = true;
     } else if (charge_clock(s)) {
+        flow_scored(&s->flow, side, &reply);
         play_move(s, m);
         set_status(s, e, side, ENGINE_OK, "");
     } else {
@@ -1126,6 +1139,7 @@ void session_create(const json_t *body, struct reply *r)
     }
     s->nseats = v->nplayers;
     s->forfeit = -1;
+    flow_reset(&s->flow, true);
     s->multipv = 1;
     s->analysis_seat = -1;
     s->refs = 1;
@@ -1249,6 +1263,7 @@ static void do_undo(struct session *s, const json_t *body, const char *text, siz
     }
     s->forfeit = -1;
     s->aborted = false;
+    flow_reset(&s->flow, false);
     game_changed(s, true);
     reply_json(r, 200, state_json(s));
 }
@@ -1306,6 +1321,7 @@ static void replace_game(struct session *s, struct record *rec)
     s->helper.new_game = true;
     s->forfeit = -1;
     s->aborted = false;
+    flow_reset(&s->flow, true);
     game_changed(s, true);
 }
 
@@ -1367,6 +1383,8 @@ static void pgn_get(struct session *s, struct reply *r)
     if (s->forfeit >= 0) {
         game_record_fault(&rec, TERM_TIME, s->forfeit, game_armies(&g));
         snprintf(rec.reason, sizeof rec.reason, "%s loses on time", play_colour_name(s->rec.v, s->forfeit));
+    } else if (flow_over(&s->flow)) {
+        flow_record(&s->flow, s->rec.v, &rec, game_armies(&g));
     } else if (st.outcome != GAME_ONGOING) {
         game_record_end(s->rec.v, &rec, st, g.ops->position_side(g.pos), game_armies(&g));
     }
@@ -1597,6 +1615,91 @@ static void do_restart(struct session *s, const json_t *body, const char *text, 
     reply_json(r, 200, state_json(s));
 }
 
+/* ---- the game flow (actions.c) ---- */
+
+static void flow_game_of(struct session *s, struct flow_game *g)
+{
+    *g = (struct flow_game){ .v = s->rec.v, .nseats = s->nseats, .plies = s->rec.nmoves,
+                             .armies = game_armies(&s->rec.game), .over = game_over(s) };
+    for (int k = 0; k < s->nseats; k++)
+        g->engine[k] = s->seat[k].engine;
+}
+
+typedef int (*flow_fn)(struct flow *f, const struct flow_game *g, const json_t *body, char *err, size_t len);
+
+/* A request of the flow: answered with the new state, and every search stopped if the game ended. */
+static void flow_request(struct session *s, flow_fn fn, const json_t *body, struct reply *r)
+{
+    struct flow_game g;
+    char err[256];
+    flow_game_of(s, &g);
+    int status = fn(&s->flow, &g, body, err, sizeof err);
+    if (status != 200) {
+        reply_error(r, status, "%s", err);
+        return;
+    }
+    if (game_over(s))
+        interrupt(s, true);
+    state_changed(s);
+    reply_json(r, 200, state_json(s));
+}
+
+static void do_resign(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    flow_request(s, flow_resign, body, r);
+}
+
+static void do_draw(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    flow_request(s, flow_draw, body, r);
+}
+
+/* Gives seat `to` the player of seat `from`: a person, or an engine with its strength. */
+static void seat_take(struct seat *to, const struct seat *from)
+{
+    to->engine = from->engine;
+    to->e.id = from->e.id;
+    to->e.elo = from->e.elo;
+}
+
+/* The same game again from its starting position, clocks and seats; with swap, each seat's player
+ * (person or engine) moves on to the next army. */
+static void do_rematch(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    struct flow_game g;
+    struct record rec;
+    char err[256];
+    bool swap;
+    flow_game_of(s, &g);
+    int status = flow_rematch(&g, body, &swap, err, sizeof err);
+    if (status != 200) {
+        reply_error(r, status, "%s", err);
+        return;
+    }
+    if (!record_load(&rec, s->rec.v, s->rec.start, NULL, 0, err, sizeof err)) {
+        reply_error(r, 503, "%s", err);
+        return;
+    }
+    for (int k = 0; swap && k < s->nseats; k++) {
+        /* The processes stay with their seats: the worker may still be ending a search with one. */
+        struct seat *t = &s->seat[k];
+        t->e.restart = true;
+        t->e.status = ENGINE_OK;
+        t->e.message[0] = 0;
+    }
+    if (swap) {
+        struct seat last = s->seat[s->nseats - 1];
+        for (int k = s->nseats - 1; k > 0; k--)
+            seat_take(&s->seat[k], &s->seat[k - 1]);
+        seat_take(&s->seat[0], &last);
+    }
+    replace_game(s, &rec);
+    reply_json(r, 200, state_json(s));
+}
+
 typedef void (*action_fn)(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r);
 
 static const struct {
@@ -1607,6 +1710,7 @@ static const struct {
     { "abort", "POST", do_abort }, { "view", "POST", do_view },       { "fen", "POST", do_fen },
     { "pgn", "GET", do_pgn },      { "pgn", "POST", do_pgn },         { "analyse", "POST", do_analyse },
     { "hint", "POST", do_hint },   { "options", "POST", do_options }, { "restart", "POST", do_restart },
+    { "resign", "POST", do_resign }, { "draw", "POST", do_draw },     { "rematch", "POST", do_rematch },
 };
 
 void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,

@@ -28,8 +28,7 @@ static void set_reason(struct game_record *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The armies in `share` (bit p for army p) split the point; the others score 0. */
-static void end_shared(struct game_record *r, enum termination term, unsigned share)
+void game_record_share(struct game_record *r, enum termination term, unsigned share)
 {
     r->term = term;
     r->den = __builtin_popcount(share);
@@ -39,7 +38,7 @@ static void end_shared(struct game_record *r, enum termination term, unsigned sh
 
 void game_record_fault(struct game_record *r, enum termination term, int side, unsigned armies)
 {
-    end_shared(r, term, armies & ~(1u << side));
+    game_record_share(r, term, armies & ~(1u << side));
     r->culprit = side;
     r->left[side] = r->nmoves;
 }
@@ -174,12 +173,12 @@ static void play_moves(const struct play *p, struct game *g, struct game_record 
         }
         enum adjudged verdict = adjudicator_verdict(&judge, adj, r->nmoves);
         if (verdict == ADJUDGED_RESIGN) {
-            end_shared(r, TERM_RESIGNATION, armies & ~(1u << judge.resigned));
+            game_record_share(r, TERM_RESIGNATION, armies & ~(1u << judge.resigned));
             set_reason(r, "%s resigns (adjudication)", play_colour_name(p->v, judge.resigned));
             break;
         }
         if (verdict == ADJUDGED_DRAW) {
-            end_shared(r, TERM_ADJUDICATED_DRAW, armies);
+            game_record_share(r, TERM_ADJUDICATED_DRAW, armies);
             set_reason(r, "Draw by adjudication");
             break;
         }

@@ -86,6 +86,8 @@ unsigned game_record_move(const struct variant *v, struct game *g, struct game_r
  * termination, scores and reason. */
 void game_record_end(const struct variant *v, struct game_record *r, struct game_status st, int side,
                      unsigned armies);
+/* The armies in `share` (bit p for army p) split the point; the others score 0. */
+void game_record_share(struct game_record *r, enum termination term, unsigned share);
 /* The player at fault scores 0 and leaves; the other armies on the board share the point. */
 void game_record_fault(struct game_record *r, enum termination term, int side, unsigned armies);
 /* Whether the game counts in the results. */
