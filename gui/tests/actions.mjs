@@ -167,7 +167,7 @@ test('a premove is played after the engine\'s reply', 'glinski', async (page, ct
   });
 });
 
-test('an illegal premove is dropped; a click off the pieces or a right-click cancels one', 'glinski', async (page, ctx) => {
+test('an illegal premove is dropped; a click elsewhere or a right-click cancels one', 'glinski', async (page, ctx) => {
   await againstSlowToy(page, ctx, async () => {
     await page.click('[data-cell="e4"]');
     await page.click('[data-cell="e5"]');

@@ -47,7 +47,8 @@ const analysis = new Analysis({
 }, { graph, onArrows: list => setArrows('analysis', list) });
 const shares = new Shares($('#shares'));
 const resultDialog = new ResultDialog($('#result-dialog'), { onRematch: swap => rematch(swap) });
-const flow = new GameFlow({ resign: $('#resign'), draw: $('#draw'), offer: $('#draw-offer'), message: $('#flow-message') },
+const flow = new GameFlow(
+  { resign: $('#resign'), draw: $('#draw'), offer: $('#draw-offer'), message: $('#flow-message') },
   { session: () => page.session, act: call => act(call), armyName: letter => armyName(letter) });
 const sounds = new Sounds($('#mute'));
 const premove = new Premove({

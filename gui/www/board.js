@@ -14,7 +14,9 @@ export class Board {
    * `cellAttribute` names the cells' data attribute: `data-cell` on the game's board only, so that
    * `[data-cell]` finds exactly the game's cells.
    */
-  constructor(element, { onMove = () => {}, onCell = () => {}, onPremove = () => {}, cellAttribute = 'data-cell' } = {}) {
+  constructor(element, {
+    onMove = () => {}, onCell = () => {}, onPremove = () => {}, cellAttribute = 'data-cell',
+  } = {}) {
     this.element = element;
     this.cellAttribute = cellAttribute;
     this.cellKey = cellAttribute.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase()); // its dataset name

@@ -6,7 +6,8 @@ const HOW = {
   resignation: 'by resignation', agreement: 'by agreement',
 };
 const CAUSE = {
-  stalemate: 'Stalemate', repetition: 'Threefold repetition', '100-ply rule': 'The 100-ply rule', agreement: 'Draw agreed',
+  stalemate: 'Stalemate', repetition: 'Threefold repetition', '100-ply rule': 'The 100-ply rule',
+  agreement: 'Draw agreed',
 };
 const FRACTIONS = { 0.25: '¼', 0.5: '½', 0.75: '¾' };
 
