@@ -8,6 +8,7 @@ const BARE_KINGS = '6/7/8/9/10/11/K8k/9/8/7/6 w - - 0 1';
 const ROOK_DOWN = '6/7/8/9/10/11/K8k/9/8/7/5r w - - 0 1'; // Black (the engine) has a rook more
 const ROOK_TAKES = '6/7/R3r3/9/10/11/K8k/9/8/7/6 w - - 0 1'; // c1c5 takes the rook
 const ROOK_CHECKS = '6/7/R7/9/10/11/K8k/9/8/7/6 w - - 0 1'; // c1c7 gives check
+const WELLISCH_ROOK_TAKES = 'wG5/7/8/9/9bG/11/rR3wR5/9/8/7/rG5 r - - 0 1'; // Red's g1g5 takes White's rook
 
 const headline = page => page.textContent('#result-dialog .headline');
 const lastSound = page => page.evaluate(() => document.body.dataset.lastSound ?? null);
@@ -114,6 +115,21 @@ test('captured pieces and the material lead beside the cards', 'glinski', async 
   expect(await page.locator('#players [data-army="b"] .material .taken, #players [data-army="b"] .lead').count() === 0,
     'Black shows captures or a lead');
   expect(await lastSound(page) === 'capture', `the capture sounds "${await lastSound(page)}"`);
+});
+
+test('three armies: captured pieces, the lead over the others\' mean, a resignation', 'wellisch', async page => {
+  await newGame(page, ['human', 'human', 'human']);
+  await loadFen(page, WELLISCH_ROOK_TAKES);
+  await page.click('[data-cell="g1"]');
+  await page.click('[data-cell="g5"]');
+  await page.waitForSelector('#players [data-army="r"] .material .taken[data-piece="wR"]');
+  const lead = await page.textContent('#players [data-army="r"] .material .lead');
+  expect(lead === '+6', `Red's lead over the others' mean: ${lead}`); // a Wellisch rook is worth 5.89 pawns
+  expect(await page.locator('#players [data-army="w"] .lead, #players [data-army="b"] .lead').count() === 0,
+    'White or Black shows a lead');
+  await resign(page); // White is to move
+  const words = await headline(page);
+  expect(words === 'White resigns; Red and Black share the points', `the dialog says "${words}"`);
 });
 
 test('move sounds: a move, a check, the end; muting is remembered', 'glinski', async page => {
