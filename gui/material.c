@@ -18,19 +18,27 @@ void material_captures(const struct variant *v, const struct setup *before, cons
     }
 }
 
-json_t *material_json(const struct variant *v, const struct setup *position)
+void material_values(const struct variant *v, const struct setup *position, double *value)
 {
-    int value[MAX_TYPES];
+    int type_value[MAX_TYPES];
     long long total[MAX_PLAYERS] = { 0 };
-    values_of(v, value);
+    values_of(v, type_value);
     for (int c = 0; c < v->geo.ncells; c++)
         if (position->piece[c])
-            total[piece_colour(position->piece[c])] += value[piece_type(position->piece[c])];
+            total[piece_colour(position->piece[c])] += type_value[piece_type(position->piece[c])];
+    for (int p = 0; p < v->nplayers; p++)
+        value[p] = (double)total[p] / 100;
+}
+
+json_t *material_json(const struct variant *v, const struct setup *position, const double *start)
+{
+    double value[MAX_PLAYERS];
+    material_values(v, position, value);
     json_t *material = json_object();
     for (int p = 0; p < v->nplayers; p++) {
         char letter[2] = { v->colour_letter[p], 0 };
         json_object_set_new(material, letter,
-                            json_pack("{s:[], s:f}", "captured", "value", (double)total[p] / 100));
+                            json_pack("{s:[], s:f, s:f}", "captured", "value", value[p], "start", start[p]));
     }
     return material;
 }

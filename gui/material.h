@@ -19,9 +19,11 @@ struct captures {
  * the armies in `left` (eliminated by the move, their pieces lifted) count only on the cell `to`. */
 void material_captures(const struct variant *v, const struct setup *before, const struct setup *after, int mover,
                        unsigned left, int to, struct captures *out);
-/* {"w": {"captured": [], "value": pawns}, ...}: each army's material in `position`; add the captures
- * with material_add. */
-json_t *material_json(const struct variant *v, const struct setup *position);
+/* Each army's material in `position`, in pawns (a royal counts nothing). */
+void material_values(const struct variant *v, const struct setup *position, double *value);
+/* {"w": {"captured": [], "value": pawns, "start": pawns}, ...}: each army's material in `position` and
+ * at the game's start (`start`, by material_values); add the captures with material_add. */
+json_t *material_json(const struct variant *v, const struct setup *position, const double *start);
 /* Adds the pieces that `army` captured in one move to its "captured" list. */
 void material_add(const struct variant *v, json_t *material, int army, const struct captures *c);
 

@@ -80,6 +80,7 @@ struct record {
     const struct variant *v;
     struct game game;
     char start[1024];
+    double start_material[MAX_PLAYERS];     /* each army's, in pawns */
     struct played *moves;
     int nmoves, cap;
 };
@@ -278,6 +279,11 @@ static bool record_load(struct record *rec, const struct variant *v, const char 
     if (!game_init(&rec->game, v, false, err, errlen))
         return false;
     bool ok = game_set_position(&rec->game, rec->start, NULL, 0, err, errlen);
+    if (ok) {
+        struct setup setup;
+        rec->game.ops->position_get(rec->game.pos, &setup);
+        material_values(v, &setup, rec->start_material);
+    }
     for (int i = 0; ok && i < n; i++) {
         move_t m;
         char why[256];
@@ -487,7 +493,7 @@ static json_t *state_json(struct session *s)
         json_array_append_new(from_to, json_string(v->geo.name[move_from(m)]));
         json_array_append_new(from_to, json_string(v->geo.name[move_to(m)]));
     }
-    json_t *material = material_json(v, &setup);
+    json_t *material = material_json(v, &setup, s->rec.start_material);
     for (int i = 0; i < s->ply; i++)
         material_add(v, material, s->rec.moves[i].army, &s->rec.moves[i].captured);
     /* The version orders the STATEs: a reply to a request may reach the page after the stream's newer one. */

@@ -40,7 +40,8 @@ export class GameFlow {
   resignClicked() {
     if (!this.resign.classList.contains('confirm')) {
       this.resign.classList.add('confirm');
-      this.resign.textContent = 'Resign? Click again';
+      this.resign.textContent = 'Sure?';
+      this.resign.title = 'Click again to resign';
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.unconfirm(), CONFIRM_MS);
       return;
@@ -53,7 +54,8 @@ export class GameFlow {
   unconfirm() {
     clearTimeout(this.timer);
     this.resign.classList.remove('confirm');
-    this.resign.textContent = 'Resign';
+    this.resign.textContent = '⚑';
+    this.resign.title = 'Resign (click twice)';
   }
 
   render(state) {

@@ -3,15 +3,18 @@ import { pieceIcon } from './pieces.js';
 import { element } from './dom.js';
 
 /**
- * Each army's lead in pawns over the other armies on the board: its material (the engine's piece
- * values, in the STATE) minus the mean of theirs; with two armies simply the difference.
+ * Each army's lead in pawns over the other armies on the board: the change of its material since the
+ * start (the engine's piece values, in the STATE) minus the mean change of theirs; with two armies
+ * and equal armies at the start, simply the difference. Armies that start unequal (nd-wellisch-4p's)
+ * start level.
  */
 export function materialLeads(material, onBoard) {
+  const change = a => material[a].value - material[a].start;
   const leads = new Map();
   for (const army of onBoard) {
     const others = onBoard.filter(a => a !== army);
-    const mean = others.reduce((sum, a) => sum + material[a].value, 0) / (others.length || 1);
-    leads.set(army, material[army].value - mean);
+    const mean = others.reduce((sum, a) => sum + change(a), 0) / (others.length || 1);
+    leads.set(army, change(army) - mean);
   }
   return leads;
 }

@@ -1,5 +1,7 @@
 // Move sounds made with the Web Audio API (no sound files): a move, a capture, a check, the game's end.
-// The last sound's name and a count stay on <body> (data-last-sound, data-sounds), muted or not.
+// The last sound's name and a count stay on <body> (data-last-sound, data-sounds), muted or not. The
+// audio starts with the person's first click or key, as browsers allow, and only while not muted:
+// opening the audio device can hold the page for seconds where there is none (a headless browser).
 
 const MUTED = 'sennight.muted'; // localStorage: "1" while muted
 
@@ -29,29 +31,40 @@ export class Sounds {
     this.context = null;
     this.muted = localStorage.getItem(MUTED) === '1';
     this.count = 0;
-    toggle.addEventListener('click', () => this.setMuted(!this.muted));
+    toggle.addEventListener('click', () => {
+      this.setMuted(!this.muted);
+      this.open();
+    });
     this.setMuted(this.muted);
+    this.unlock = () => this.open();
+    for (const name of ['pointerdown', 'keydown']) document.addEventListener(name, this.unlock, true);
+  }
+
+  /** On a person's gesture: the audio, unless muted or open already. */
+  open() {
+    if (this.muted || this.context) return;
+    try {
+      this.context = new AudioContext();
+    } catch {
+      this.context = null; // a browser without audio plays nothing
+    }
+    for (const name of ['pointerdown', 'keydown']) document.removeEventListener(name, this.unlock, true);
   }
 
   setMuted(muted) {
     this.muted = muted;
     localStorage.setItem(MUTED, muted ? '1' : '0');
     this.toggle.setAttribute('aria-pressed', String(muted));
-    this.toggle.textContent = muted ? 'Sound off' : 'Sound on';
+    this.toggle.title = muted ? 'Move sounds: off' : 'Move sounds: on';
   }
 
-  /** Plays the sound (unless muted) and records it on <body>. */
+  /** Plays the sound (unless muted, or before the audio started) and records it on <body>. */
   play(name) {
     document.body.dataset.lastSound = name;
     document.body.dataset.sounds = String(++this.count);
-    if (this.muted) return;
-    try {
-      this.context ??= new AudioContext();
-      this.context.resume?.();
-      this.synthesise(SOUNDS[name]);
-    } catch {
-      // a browser without audio plays nothing
-    }
+    if (this.muted || !this.context) return;
+    this.context.resume();
+    this.synthesise(SOUNDS[name]);
   }
 
   synthesise({ notes, noise = 0 }) {
