@@ -25,6 +25,8 @@
 #include "board_json.h"
 #include "seats.h"
 #include "tree_record.h"
+#include "actions.h"
+#include "material.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -74,6 +76,7 @@ struct played {
     char uci[16];
     int army;
     unsigned left;              /* armies that left the board after it */
+    struct captures captured;
 };
 
 /* A game from its start: the variant, the position after every move, the moves; the tree holds them
@@ -82,6 +85,7 @@ struct record {
     const struct variant *v;
     struct game game;
     char start[1024];
+    double start_material[MAX_PLAYERS];     /* each army's, in pawns */
     struct played *moves;
     int nmoves, cap;
     struct tree tree;
@@ -123,6 +127,7 @@ struct session {
     long long turn_start;       /* when the clock of the army to move started */
     int forfeit;                /* the army that lost on time, or -1 */
     bool aborted;               /* ended before every army had moved */
+    struct flow flow;           /* resigned, drawn by agreement, a draw offer */
     /* The worker's job; a change that makes it obsolete sets cancel. */
     enum job job;
     int job_seat;
@@ -235,10 +240,14 @@ static bool record_push(struct record *rec, move_t m)
         rec->cap = cap;
     }
     struct played *p = &rec->moves[rec->nmoves++];
+    struct setup before, after;
     p->m = m;
     p->army = game_side(&rec->game);
     move_to_text(rec->v, m, p->uci);
+    rec->game.ops->position_get(rec->game.pos, &before);
     p->left = game_play(&rec->game, m, NULL);
+    rec->game.ops->position_get(rec->game.pos, &after);
+    material_captures(rec->v, &before, &after, p->army, p->left, move_to(m), &p->captured);
     return true;
 }
 
@@ -301,6 +310,11 @@ static bool record_load(struct record *rec, const struct variant *v, const char 
     }
     bool ok = game_init(&rec->game, v, false, err, errlen)
               && game_set_position(&rec->game, rec->start, NULL, 0, err, errlen);
+    if (ok) {
+        struct setup setup;
+        game_setup(&rec->game, &setup);
+        material_values(v, &setup, rec->start_material);
+    }
     for (int i = 0; ok && i < n; i++) {
         move_t m;
         char why[256];
@@ -348,7 +362,7 @@ static bool clocked(const struct session *s)
 
 static bool game_over(struct session *s)
 {
-    return s->forfeit >= 0 || s->aborted || game_status(&s->rec.game).outcome != GAME_ONGOING;
+    return s->forfeit >= 0 || s->aborted || flow_over(&s->flow) || game_status(&s->rec.game).outcome != GAME_ONGOING;
 }
 
 /* Whether a move at an earlier position makes a variation (an analysis board): the game is over, no
@@ -437,14 +451,12 @@ static json_t *result_json(struct session *s)
     char text[256];
     if (s->forfeit >= 0) {
         /* The armies still on the board share the point the loser forfeits. */
-        int score[MAX_PLAYERS] = { 0 }, den = 0;
         unsigned armies = game_armies(&s->rec.game) & ~(1u << s->forfeit);
-        for (int p = 0; p < v->nplayers; p++)
-            den += score[p] = armies >> p & 1;
         snprintf(text, sizeof text, "time forfeit: %c loses on time", v->colour_letter[s->forfeit]);
-        return json_pack("{s:s, s:s, s:o}", "text", text, "reason", "time", "points",
-                         points_json(v, score, den ? den : 1));
+        return json_pack("{s:s, s:s, s:o}", "text", text, "reason", "time", "points", flow_shared_points(v, armies));
     }
+    if (flow_over(&s->flow))
+        return flow_result_json(&s->flow, v, game_armies(&s->rec.game));
     if (s->aborted)
         return json_pack("{s:s, s:s, s:n}", "text", "aborted", "reason", "aborted", "points");
     struct game_status st = game_status(&s->rec.game);
@@ -536,6 +548,9 @@ static json_t *state_json(struct session *s)
         json_array_append_new(from_to, json_string(v->geo.name[move_from(m)]));
         json_array_append_new(from_to, json_string(v->geo.name[move_to(m)]));
     }
+    json_t *material = material_json(v, &setup, s->rec.start_material);
+    for (int i = 0; i < s->ply; i++)
+        material_add(v, material, s->rec.moves[i].army, &s->rec.moves[i].captured);
     /* The version orders the STATEs: a reply to a request may reach the page after the stream's newer one. */
     json_t *state = json_pack(
         "{s:s, s:I, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:i}", "id",
@@ -547,6 +562,8 @@ static json_t *state_json(struct session *s)
     json_object_set_new(state, "node", json_integer(s->node));
     json_object_set_new(state, "variations", tree_variations_json(&s->rec.tree, v->colour_letter, v->nplayers));
     json_object_set_new(state, "analysis_board", json_boolean(analysis_board(s)));
+    json_object_set_new(state, "draw", flow_draw_json(&s->flow, v, s->rec.nmoves));
+    json_object_set_new(state, "material", material);
     return state;
 }
 
@@ -778,6 +795,7 @@ static void run_engine_move(struct session *s, int side)
         /* Its idea of the position is wrong: it starts afresh. */
         e->restart = true;
     } else if (charge_clock(s)) {
+        flow_scored(&s->flow, side, &reply);
         play_move(s, m);
         set_status(s, e, side, ENGINE_OK, "");
     } else {
@@ -1205,6 +1223,7 @@ void session_create(const json_t *body, struct reply *r)
     }
     s->nseats = v->nplayers;
     s->forfeit = -1;
+    flow_reset(&s->flow, true);
     s->multipv = 1;
     s->analysis_seat = -1;
     s->refs = 1;
@@ -1464,6 +1483,7 @@ static void do_undo(struct session *s, const json_t *body, const char *text, siz
     }
     s->forfeit = -1;
     s->aborted = false;
+    flow_reset(&s->flow, false);
     game_changed(s, true);
     reply_json(r, 200, state_json(s));
 }
@@ -1555,6 +1575,7 @@ static void replace_game(struct session *s, struct record *rec)
     s->forfeit = -1;
     s->aborted = false;
     s->analysis = false;
+    flow_reset(&s->flow, true);
     game_changed(s, true);
 }
 
@@ -1619,6 +1640,8 @@ static void pgn_get(struct session *s, struct reply *r)
     if (s->forfeit >= 0) {
         game_record_fault(&rec, TERM_TIME, s->forfeit, game_armies(&g));
         snprintf(rec.reason, sizeof rec.reason, "%s loses on time", play_colour_name(s->rec.v, s->forfeit));
+    } else if (flow_over(&s->flow)) {
+        flow_record(&s->flow, s->rec.v, &rec, game_armies(&g));
     } else if (st.outcome != GAME_ONGOING) {
         game_record_end(s->rec.v, &rec, st, game_side(&g), game_armies(&g));
     }
@@ -1899,6 +1922,91 @@ static bool session_allowed(struct session *s, const char *action, const char *m
     return false;
 }
 
+/* ---- the game flow (actions.c) ---- */
+
+static void flow_game_of(struct session *s, struct flow_game *g)
+{
+    *g = (struct flow_game){ .v = s->rec.v, .nseats = s->nseats, .plies = s->rec.nmoves,
+                             .armies = game_armies(&s->rec.game), .over = game_over(s) };
+    for (int k = 0; k < s->nseats; k++)
+        g->engine[k] = s->seat[k].engine;
+}
+
+typedef int (*flow_fn)(struct flow *f, const struct flow_game *g, const json_t *body, char *err, size_t len);
+
+/* A request of the flow: answered with the new state, and every search stopped if the game ended. */
+static void flow_request(struct session *s, flow_fn fn, const json_t *body, struct reply *r)
+{
+    struct flow_game g;
+    char err[256];
+    flow_game_of(s, &g);
+    int status = fn(&s->flow, &g, body, err, sizeof err);
+    if (status != 200) {
+        reply_error(r, status, "%s", err);
+        return;
+    }
+    if (game_over(s))
+        interrupt(s, true);
+    state_changed(s);
+    reply_json(r, 200, state_json(s));
+}
+
+static void do_resign(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    flow_request(s, flow_resign, body, r);
+}
+
+static void do_draw(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    flow_request(s, flow_draw, body, r);
+}
+
+/* Gives seat `to` the player of seat `from`: a person, or an engine with its strength. */
+static void seat_take(struct seat *to, const struct seat *from)
+{
+    to->engine = from->engine;
+    to->e.id = from->e.id;
+    to->e.elo = from->e.elo;
+}
+
+/* The same game again from its starting position, clocks and seats; with swap, each seat's player
+ * (person or engine) moves on to the next army. */
+static void do_rematch(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    struct flow_game g;
+    struct record rec;
+    char err[256];
+    bool swap;
+    flow_game_of(s, &g);
+    int status = flow_rematch(&g, body, &swap, err, sizeof err);
+    if (status != 200) {
+        reply_error(r, status, "%s", err);
+        return;
+    }
+    if (!record_load(&rec, s->rec.v, s->rec.start, NULL, 0, err, sizeof err)) {
+        reply_error(r, 503, "%s", err);
+        return;
+    }
+    for (int k = 0; swap && k < s->nseats; k++) {
+        /* The processes stay with their seats: the worker may still be ending a search with one. */
+        struct seat *t = &s->seat[k];
+        t->e.restart = true;
+        t->e.status = ENGINE_OK;
+        t->e.message[0] = 0;
+    }
+    if (swap) {
+        struct seat last = s->seat[s->nseats - 1];
+        for (int k = s->nseats - 1; k > 0; k--)
+            seat_take(&s->seat[k], &s->seat[k - 1]);
+        seat_take(&s->seat[0], &last);
+    }
+    replace_game(s, &rec);
+    reply_json(r, 200, state_json(s));
+}
+
 typedef void (*action_fn)(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r);
 
 static const struct {
@@ -1911,6 +2019,7 @@ static const struct {
     { "hint", "POST", do_hint },   { "options", "POST", do_options }, { "restart", "POST", do_restart },
     { "join", "POST", do_join },
     { "line", "POST", do_line },   { "promote", "POST", do_promote }, { "delete", "POST", do_delete },
+    { "resign", "POST", do_resign }, { "draw", "POST", do_draw },     { "rematch", "POST", do_rematch },
 };
 
 void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,

@@ -1162,6 +1162,210 @@ END_TEST
 
 /* The server's children: its engines, which are in process groups of their own, so that only the
  * server ends them. Returns the last one, or 0. */
+static double points_of(json_t *state, const char *army)
+{
+    return number(json_object_get(json_object_get(json_object_get(state, "result"), "points"), army));
+}
+
+/* Resigning between people: bad requests refused with 4xx, the result, the record, no second end, a
+ * rematch; with three armies. */
+START_TEST(test_resign)
+{
+    struct gui g;
+    char id[64];
+    gui_start(&g, NULL);
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
+    json_decref(session_post(&g, id, "rematch", NULL, 409));
+    json_decref(session_post(&g, id, "resign", NULL, 400));
+    json_decref(session_post(&g, id, "resign", "{\"army\": 1}", 400));
+    json_decref(session_post(&g, id, "resign", "{\"army\": \"r\"}", 400));
+    json_decref(session_post(&g, id, "resign", "{\"army\": \"wb\"}", 400));
+    json_decref(session_post(&g, id, "move", "{\"move\": \"f5f6\"}", 200));
+    json_t *state = session_post(&g, id, "resign", "{\"army\": \"w\"}", 200);
+    json_t *result = json_object_get(state, "result");
+    ck_assert_str_eq(str(result, "reason"), "resignation");
+    ck_assert_str_eq(str(result, "army"), "w");
+    ck_assert(points_of(state, "w") == 0 && points_of(state, "b") == 1);
+    ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 0);
+    ck_assert(!json_is_true(json_object_get(state, "abortable")));
+    json_decref(state);
+    json_t *err = session_post(&g, id, "resign", "{\"army\": \"b\"}", 409);
+    ck_assert_str_eq(str(err, "error"), "the game is over");
+    json_decref(err);
+    json_decref(session_post(&g, id, "resign", "{\"army\": \"w\"}", 409));
+    json_decref(session_post(&g, id, "draw", "{\"army\": \"b\"}", 409));
+    json_decref(session_post(&g, id, "move", "{\"move\": \"f7f6\"}", 409));
+    json_decref(session_post(&g, id, "abort", NULL, 409));
+    char path[256];
+    snprintf(path, sizeof path, "/api/session/%s/pgn", id);
+    struct response r = http(&g, "GET", path, NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(strstr(r.body, "[Result \"0-1\"]") && strstr(r.body, "{White resigns}"), "%s", r.body);
+    response_free(&r);
+    /* A rematch: the same start, seats and clock, no result. */
+    json_decref(session_post(&g, id, "rematch", "{\"swap\": \"yes\"}", 400));
+    state = session_post(&g, id, "rematch", NULL, 200);
+    ck_assert(json_is_null(json_object_get(state, "result")));
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 0);
+    ck_assert_str_eq(str(state, "fen"), test_variant("glinski")->start_fen);
+    json_decref(state);
+    json_decref(session_post(&g, id, "rematch", "{}", 409));
+    /* Three armies: the one that resigns scores 0, the two others on the board share the point. */
+    json_decref(new_session(&g, "{\"variant\": \"nd-mccooey-3p\"}", id));
+    state = session_post(&g, id, "resign", "{\"army\": \"b\"}", 200);
+    ck_assert(points_of(state, "b") == 0 && points_of(state, "r") == 0.5 && points_of(state, "w") == 0.5);
+    json_decref(state);
+    gui_stop(&g);
+}
+END_TEST
+
+/* A draw between people: offered, declined, offered again and accepted; an offer lapses with a move. */
+START_TEST(test_draw_between_people)
+{
+    struct gui g;
+    char id[64];
+    gui_start(&g, NULL);
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
+    json_decref(session_post(&g, id, "draw", "{\"army\": \"w\", \"accept\": 1}", 400));
+    json_decref(session_post(&g, id, "draw", "{\"army\": \"b\", \"accept\": false}", 409));
+    json_t *state = session_post(&g, id, "draw", "{\"army\": \"w\"}", 200);
+    json_t *draw = json_object_get(state, "draw");
+    ck_assert(json_is_null(json_object_get(state, "result")));
+    ck_assert(has_string(json_object_get(draw, "offers"), "w"));
+    ck_assert_str_eq(str(draw, "message"), "White offers a draw");
+    json_decref(state);
+    /* The one who offered cannot decline its own offer. */
+    json_decref(session_post(&g, id, "draw", "{\"army\": \"w\", \"accept\": false}", 409));
+    state = session_post(&g, id, "draw", "{\"army\": \"b\", \"accept\": false}", 200);
+    draw = json_object_get(state, "draw");
+    ck_assert_int_eq((int)json_array_size(json_object_get(draw, "offers")), 0);
+    ck_assert_str_eq(str(draw, "message"), "Black declines the draw");
+    json_decref(state);
+    json_decref(session_post(&g, id, "draw", "{\"army\": \"w\"}", 200));
+    json_decref(session_post(&g, id, "move", "{\"move\": \"f5f6\"}", 200));
+    state = session_post(&g, id, "draw", "{\"army\": \"b\"}", 200);
+    ck_assert_msg(json_is_null(json_object_get(state, "result")), "an offer outlived the move after it");
+    json_decref(state);
+    state = session_post(&g, id, "draw", "{\"army\": \"w\"}", 200);
+    ck_assert_str_eq(str(json_object_get(state, "result"), "reason"), "agreement");
+    ck_assert(points_of(state, "w") == 0.5 && points_of(state, "b") == 0.5);
+    json_decref(state);
+    json_decref(session_post(&g, id, "draw", "{\"army\": \"w\"}", 409));
+    gui_stop(&g);
+}
+END_TEST
+
+/* The toy engine scores every position `score`: at most +0.30 it accepts a draw, above it declines. */
+static void engine_draw(const char *score, bool accepted, const char *message)
+{
+    struct gui g;
+    struct stream s;
+    char id[64], reply[16], arguments[64];
+    snprintf(arguments, sizeof arguments, "score=%s", score);
+    gui_start(&g, toy_engine(arguments));
+    json_decref(new_session(&g, "{\"variant\": \"glinski\", \"seats\": [{\"kind\": \"human\"}, {\"kind\": \"engine\", "
+                                "\"engine\": 1}]}", id));
+    json_t *state = session_post(&g, id, "draw", "{\"army\": \"w\"}", 200);
+    ck_assert_str_eq(str(json_object_get(state, "draw"), "message"),
+                     "Black declines the draw: it has not searched this game yet");
+    json_decref(state);
+    json_decref(session_post(&g, id, "draw", "{\"army\": \"b\"}", 400));
+    gui_stop(&g);
+    toy_game(&g, &s, id, arguments, reply);
+    state = session_post(&g, id, "draw", "{\"army\": \"w\"}", 200);
+    ck_assert_int_eq(json_is_null(json_object_get(state, "result")), !accepted);
+    ck_assert_str_eq(str(json_object_get(state, "draw"), "message"), message);
+    json_decref(state);
+    stream_close(&s);
+    gui_stop(&g);
+}
+
+START_TEST(test_engine_answers_draw)
+{
+    engine_draw("30", true, "Draw agreed");
+    engine_draw("31", false, "Black declines the draw (+0.31)");
+}
+END_TEST
+
+/* A rematch with the sides swapped: the engine has White and moves first. */
+START_TEST(test_rematch_swap)
+{
+    struct gui g;
+    struct stream s;
+    char id[64], reply[16];
+    int one = 1;
+    toy_game(&g, &s, id, "", reply);
+    json_decref(session_post(&g, id, "resign", "{\"army\": \"b\"}", 400));
+    json_decref(session_post(&g, id, "resign", "{\"army\": \"w\"}", 200));
+    json_t *state = session_post(&g, id, "rematch", "{\"swap\": true}", 200);
+    json_t *seats = json_object_get(state, "seats");
+    ck_assert_str_eq(str(json_array_get(seats, 0), "kind"), "engine");
+    ck_assert_str_eq(str(json_array_get(seats, 1), "kind"), "human");
+    json_decref(state);
+    state = stream_wait(&s, "state", state_with_plies, &one, 10);
+    ck_assert_msg(state, "the engine does not open the rematch");
+    ck_assert(json_array_size(json_object_get(state, "legal")) > 0);
+    json_decref(state);
+    stream_close(&s);
+    gui_stop(&g);
+}
+END_TEST
+
+/* The first capture of a game found by playing captures first: the captor's list and the material. */
+START_TEST(test_captured_material)
+{
+    struct gui g;
+    char id[64];
+    gui_start(&g, NULL);
+    json_t *state = new_session(&g, "{\"variant\": \"glinski\"}", id);
+    double start = number(json_object_get(json_object_get(json_object_get(state, "material"), "w"), "value"));
+    ck_assert_msg(start > 30 && start < 60, "White's material %g", start);
+    for (int ply = 0; ply < 40; ply++) {
+        json_t *legal = json_object_get(state, "legal"), *pieces = json_object_get(state, "pieces");
+        const char *chosen = json_string_value(json_array_get(legal, 0));
+        char victim[8] = "", body[64];
+        size_t i, k;
+        json_t *m, *p;
+        json_array_foreach(legal, i, m) {
+            /* "f10f11q": the cell after the first one's digits, up to the suffix */
+            const char *uci = json_string_value(m), *at = uci + 1 + strspn(uci + 1, "0123456789");
+            char to[8];
+            snprintf(to, sizeof to, "%.*s", (int)(1 + strspn(at + 1, "0123456789")), at);
+            json_array_foreach(pieces, k, p) {
+                if (!victim[0] && !strcmp(str(p, "cell"), to))
+                    chosen = uci, snprintf(victim, sizeof victim, "%s", str(p, "piece"));
+            }
+        }
+        const char *mover = json_string_value(json_object_get(state, "turn"));
+        char army[2] = { mover[0], 0 };
+        snprintf(body, sizeof body, "{\"move\": \"%s\"}", chosen);
+        json_decref(state);
+        state = session_post(&g, id, "move", body, 200);
+        if (victim[0]) {
+            json_t *mine = json_object_get(json_object_get(state, "material"), army);
+            ck_assert_msg(has_string(json_object_get(mine, "captured"), victim), "%s took %s", army, victim);
+            ck_assert_int_eq((int)json_array_size(json_object_get(mine, "captured")), 1);
+            const char *other = army[0] == 'w' ? "b" : "w";
+            double lost = number(json_object_get(json_object_get(json_object_get(state, "material"), other), "value"));
+            ck_assert_msg(lost < start, "%s's material %g after the capture", other, lost);
+            json_t *theirs = json_object_get(json_object_get(state, "material"), other);
+            ck_assert_msg(number(json_object_get(theirs, "start")) == start, "%s's material at the start", other);
+            /* The view of the position before: nothing taken yet. */
+            char view[64];
+            snprintf(view, sizeof view, "{\"ply\": %d}", ply);
+            json_decref(state);
+            state = session_post(&g, id, "view", view, 200);
+            mine = json_object_get(json_object_get(state, "material"), army);
+            ck_assert_int_eq((int)json_array_size(json_object_get(mine, "captured")), 0);
+            json_decref(state);
+            gui_stop(&g);
+            return;
+        }
+    }
+    ck_abort_msg("no capture in 40 plies");
+}
+END_TEST
+
 static pid_t server_child(pid_t server)
 {
     char path[320];
@@ -1219,6 +1423,11 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_engine_crash);
     tcase_add_test(tc, test_engine_refuses_option);
     tcase_add_test(tc, test_sigterm);
+    tcase_add_test(tc, test_resign);
+    tcase_add_test(tc, test_draw_between_people);
+    tcase_add_test(tc, test_engine_answers_draw);
+    tcase_add_test(tc, test_rematch_swap);
+    tcase_add_test(tc, test_captured_material);
     suite_add_tcase(s, tc);
     return s;
 }

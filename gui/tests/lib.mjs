@@ -167,6 +167,10 @@ export async function runTest(browser, url, t, ctx) {
   page.setDefaultTimeout(10000);
   const errors = [];
   page.on('pageerror', e => errors.push(e.message));
+  // headless Chromium takes seconds to open an audio device: pages start muted (the sound test unmutes)
+  await page.addInitScript(() => {
+    if (localStorage.getItem('sennight.muted') === null) localStorage.setItem('sennight.muted', '1');
+  });
   let error = null;
   try {
     await page.goto(`${url}?variant=${t.variant}`);

@@ -62,6 +62,9 @@ export function sessionApi(id, token = null) {
     hint: () => post(`${base}/hint`),
     option: (engine, name, value) => post(`${base}/options`, { engine, name, value }),
     restart: seat => post(`${base}/restart`, { seat }),
+    resign: army => post(`${base}/resign`, { army }),
+    draw: (army, accept) => post(`${base}/draw`, { army, accept }),
+    rematch: swap => post(`${base}/rematch`, { swap }),
     /** Opens the event stream; `handlers` has one function per event name (state, analysis, engine). */
     events(handlers) {
       const source = new EventSource(`${base}/events`);

@@ -17,6 +17,10 @@ import { parseMove } from './moves.js';
 import { scoreText, forFirstArmy } from './score.js';
 import { pieceIcon, pieceInfo, pieceType, pieceArmy, armyPiece } from './pieces.js';
 import { Part, InvitePanel, linkOf } from './network.js';
+import { GameFlow } from './flow.js';
+import { Sounds, soundFor } from './sounds.js';
+import { renderMaterial } from './material.js';
+import { Premove } from './premove.js';
 
 const $ = selector => document.querySelector(selector);
 const SAVED = 'sennight.session'; // this tab's session, so that a reload resumes the game
@@ -33,7 +37,9 @@ const page = {
   arrows: { analysis: [], hint: [] },
 };
 
-const board = new Board($('#board'), { onMove: (from, to, ucis) => chooseAndPlay(to, ucis) });
+const board = new Board($('#board'), {
+  onMove: (from, to, ucis) => chooseAndPlay(to, ucis), onPremove: (from, to) => premove.set(from, to),
+});
 const players = new Players($('#players'));
 const moveList = new MoveList($('#movelist'), $('.nav'), {
   onNode: id => act(() => page.session.viewNode(id)),
@@ -46,7 +52,15 @@ const analysis = new Analysis({
 const shares = new Shares($('#shares'));
 const part = new Part(); // this page's part in a game served to the network
 const invitePanel = new InvitePanel($('#invite'));
-const resultDialog = new ResultDialog($('#result-dialog'));
+const resultDialog = new ResultDialog($('#result-dialog'), { onRematch: swap => rematch(swap) });
+const flow = new GameFlow(
+  { resign: $('#resign'), draw: $('#draw'), offer: $('#draw-offer'), message: $('#flow-message') },
+  { session: () => page.session, act: call => act(call), armyName: letter => armyName(letter) });
+const sounds = new Sounds($('#mute'));
+const premove = new Premove({
+  play: uci => act(() => page.session.move(uci)),
+  changed: () => page.state && board.setPosition({ ...page.state, premove: premove.view(page.state) }),
+});
 const guide = new Guide($('#guide-pieces'), $('#guide-board'));
 const newGame = new NewGameForm($('#newgame'), { onStart: () => start() });
 // the FEN/PGN tab shows its own errors: these calls let them through
@@ -163,12 +177,17 @@ function applyState(state) {
   const moved = page.state?.fen !== state.fen;
   const stepped = page.state && state.ply === page.state.ply + 1; // one move on: it slides
   const ended = page.state && !page.state.result && state.result; // while this page watched
+  const sound = soundFor(page.state, state);
   page.state = state;
+  const dropped = premove.onState(state);
   if (moved) setArrows('hint', []);
-  board.setPosition(part.mayMove(state) ? state : { ...state, legal: [] }, stepped);
+  const seen = { ...state, premove: premove.view(state) };
+  board.setPosition(part.mayMove(state) ? seen : { ...seen, legal: [] }, stepped);
   invitePanel.render(part, state, page.variant.armies);
   moveList.render(state, page.variant.armies);
   players.render(state, page.variant, page.engines);
+  renderMaterial($('#players'), state, page.variant);
+  flow.render(state);
   io.setState(state);
   analysis.setState(state, page.variant);
   graph.setGame(state.plies, moveList.mainPly);
@@ -176,6 +195,8 @@ function applyState(state) {
   shares.render(state.eliminated);
   showStatus();
   if (ended) resultDialog.show(state, page.variant.armies);
+  if (sound) sounds.play(sound);
+  if (dropped) notify(dropped);
   const down = state.seats.findIndex(s => TROUBLE.has(s.status));
   if (down >= 0) showEngineAlert(down, `${armyName(state.seats[down].army)}'s engine ${state.seats[down].status}.`);
   else if (page.alertSeat !== null) hideEngineAlert(); // the analysis engine's trouble stays until restarted
@@ -273,6 +294,15 @@ async function show(request) {
 async function act(call) {
   try {
     await show(call());
+  } catch (err) {
+    notify(err.message);
+  }
+}
+
+/** The same game again (with `swap`, each player on the next army's seat) in this tab's session. */
+async function rematch(swap) {
+  try {
+    attach(page.id, await page.session.rematch(swap));
   } catch (err) {
     notify(err.message);
   }

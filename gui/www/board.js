@@ -10,15 +10,20 @@ export class Board {
    * `element` receives the SVG; `onMove(from, to, ucis)` is called when the player drops or clicks a
    * piece onto a legal target (`ucis` holds every legal move between those cells: promotions, fission).
    * `onCell(name)` is called for a click on a cell when no move is being made (the piece guide).
+   * `onPremove(from, to)` sets a premove while an engine is to move; `onPremove()` cancels it.
    * `cellAttribute` names the cells' data attribute: `data-cell` on the game's board only, so that
    * `[data-cell]` finds exactly the game's cells.
    */
-  constructor(element, { onMove = () => {}, onCell = () => {}, cellAttribute = 'data-cell' } = {}) {
+  constructor(element, {
+    onMove = () => {}, onCell = () => {}, onPremove = () => {}, cellAttribute = 'data-cell',
+  } = {}) {
     this.element = element;
     this.cellAttribute = cellAttribute;
     this.cellKey = cellAttribute.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase()); // its dataset name
     this.onMove = onMove;
     this.onCell = onCell;
+    this.onPremove = onPremove;
+    this.premove = { army: null, move: [] };
     this.variant = null;
     this.rotation = 0;
     this.showNames = false;
@@ -28,6 +33,7 @@ export class Board {
     element.append(this.svg);
     this.arrowLayer = null;
     this.svg.addEventListener('pointerdown', e => this.pointerDown(e));
+    this.svg.addEventListener('contextmenu', e => this.cancelPremove(e));
   }
 
   /** A new variant: its cells are drawn anew (with no pieces until setPosition). */
@@ -62,12 +68,13 @@ export class Board {
    * The position: pieces [{cell, piece}], last move [from, to], cells in check, legal moves.
    * With `slide`, the piece of the last move glides from its old cell (unless it was dropped there).
    */
-  setPosition({ pieces = [], last = [], check = [], legal = [] }, slide = false) {
+  setPosition({ pieces = [], last = [], check = [], legal = [], premove = { army: null, move: [] } }, slide = false) {
     this.pieces = pieces;
     this.last = last;
     this.check = check;
     this.legal = legal;
-    if (this.selected && !canMoveFrom(legal, this.selected)) this.selected = null;
+    this.premove = premove;
+    if (this.selected && !canMoveFrom(legal, this.selected) && !this.premovable(this.selected)) this.selected = null;
     this.render();
     if (slide && last.length === 2 && last[1] !== this.dropped) this.slide(last[0], last[1]);
     this.dropped = null;
@@ -131,6 +138,7 @@ export class Board {
     for (const c of cells) {
       let cls = `cell c${c.colour}`;
       if (lastSet.has(c.name)) cls += ' last';
+      if (this.premove.move.includes(c.name)) cls += ' premove';
       if (checkSet.has(c.name)) cls += ' check';
       if (c.name === this.selected) cls += ' sel';
       if (c.name === this.marks.cell) cls += ' sel';
@@ -246,6 +254,7 @@ export class Board {
     if (e.button !== 0) return;
     const cell = this.cellOf(e.target);
     if (!cell) return;
+    if (this.premove.army && !this.legal.length) return this.premoveDown(e, cell);
     if (this.selected && this.tryMove(this.selected, cell)) return;
     if (canMoveFrom(this.legal, cell)) {
       this.selected = cell === this.selected ? null : cell;
@@ -260,8 +269,41 @@ export class Board {
     this.onCell(cell);
   }
 
-  /** Makes the move from -> to if it is legal; true when it was. */
+  /** Whether a premove may start on `cell`: a piece of the army that premoves. */
+  premovable(cell) {
+    const piece = this.premove.army && this.pieces.find(p => p.cell === cell)?.piece;
+    return Boolean(piece) && pieceArmy(piece, this.variant.players) === this.premove.army;
+  }
+
+  /** While an engine is to move: pick a piece of the person's army, then its target; elsewhere cancels. */
+  premoveDown(e, cell) {
+    if (this.selected && cell !== this.selected) {
+      this.tryMove(this.selected, cell);
+    } else if (this.premovable(cell)) {
+      this.selected = cell === this.selected ? null : cell;
+      this.render();
+      if (this.selected) this.startDrag(e, cell);
+    } else {
+      this.cancelPremove();
+    }
+  }
+
+  /** A right-click, or a click off the person's pieces, drops the premove and the selection. */
+  cancelPremove(e) {
+    if (!this.premove.move.length && !(this.selected && this.premove.army)) return;
+    e?.preventDefault();
+    this.selected = null;
+    this.render();
+    this.onPremove();
+  }
+
+  /** Makes the move from -> to if it is legal (or sets it as the premove); true when it was. */
   tryMove(from, to) {
+    if (this.premove.army && !this.legal.length) {
+      this.selected = null;
+      this.onPremove(from, to);
+      return true;
+    }
     const ucis = targetsFrom(this.legal, from).get(to);
     if (!ucis) return false;
     this.selected = null;

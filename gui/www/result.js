@@ -3,8 +3,12 @@
 const HOW = {
   checkmate: 'by checkmate', stalemate: 'by stalemate', repetition: 'by threefold repetition',
   '100-ply rule': 'by the 100-ply rule', 'last army': 'as the last army on the board', time: 'on time',
+  resignation: 'by resignation', agreement: 'by agreement',
 };
-const CAUSE = { stalemate: 'Stalemate', repetition: 'Threefold repetition', '100-ply rule': 'The 100-ply rule' };
+const CAUSE = {
+  stalemate: 'Stalemate', repetition: 'Threefold repetition', '100-ply rule': 'The 100-ply rule',
+  agreement: 'Draw agreed',
+};
 const FRACTIONS = { 0.25: '¼', 0.5: '½', 0.75: '¾' };
 
 /** "1", "0", "½", "⅓"-like text of a share of the points. */
@@ -43,6 +47,9 @@ export function resultWords(state, armies) {
     return { headline: winners.length === 1 ? `${winners[0]} wins on time` : `${lost}; ${namesText(winners)} share the points`,
       detail };
   }
+  if (result.reason === 'resignation' && winners.length > 1) {
+    return { headline: `${name(result.army)} resigns; ${namesText(winners)} share the points`, detail };
+  }
   if (winners.length === 1 && best === 1) return { headline: `${winners[0]} wins ${how}`, detail };
   if (winners.length === 1) { // a stalemate that the variant scores unevenly
     const text = points.map(([a, p]) => `${name(a)} ${pointsText(p)}`).join(', ');
@@ -55,11 +62,17 @@ export function resultWords(state, armies) {
   };
 }
 
-/** The dialog shown when a game ends: the words, and each army's points. */
+/** The dialog shown when a game ends: the words, each army's points, and a rematch (`onRematch(swap)`). */
 export class ResultDialog {
-  constructor(dialog) {
+  constructor(dialog, { onRematch = () => {} } = {}) {
     this.dialog = dialog;
     dialog.querySelector('.close').addEventListener('click', () => dialog.close());
+    for (const [selector, swap] of [['.rematch', false], ['.swap', true]]) {
+      dialog.querySelector(selector).addEventListener('click', () => {
+        dialog.close();
+        onRematch(swap);
+      });
+    }
   }
 
   show(state, armies) {
