@@ -7,8 +7,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "../match/match_game.h"
-#include "../protocol/uci_client.h"
+#include "../games/game_record.h"
+#include "../client/uci_client.h"
 
 /* An engine accepts a draw when its last search scored its own prospects at most this (centipawns). */
 enum { DRAW_ACCEPT_CP = 30 };

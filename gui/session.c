@@ -244,9 +244,9 @@ static bool record_push(struct record *rec, move_t m)
     p->m = m;
     p->army = game_side(&rec->game);
     move_to_text(rec->v, m, p->uci);
-    rec->game.ops->position_get(rec->game.pos, &before);
+    game_setup(&rec->game, &before);
     p->left = game_play(&rec->game, m, NULL);
-    rec->game.ops->position_get(rec->game.pos, &after);
+    game_setup(&rec->game, &after);
     material_captures(rec->v, &before, &after, p->army, p->left, move_to(m), &p->captured);
     return true;
 }

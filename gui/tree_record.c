@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/san.h"
+#include "../engine/engine.h"
 
 bool tree_position(const struct tree *t, int node, const char *fen, struct game *g, char *err, size_t errlen)
 {
@@ -21,7 +21,7 @@ bool tree_position(const struct tree *t, int node, const char *fen, struct game 
 
 void tree_node_of(const struct game *g, move_t m, struct tree_node *node)
 {
-    *node = (struct tree_node){ .move = m, .army = g->ops->position_side(g->pos) };
+    *node = (struct tree_node){ .move = m, .army = game_side(g) };
     move_to_text(g->v, m, node->uci);
     san_write(g, m, node->san);
 }

@@ -1,10 +1,10 @@
-/* The move tree in game records (match/pgn.c, books/records.c): written with its variations in
+/* The move tree in game records (games/pgn.c, games/records.c): written with its variations in
  * parentheses after the move each replaces (PGN's RAV), and read back. */
 #ifndef TREE_RECORD_H
 #define TREE_RECORD_H
 
-#include "../books/records.h"
-#include "../match/match_game.h"
+#include "../games/records.h"
+#include "../games/game_record.h"
 #include "tree.h"
 
 /* Writes the tree's main line into r as game_record_move does, each alternative to a move in

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../books/records.h"
+#include "../games/records.h"
 #include "../gui/tree.h"
 #include "../gui/tree_record.h"
-#include "../match/pgn.h"
+#include "../games/pgn.h"
 #include "tests.h"
 
 /* Adds the move (its UCI text only) below parent. */
