@@ -14,6 +14,7 @@
 
 #include "../books/records.h"
 #include "../engine/game.h"
+#include "../engine/san.h"
 #include "../match/match_game.h"
 #include "../match/pgn.h"
 #include "../match/tc.h"
@@ -68,6 +69,7 @@ struct seat {
 struct played {
     move_t m;
     char uci[16];
+    char san[SAN_LEN];          /* written in the position before it (docs/notation.md) */
     int army;
     unsigned left;              /* armies that left the board after it */
 };
@@ -228,6 +230,7 @@ static bool record_push(struct record *rec, move_t m)
     p->m = m;
     p->army = rec->game.ops->position_side(rec->game.pos);
     move_to_text(rec->v, m, p->uci);
+    san_write(&rec->game, m, p->san);
     p->left = game_play(&rec->game, m, NULL);
     return true;
 }
@@ -468,8 +471,8 @@ static json_t *state_json(struct session *s)
         for (int a = 0; a < v->nplayers; a++)
             if (p->left >> a & 1)
                 json_array_append_new(left, letter_json(v, a));
-        json_array_append_new(moves, json_pack("{s:s, s:o, s:o}", "uci", p->uci, "army", letter_json(v, p->army),
-                                               "eliminated", left));
+        json_array_append_new(moves, json_pack("{s:s, s:s, s:o, s:o}", "uci", p->uci, "san", p->san, "army",
+                                               letter_json(v, p->army), "eliminated", left));
     }
     unsigned armies = game_armies(g);
     for (int a = 0; a < v->nplayers; a++)

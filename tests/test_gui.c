@@ -423,6 +423,9 @@ START_TEST(test_moves)
     ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 1);
     ck_assert_str_eq(str(state, "turn"), "b");
     ck_assert_str_eq(json_string_value(json_array_get(json_object_get(state, "last"), 1)), "f6");
+    /* Each move carries its UCI text and its SAN (docs/notation.md), for the move list. */
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 0), "uci"), "f5f6");
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 0), "san"), "f6");
     char fen[1024];
     snprintf(fen, sizeof fen, "%s", str(state, "fen"));
     json_decref(state);
@@ -586,6 +589,7 @@ START_TEST(test_three_player_elimination)
     ck_assert_int_eq((int)json_array_size(eliminated), 2);
     ck_assert(has_string(eliminated, "r") && has_string(eliminated, "b"));
     ck_assert(has_string(json_object_get(json_array_get(json_object_get(state, "moves"), 0), "eliminated"), "r"));
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 0), "san"), "Gk3#");
     ck_assert_str_eq(str(json_object_get(state, "result"), "text"), "last army on the board: w scores 1/1, r 0/1, b 0/1");
     ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 0);
     json_decref(state);

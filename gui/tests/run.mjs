@@ -7,6 +7,7 @@ import {
   sessionState, waitMoves, newGame, loadFen, settledState, playAgainstEngines,
   pickVariant, expect, test, notes, runTests,
 } from './lib.mjs';
+import './notation.mjs';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -48,7 +48,7 @@ export class MoveList {
       cells.push('<span></span>'.repeat(c - col));
       const current = i + 1 === state.ply ? ' current' : '';
       const left = (m.eliminated || []).map(a => `<span class="out swatch army-${a}" title="${names.get(a)} leaves the board"></span>`).join('');
-      cells.push(`<button type="button" class="move${current}" data-move="${m.uci}" data-ply="${i + 1}">${m.uci}${left}</button>`);
+      cells.push(`<button type="button" class="move${current}" data-move="${m.uci}" data-ply="${i + 1}" title="${m.uci}">${m.san}${left}</button>`);
       col = c + 1;
     });
     if (state.result) cells.push(`<div class="result-line">${resultWords(state, armies).headline}</div>`);
