@@ -1,5 +1,8 @@
-// Browser tests of the page's notation: SAN in the move list, PGN round trips.
-import { movesPlayed, sessionState, waitMoves, newGame, loadFen, expect, test } from './lib.mjs';
+// Browser tests of the page's notation: SAN in the move list, PGN round trips, coordinates.
+import path from 'node:path';
+import {
+  SHOTS, movesPlayed, sessionState, waitMoves, newGame, loadFen, pickVariant, expect, test,
+} from './lib.mjs';
 
 /** The move list as the page shows it: each move's text, without the marks of armies that left. */
 const shownMoves = page => page.locator('#movelist [data-move]').evaluateAll(els =>
@@ -65,4 +68,54 @@ test('notation: a three-player game\'s move list, with a check and an eliminatio
   expect((await shownMoves(page)).join(' ') === 'Gk3#', `the move list shows "${(await shownMoves(page)).join(' ')}"`);
   const out = await page.locator('#movelist [data-move="k4k3"] .out').evaluateAll(els => els.map(e => e.className).join(' '));
   expect(/army-r/.test(out) && /army-b/.test(out), `the move does not show Red and Black leaving (${out})`);
+});
+
+/** The coordinates' labels the board shows, and whether any of them covers a cell or another label. */
+function coordinates(page) {
+  return page.evaluate(() => {
+    const labels = [...document.querySelectorAll('#board [data-coord]')];
+    const boxes = labels.map(e => e.getBoundingClientRect());
+    const onCell = boxes.filter(b => [[0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8], [0.5, 0.5]].some(([fx, fy]) =>
+      document.elementsFromPoint(b.left + fx * b.width, b.top + fy * b.height).some(e => e.matches('[data-cell]'))));
+    const crossing = boxes.filter((b, i) => boxes.some((c, j) => j !== i &&
+      b.left < c.right && c.left < b.right && b.top < c.bottom && c.top < b.bottom));
+    const names = [...document.querySelectorAll('#board [data-cell]')].map(e => /^([a-z]+)(\d+)$/.exec(e.dataset.cell));
+    const of = kind => labels.filter(e => e.dataset.coord === kind).map(e => e.textContent);
+    return { files: of('file'), ranks: of('rank'), onCell: onCell.length, crossing: crossing.length,
+      allFiles: [...new Set(names.map(m => m[1]))], allRanks: [...new Set(names.map(m => m[2]))],
+      height: Math.min(...boxes.map(b => b.height)) };
+  });
+}
+
+test('coordinates: files and ranks along the edges of every board shape, off the cells; switched off and on', 'glinski', async (page, ctx) => {
+  // Flatstar's star: its ranks 5 and 6 touch the edge nowhere, and its notches hold few free spots
+  const shapes = { glinski: 0, flatstar: 3, wellisch: 0, 'nd-mccooey': 0, 'nd-mccooey-3p': 0, 'nd-wellisch-4p': 0,
+    devasa: 0, shafran: 0, brusky: 0 };
+  for (const [name, unlabelled] of Object.entries(shapes)) {
+    await pickVariant(page, name, ctx.variants.find(v => v.name === name).cells);
+    for (let turn = 0; turn < 2; turn++) { // the first army's view and the next one's
+      const c = await coordinates(page);
+      const where = `${name}${turn ? ' turned' : ''}`;
+      const missing = [...c.allFiles.filter(f => !c.files.includes(f)), ...c.allRanks.filter(r => !c.ranks.includes(r))];
+      expect(missing.length <= unlabelled, `${where}: no label for ${missing}`);
+      expect(c.files.every(f => c.allFiles.includes(f)) && c.ranks.every(r => c.allRanks.includes(r)) &&
+        new Set(c.files).size === c.files.length && new Set(c.ranks).size === c.ranks.length,
+        `${where}: labels ${c.files} ${c.ranks} for files ${c.allFiles} and ranks ${c.allRanks}`);
+      expect(!c.onCell && !c.crossing, `${where}: ${c.onCell} labels over a cell, ${c.crossing} over another label`);
+      expect(c.height >= 10, `${where}: labels ${c.height} px high`);
+      if (ctx.shots && name === 'nd-mccooey-3p' && !turn) {
+        await page.locator('#board').screenshot({ path: path.join(SHOTS, 'coordinates.png') });
+      }
+      await page.click('#flip');
+    }
+  }
+  // off, remembered by the browser, and on again
+  await page.click('#coords');
+  expect(await page.locator('#board [data-coord]').count() === 0, 'labels shown with Coordinates off');
+  await page.reload();
+  await page.waitForSelector('#board [data-piece]');
+  expect(!await page.isChecked('#coords') && await page.locator('#board [data-coord]').count() === 0,
+    'Coordinates on again after a reload');
+  await page.click('#coords');
+  await page.waitForSelector('#board [data-coord]');
 });

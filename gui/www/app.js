@@ -19,6 +19,7 @@ import { pieceIcon, pieceInfo, pieceType, pieceArmy, armyPiece } from './pieces.
 
 const $ = selector => document.querySelector(selector);
 const SAVED = 'sennight.session'; // this tab's session, so that a reload resumes the game
+const COORDS = 'sennight.coords'; // "off" when the Coordinates checkbox was cleared
 
 const page = {
   engines: [],
@@ -278,6 +279,13 @@ $('#undo').addEventListener('click', () => act(() => page.session.undo()));
 $('#abort').addEventListener('click', () => act(() => page.session.abort()));
 $('#flip').addEventListener('click', () => setView((page.view + 1) % page.variant.armies.length));
 $('#names').addEventListener('change', e => board.setShowNames(e.target.checked));
+// the coordinates are shown unless turned off, which this browser remembers
+$('#coords').checked = localStorage.getItem(COORDS) !== 'off';
+board.setShowCoords($('#coords').checked);
+$('#coords').addEventListener('change', e => {
+  localStorage.setItem(COORDS, e.target.checked ? 'on' : 'off');
+  board.setShowCoords(e.target.checked);
+});
 $('#hint').addEventListener('click', async () => {
   try {
     const { move } = await page.session.hint();

@@ -1,6 +1,7 @@
 // The SVG board: cells from the server's geometry, pieces, move marks and arrows; click and drag input.
 import { pieceMarkup, pieceInfo, pieceType, pieceArmy } from './pieces.js';
 import { targetsFrom, canMoveFrom, movableCells } from './moves.js';
+import { coordinateLabels } from './coords.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const SLIDE_MS = 160;
@@ -22,6 +23,8 @@ export class Board {
     this.variant = null;
     this.rotation = 0;
     this.showNames = false;
+    this.showCoords = false;
+    this.coords = null; // the coordinates' labels for {variant, rotation}, computed when first shown
     this.clear();
     this.svg = document.createElementNS(SVGNS, 'svg');
     this.svg.classList.add('board-svg');
@@ -102,6 +105,12 @@ export class Board {
     this.render();
   }
 
+  /** Files and ranks along the board's edges (coords.js). */
+  setShowCoords(on) {
+    this.showCoords = on;
+    this.render();
+  }
+
   /** Arrows [{from, to, kind, weight}] drawn over the pieces; redraws only the arrow layer. */
   setArrows(arrows) {
     this.arrows = arrows;
@@ -139,6 +148,7 @@ export class Board {
     }
     parts.push('</g>');
     if (this.showNames) parts.push(this.namesMarkup());
+    if (this.showCoords) parts.push(this.coordsMarkup());
     parts.push('<g class="marks">', this.marksMarkup(targets, occupied), '</g>');
     parts.push('<g class="pieces">', this.piecesMarkup(), '</g>');
     parts.push('<g class="arrows">', this.arrowsMarkup(), '</g></g>');
@@ -154,13 +164,14 @@ export class Board {
     const a = this.rotation * Math.PI / 180;
     const [cos, sin] = [Math.cos(a), Math.sin(a)];
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const c of this.variant.board.cells) {
-      for (const [px, py] of c.points) {
-        const x = cx + (px - cx) * cos - (py - cy) * sin;
-        const y = cy + (px - cx) * sin + (py - cy) * cos;
-        x0 = Math.min(x0, x); x1 = Math.max(x1, x);
-        y0 = Math.min(y0, y); y1 = Math.max(y1, y);
-      }
+    // the coordinates' labels too, with room for their text
+    const ends = this.showCoords ? this.coordLabels().flatMap(({ x, y }) =>
+      [-1, 1].flatMap(dx => [-1, 1].map(dy => [x + dx * this.radius * 0.5, y + dy * this.radius * 0.4]))) : [];
+    for (const [px, py] of [...this.variant.board.cells.flatMap(c => c.points), ...ends]) {
+      const x = cx + (px - cx) * cos - (py - cy) * sin;
+      const y = cy + (px - cx) * sin + (py - cy) * cos;
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y); y1 = Math.max(y1, y);
     }
     const pad = this.radius * 0.15;
     return [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad].map(v => +v.toFixed(2));
@@ -208,6 +219,23 @@ export class Board {
     const size = this.radius * 0.42;
     return '<g class="names">' + this.variant.board.cells.map(c =>
       `<text transform="${this.placeOn(c, 1)}" y="${this.radius * 0.72}" font-size="${size}">${c.name}</text>`
+    ).join('') + '</g>';
+  }
+
+  /** The labels of files and ranks for the variant and rotation shown, computed once for each. */
+  coordLabels() {
+    const { variant, rotation } = this;
+    if (this.coords?.variant !== variant || this.coords.rotation !== rotation) {
+      const labels = coordinateLabels(variant.board.cells, this.radius * Math.sqrt(3), rotation);
+      this.coords = { variant, rotation, labels };
+    }
+    return this.coords.labels;
+  }
+
+  coordsMarkup() {
+    const size = this.radius * 0.62;
+    return '<g class="coords">' + this.coordLabels().map(({ kind, text, x, y }) =>
+      `<text class="${kind}" data-coord="${kind}" transform="${this.placeOn({ x, y }, 1)}" font-size="${size}">${text}</text>`
     ).join('') + '</g>';
   }
 
