@@ -449,6 +449,17 @@ START_TEST(test_moves)
     ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 0);
     json_decref(state);
     json_decref(api(&g, "POST", "/api/session", "{\"variant\": \"nope\"}", 404));
+    /* A game created with its moves (the page's address holds them), in UCI or SAN; a bad one is refused. */
+    state = new_session(&g, "{\"variant\": \"glinski\", \"moves\": [\"f5f6\", \"e6\", \"c1f4\"]}", id);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 3);
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 2), "san"), "Rcf4");
+    ck_assert_str_eq(str(state, "turn"), "b");
+    json_decref(state);
+    err = api(&g, "POST", "/api/session", "{\"variant\": \"glinski\", \"moves\": [\"f5f6\", \"f5f6\"]}", 400);
+    ck_assert_str_eq(str(err, "error"), "move 2 'f5f6': illegal move 'f5f6'");
+    json_decref(err);
+    json_decref(api(&g, "POST", "/api/session", "{\"variant\": \"glinski\", \"moves\": [\"f5f6\", 7]}", 400));
+    json_decref(api(&g, "POST", "/api/session", "{\"variant\": \"glinski\", \"moves\": \"f5f6\"}", 400));
     json_decref(api(&g, "GET", "/api/session/0123456789abcdef", NULL, 404));
     gui_stop(&g);
 }

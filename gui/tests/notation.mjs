@@ -119,3 +119,64 @@ test('coordinates: files and ranks along the edges of every board shape, off the
   await page.click('#coords');
   await page.waitForSelector('#board [data-coord]');
 });
+
+/** Opens `url` in a new tab of the same browser; resolves with the tab once its board has pieces. */
+async function openTab(page, url) {
+  const tab = await page.context().newPage();
+  const errors = [];
+  tab.on('pageerror', e => errors.push(e.message));
+  await tab.goto(url);
+  await tab.waitForSelector('#board [data-piece]', { timeout: 30000 });
+  return { tab, errors };
+}
+
+/** Waits until the page's address names the game of its session; resolves with the address. */
+async function addressOfGame(page) {
+  const state = await sessionState(page);
+  const moves = state.moves.map(m => m.uci).join(',');
+  await page.waitForFunction(want => new URLSearchParams(location.search).get('moves') === want, moves);
+  return page.url();
+}
+
+test('address: the game is in the address, and a new tab opened on it shows the same game', 'glinski', async page => {
+  await newGame(page, ['human', 'human']);
+  await typeMoves(page, ['f5f6', 'e6', 'f6e6', 'f7e6', 'Rcf4']); // SAN typed too
+  const url = await addressOfGame(page);
+  expect(/[?&]variant=glinski(&|$)/.test(url) && !/[?&]fen=/.test(url), `address ${url}`);
+  const { tab, errors } = await openTab(page, url);
+  const [mine, theirs] = [await sessionState(page), await sessionState(tab)];
+  expect(theirs.id !== mine.id, 'the new tab shows the same session, not a game of its own');
+  expect(theirs.fen === mine.fen && theirs.turn === mine.turn && theirs.plies === 5,
+    `the new tab shows ${theirs.fen} (${theirs.turn}, ${theirs.plies} plies), not ${mine.fen}`);
+  expect((await shownMoves(tab)).join(' ') === 'f6 e6 fxe6 fxe6 Rcf4', `its list: ${(await shownMoves(tab)).join(' ')}`);
+  // the restored game goes on
+  await typeMoves(tab, ['c8f8']);
+  expect(/moves=[^&]*c8f8/.test(await addressOfGame(tab)), 'the address does not follow the restored game');
+  expect(!errors.length, `page error: ${errors[0]}`);
+  await tab.close();
+});
+
+test('address: a three-player game from a FEN comes back; a bad move list gives a message and the start', 'wellisch', async page => {
+  await newGame(page, ['human', 'human', 'human']);
+  const fen = '1bRbGbV1bE/bPbPbPbEbP1bP/1bE1bPbPbP2/9/rP7bRwP/rErPrE6wPwE/rRrPrP2wP1wPwPwR/rV1rP5wG/' +
+    'rG1rP2wEwPwV/rRrPrP2wPwR/rE3wPwE r - - 1 4';
+  await loadFen(page, fen);
+  await typeMoves(page, ['h3g4', 'i6h8', 'e9e10']);
+  const url = await addressOfGame(page);
+  const { tab, errors } = await openTab(page, url);
+  const state = await sessionState(tab);
+  expect(state.start === fen && state.fen === (await sessionState(page)).fen && state.turn === 'r',
+    `the new tab shows ${state.fen} from ${state.start}`);
+  expect((await shownMoves(tab)).join(' ') === 'hg4+ Eh8 Rxe10', `its list: ${(await shownMoves(tab)).join(' ')}`);
+  // a move list that does not play: the start position, and the reason
+  await tab.goto(url.replace(/moves=[^&]*/, 'moves=h3g4,zz9'));
+  await tab.waitForSelector('#notice:not([hidden])');
+  const notice = await tab.textContent('#notice .text');
+  expect(/move 2 'zz9'/.test(notice), `the notice says "${notice}"`);
+  const fresh = await sessionState(tab);
+  expect(fresh.plies === 0 && fresh.fen === fresh.start, `after a bad link: ${fresh.plies} plies, ${fresh.fen}`);
+  expect(await tab.locator('#board [data-piece]').count() > 0, 'no board after a bad link');
+  await tab.waitForFunction(() => !new URLSearchParams(location.search).has('moves'));
+  expect(!errors.length, `page error: ${errors[0]}`);
+  await tab.close();
+});

@@ -16,6 +16,7 @@ import { setupTabs } from './tabs.js';
 import { parseMove } from './moves.js';
 import { scoreText, forFirstArmy } from './score.js';
 import { pieceIcon, pieceInfo, pieceType, pieceArmy, armyPiece } from './pieces.js';
+import { readAddress, namesGame, continuesGame, writeAddress } from './address.js';
 
 const $ = selector => document.querySelector(selector);
 const SAVED = 'sennight.session'; // this tab's session, so that a reload resumes the game
@@ -58,7 +59,7 @@ setupTabs($('.tabs'), $('.panel'));
 async function loadVariant(name) {
   page.variant = await api.getVariant(name);
   $('select[name=variant]').value = name;
-  history.replaceState(null, '', `?variant=${encodeURIComponent(name)}`); // a reload keeps the variant
+  writeAddress(page.variant); // a reload keeps the variant
   $('#description').textContent = page.variant.description;
   board.setVariant(page.variant);
   guide.setVariant(page.variant);
@@ -84,8 +85,24 @@ async function start() {
   }
 }
 
+/**
+ * A game restored from the address (`link`, of the shown variant), every army played at this screen, so
+ * that it shows as it was; a link whose game cannot be played gives a new game and says why.
+ */
+async function restore(link) {
+  const seats = page.variant.armies.map(() => ({ kind: 'human' }));
+  try {
+    const reply = await api.createSession({ variant: page.variant.name, fen: link.fen, moves: link.moves, seats });
+    attach(reply.id, reply.state);
+  } catch (err) {
+    await start();
+    showNotice(`The game in the address was not loaded (${err.message}): a new game from the start.`);
+  }
+}
+
 /** Follows session `id`: its event stream feeds the panels from now on. */
 function attach(id, state) {
+  showNotice('');
   page.events?.close();
   page.id = id;
   page.session = api.sessionApi(id);
@@ -108,14 +125,18 @@ function attach(id, state) {
   });
 }
 
-/** Resumes this tab's session after a reload, if the server still has it (and it plays `variant`, if given). */
-async function resume(variant) {
+/**
+ * Resumes this tab's session after a reload, if the server still has it and it plays the address's
+ * variant (if named) and its game or one going on from it (if named).
+ */
+async function resume(link) {
   const saved = sessionStorage.getItem(SAVED);
   if (!saved) return false;
   try {
     const state = await api.sessionApi(saved).state();
-    if (variant && state.variant !== variant) return false;
+    if (link.variant && state.variant !== link.variant) return false;
     await loadVariant(state.variant);
+    if (namesGame(link) && !continuesGame(link, state, page.variant)) return false;
     attach(saved, state);
     return true;
   } catch {
@@ -136,6 +157,7 @@ function applyState(state) {
   const stepped = page.state && state.ply === page.state.ply + 1; // one move on: it slides
   const ended = page.state && !page.state.result && state.result; // while this page watched
   page.state = state;
+  writeAddress(page.variant, state);
   if (moved) setArrows('hint', []);
   board.setPosition(state, stepped);
   moveList.render(state, page.variant.armies);
@@ -168,6 +190,12 @@ function showStatus(message = '') {
     el.textContent = `${armyName(state.turn)} to move` + (state.check.length ? ' · check' : '') +
       (state.ply < state.plies ? ` · move ${state.ply} of ${state.plies}` : '');
   }
+}
+
+/** A message that stays until closed or another game is shown (an address whose game was refused). */
+function showNotice(text) {
+  $('#notice .text').textContent = text;
+  $('#notice').hidden = !text;
 }
 
 function notify(message) {
@@ -275,6 +303,7 @@ $('select[name=variant]').addEventListener('change', async e => {
   await loadVariant(e.target.value);
   await start();
 });
+$('#notice .close').addEventListener('click', () => showNotice(''));
 $('#undo').addEventListener('click', () => act(() => page.session.undo()));
 $('#abort').addEventListener('click', () => act(() => page.session.abort()));
 $('#flip').addEventListener('click', () => setView((page.view + 1) % page.variant.armies.length));
@@ -346,10 +375,13 @@ async function init() {
   options.setEngines(engines);
   $('select[name=variant]').innerHTML = variants.map(v =>
     `<option value="${v.name}">${v.name} · ${v.cells} cells${v.players > 2 ? ` · ${v.players} players` : ''}</option>`).join('');
-  const wanted = new URLSearchParams(location.search).get('variant');
-  if (await resume(wanted)) return;
-  await loadVariant(variants.some(v => v.name === wanted) ? wanted : variants[0].name);
-  await start();
+  const link = readAddress();
+  if (await resume(link)) return;
+  const known = variants.some(v => v.name === link.variant);
+  await loadVariant(known ? link.variant : variants[0].name);
+  if (known && namesGame(link)) await restore(link);
+  else await start();
+  if (link.variant && !known) showNotice(`Unknown variant '${link.variant}' in the address: a game of ${page.variant.name}.`);
 }
 
 init().catch(err => notify(`Cannot reach the server: ${err.message}`));

@@ -1,0 +1,42 @@
+// The address holds the game: `?variant=NAME&moves=f5f6,e7e6` (and `&fen=FEN` when the game did not
+// start from the variant's starting position), kept up to date as the game goes on, so that a reload
+// or a link opened elsewhere brings the same game back.
+
+const MIN_GAP_MS = 200; // browsers refuse many history changes a second (engines may play faster)
+
+/** The game the address names: {variant, fen (null: the variant's start), moves (texts, maybe SAN)}. */
+export function readAddress() {
+  const q = new URLSearchParams(location.search);
+  return { variant: q.get('variant'), fen: q.get('fen'), moves: (q.get('moves') || '').split(',').filter(Boolean) };
+}
+
+/** Whether the address names a game rather than a variant only. */
+export const namesGame = link => link.moves.length > 0 || link.fen !== null;
+
+/**
+ * Whether STATE is the game of `link` or goes on from it (the address trails the game by a moment);
+ * the variant JSON gives the starting position.
+ */
+export function continuesGame(link, state, variant) {
+  return state.variant === link.variant && state.start === (link.fen ?? variant.start) &&
+    link.moves.every((move, i) => state.moves[i]?.uci === move);
+}
+
+let last = 0;
+let pending = null;
+
+/** Writes the variant and, with a STATE, its game into the address (replacing this page's history entry). */
+export function writeAddress(variant, state = null) {
+  let search = `?variant=${encodeURIComponent(variant.name)}`;
+  if (state && state.start !== variant.start) search += `&fen=${encodeURIComponent(state.start)}`;
+  if (state?.moves.length) search += `&moves=${state.moves.map(m => encodeURIComponent(m.uci)).join(',')}`;
+  clearTimeout(pending);
+  const wait = last + MIN_GAP_MS - performance.now();
+  if (search === location.search) return;
+  if (wait > 0) {
+    pending = setTimeout(() => writeAddress(variant, state), wait);
+    return;
+  }
+  last = performance.now();
+  history.replaceState(null, '', search);
+}
