@@ -1,10 +1,11 @@
 // Coordinates along the board's edges, from the cells' names alone (file letters, rank digits), so
-// that every board shape is labelled the same way. The cells of a file in rank order, and of a rank in
-// file order, form a line; all files are labelled at the same end (first or last), the one that is
-// lowest on the screen for most of them, and all ranks at the end that is furthest left for most.
-// A label stands one cell's step beyond its end, on a spot no cell or other label takes; when that is
-// taken, around the end, then at the other end. A line that touches the edge nowhere (Flatstar's
-// ranks 5 and 6) has no label.
+// that every board shape is labelled by one rule. The cells of a file in rank order, and of a rank in
+// file order, form a line. All ranks are labelled at the same end of their lines, the one furthest
+// left on the screen for most of them; all files at the end where fewer ranks are labelled, else the
+// one lowest on the screen for most, so that files and ranks keep to edges of their own. A label
+// stands one cell's step beyond its end, on a spot no cell or other label takes; when that is taken,
+// around the end, then at the other end. A line that touches the edge nowhere (Flatstar's ranks 5
+// and 6) has no label.
 
 const NAME = /^([a-z]+)(\d+)$/i;
 // Twelfths of a turn: the ways out around an end cell when the line's own way out is taken.
