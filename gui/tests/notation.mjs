@@ -143,7 +143,7 @@ test('address: the game is in the address, and a new tab opened on it shows the 
   await typeMoves(page, ['f5f6', 'e6', 'f6e6', 'f7e6', 'Rcf4']); // SAN typed too
   const url = await addressOfGame(page);
   expect(/[?&]variant=glinski(&|$)/.test(url) && !/[?&]fen=/.test(url), `address ${url}`);
-  const { tab, errors } = await openTab(page, url);
+  const { tab, errors } = await openTab(page, `${url}&keep=1`); // a parameter of another feature's
   const [mine, theirs] = [await sessionState(page), await sessionState(tab)];
   expect(theirs.id !== mine.id, 'the new tab shows the same session, not a game of its own');
   expect(theirs.fen === mine.fen && theirs.turn === mine.turn && theirs.plies === 5,
@@ -151,7 +151,8 @@ test('address: the game is in the address, and a new tab opened on it shows the 
   expect((await shownMoves(tab)).join(' ') === 'f6 e6 fxe6 fxe6 Rcf4', `its list: ${(await shownMoves(tab)).join(' ')}`);
   // the restored game goes on
   await typeMoves(tab, ['c8f8']);
-  expect(/moves=[^&]*c8f8/.test(await addressOfGame(tab)), 'the address does not follow the restored game');
+  const after = await addressOfGame(tab);
+  expect(/moves=[^&]*c8f8/.test(after) && /[?&]keep=1(&|$)/.test(after), `the address after a move: ${after}`);
   expect(!errors.length, `page error: ${errors[0]}`);
   await tab.close();
 });

@@ -25,11 +25,17 @@ export function continuesGame(link, state, variant) {
 let last = 0;
 let pending = null;
 
-/** Writes the variant and, with a STATE, its game into the address (replacing this page's history entry). */
+/**
+ * Writes the variant and, with a STATE, its game into the address (replacing this page's history
+ * entry); the address's other parameters stay.
+ */
 export function writeAddress(variant, state = null) {
-  let search = `?variant=${encodeURIComponent(variant.name)}`;
-  if (state && state.start !== variant.start) search += `&fen=${encodeURIComponent(state.start)}`;
-  if (state?.moves.length) search += `&moves=${state.moves.map(m => encodeURIComponent(m.uci)).join(',')}`;
+  const q = new URLSearchParams(location.search);
+  const put = (name, value) => value ? q.set(name, value) : q.delete(name);
+  put('variant', variant.name);
+  put('fen', state && state.start !== variant.start ? state.start : '');
+  put('moves', state ? state.moves.map(m => m.uci).join(',') : '');
+  const search = `?${q}`.replaceAll('%2C', ','); // the moves' commas as they are typed
   clearTimeout(pending);
   const wait = last + MIN_GAP_MS - performance.now();
   if (search === location.search) return;
