@@ -38,7 +38,8 @@ test('notation: a PGN round trip keeps the game, and a record in SAN or UCI load
   expect(shown === 'f6 e6 fxe6 fxe6 Rcf4 Rcf8', `the move list shows "${shown}"`);
   await page.click('[data-tab=io]');
   await page.click('#pgn-show');
-  await page.waitForFunction(() => /1\. f6 e6\s+2\. fxe6 fxe6\s+3\. Rcf4 Rcf8/.test(document.querySelector('#pgn-form textarea').value));
+  await page.waitForFunction(() =>
+    /1\. f6 e6\s+2\. fxe6 fxe6\s+3\. Rcf4 Rcf8/.test(document.querySelector('#pgn-form textarea').value));
   const pgn = await page.inputValue('#pgn-form textarea');
   for (const record of [pgn, '[Variant "glinski"]\n\nf5f6 e7e6 f6e6 f7e6 c1f4 c8f8 *\n']) {
     await newGame(page, ['human', 'human']);
@@ -48,7 +49,8 @@ test('notation: a PGN round trip keeps the game, and a record in SAN or UCI load
     await waitMoves(page, 6);
     const after = await sessionState(page);
     expect(after.fen === before.fen && after.turn === before.turn, `loaded: ${after.fen}, played: ${before.fen}`);
-    expect((await shownMoves(page)).join(' ') === shown, `after loading the move list shows "${(await shownMoves(page)).join(' ')}"`);
+    const loaded = (await shownMoves(page)).join(' ');
+    expect(loaded === shown, `after loading the move list shows "${loaded}"`);
     expect(await page.textContent('.io-error') === '', `the tab shows "${await page.textContent('.io-error')}"`);
   }
 });
@@ -66,7 +68,8 @@ test('notation: a three-player game\'s move list, with a check and an eliminatio
   await loadFen(page, '6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1');
   await typeMoves(page, ['k4k3']);
   expect((await shownMoves(page)).join(' ') === 'Gk3#', `the move list shows "${(await shownMoves(page)).join(' ')}"`);
-  const out = await page.locator('#movelist [data-move="k4k3"] .out').evaluateAll(els => els.map(e => e.className).join(' '));
+  const out = await page.locator('#movelist [data-move="k4k3"] .out')
+    .evaluateAll(els => els.map(e => e.className).join(' '));
   expect(/army-r/.test(out) && /army-b/.test(out), `the move does not show Red and Black leaving (${out})`);
 });
 
@@ -87,7 +90,8 @@ function coordinates(page) {
   });
 }
 
-test('coordinates: files and ranks along the edges of every board shape, off the cells; switched off and on', 'glinski', async (page, ctx) => {
+test('coordinates: files and ranks along the edges of every board shape, off the cells; switched off and on', 'glinski',
+  async (page, ctx) => {
   // Flatstar's star: its ranks 5 and 6 touch the edge nowhere, and its notches hold few free spots
   const shapes = { glinski: 0, flatstar: 3, wellisch: 0, 'nd-mccooey': 0, 'nd-mccooey-3p': 0, 'nd-wellisch-4p': 0,
     devasa: 0, shafran: 0, brusky: 0 };
@@ -96,7 +100,8 @@ test('coordinates: files and ranks along the edges of every board shape, off the
     for (let turn = 0; turn < 2; turn++) { // the first army's view and the next one's
       const c = await coordinates(page);
       const where = `${name}${turn ? ' turned' : ''}`;
-      const missing = [...c.allFiles.filter(f => !c.files.includes(f)), ...c.allRanks.filter(r => !c.ranks.includes(r))];
+      const missing = [...c.allFiles.filter(f => !c.files.includes(f)),
+        ...c.allRanks.filter(r => !c.ranks.includes(r))];
       expect(missing.length <= unlabelled, `${where}: no label for ${missing}`);
       expect(c.files.every(f => c.allFiles.includes(f)) && c.ranks.every(r => c.allRanks.includes(r)) &&
         new Set(c.files).size === c.files.length && new Set(c.ranks).size === c.ranks.length,
@@ -148,7 +153,8 @@ test('address: the game is in the address, and a new tab opened on it shows the 
   expect(theirs.id !== mine.id, 'the new tab shows the same session, not a game of its own');
   expect(theirs.fen === mine.fen && theirs.turn === mine.turn && theirs.plies === 5,
     `the new tab shows ${theirs.fen} (${theirs.turn}, ${theirs.plies} plies), not ${mine.fen}`);
-  expect((await shownMoves(tab)).join(' ') === 'f6 e6 fxe6 fxe6 Rcf4', `its list: ${(await shownMoves(tab)).join(' ')}`);
+  const list = (await shownMoves(tab)).join(' ');
+  expect(list === 'f6 e6 fxe6 fxe6 Rcf4', `its list: ${list}`);
   // the restored game goes on
   await typeMoves(tab, ['c8f8']);
   const after = await addressOfGame(tab);
@@ -157,7 +163,8 @@ test('address: the game is in the address, and a new tab opened on it shows the 
   await tab.close();
 });
 
-test('address: a three-player game from a FEN comes back; a bad move list gives a message and the start', 'wellisch', async page => {
+test('address: a three-player game from a FEN comes back; a bad move list gives a message and the start', 'wellisch',
+  async page => {
   await newGame(page, ['human', 'human', 'human']);
   const fen = '1bRbGbV1bE/bPbPbPbEbP1bP/1bE1bPbPbP2/9/rP7bRwP/rErPrE6wPwE/rRrPrP2wP1wPwPwR/rV1rP5wG/' +
     'rG1rP2wEwPwV/rRrPrP2wPwR/rE3wPwE r - - 1 4';

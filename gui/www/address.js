@@ -22,27 +22,29 @@ export function continuesGame(link, state, variant) {
     link.moves.every((move, i) => state.moves[i]?.uci === move);
 }
 
+let latest = null; // the game to write next
+let timer = null;
 let last = 0;
-let pending = null;
 
 /**
  * Writes the variant and, with a STATE, its game into the address (replacing this page's history
- * entry); the address's other parameters stay.
+ * entry); the address's other parameters stay. The write waits for the next free moment, and the
+ * latest game asked for by then is the one written: engines may play faster than that.
  */
 export function writeAddress(variant, state = null) {
+  latest = { variant, state };
+  timer ??= setTimeout(flush, Math.max(0, last + MIN_GAP_MS - performance.now()));
+}
+
+function flush() {
+  const { variant, state } = latest;
+  timer = null;
+  last = performance.now();
   const q = new URLSearchParams(location.search);
   const put = (name, value) => value ? q.set(name, value) : q.delete(name);
   put('variant', variant.name);
   put('fen', state && state.start !== variant.start ? state.start : '');
   put('moves', state ? state.moves.map(m => m.uci).join(',') : '');
   const search = `?${q}`.replaceAll('%2C', ','); // the moves' commas as they are typed
-  clearTimeout(pending);
-  const wait = last + MIN_GAP_MS - performance.now();
-  if (search === location.search) return;
-  if (wait > 0) {
-    pending = setTimeout(() => writeAddress(variant, state), wait);
-    return;
-  }
-  last = performance.now();
-  history.replaceState(null, '', search);
+  if (search !== location.search) history.replaceState(null, '', search);
 }

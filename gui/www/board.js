@@ -24,7 +24,7 @@ export class Board {
     this.rotation = 0;
     this.showNames = false;
     this.showCoords = false;
-    this.coords = null; // the coordinates' labels for {variant, rotation}, computed when first shown
+    this.coords = new Map(); // the coordinates' labels by rotation, for the variant, computed when first shown
     this.clear();
     this.svg = document.createElementNS(SVGNS, 'svg');
     this.svg.classList.add('board-svg');
@@ -40,6 +40,9 @@ export class Board {
     this.cells = new Map(variant.board.cells.map(c => [c.name, c]));
     const c = variant.board.cells[0];
     this.radius = Math.hypot(c.points[0][0] - c.x, c.points[0][1] - c.y);
+    this.coords = new Map();
+    // every army's view at once, so that no render waits for them
+    if (this.showCoords) variant.armies.forEach(army => this.coordLabels(army.rotation));
     this.clear();
     this.render();
   }
@@ -222,21 +225,20 @@ export class Board {
     ).join('') + '</g>';
   }
 
-  /** The labels of files and ranks for the variant and rotation shown, computed once for each. */
-  coordLabels() {
-    const { variant, rotation } = this;
-    if (this.coords?.variant !== variant || this.coords.rotation !== rotation) {
-      const labels = coordinateLabels(variant.board.cells, this.radius * Math.sqrt(3), rotation);
-      this.coords = { variant, rotation, labels };
+  /** The labels of files and ranks for the variant turned `rotation` degrees, computed once for each. */
+  coordLabels(rotation = this.rotation) {
+    if (!this.coords.has(rotation)) {
+      const spacing = this.radius * Math.sqrt(3); // between neighbouring cells' centres
+      this.coords.set(rotation, coordinateLabels(this.variant.board.cells, spacing, rotation));
     }
-    return this.coords.labels;
+    return this.coords.get(rotation);
   }
 
   coordsMarkup() {
     const size = this.radius * 0.62;
-    return '<g class="coords">' + this.coordLabels().map(({ kind, text, x, y }) =>
-      `<text class="${kind}" data-coord="${kind}" transform="${this.placeOn({ x, y }, 1)}" font-size="${size}">${text}</text>`
-    ).join('') + '</g>';
+    const labels = this.coordLabels().map(({ kind, text, x, y }) => `<text class="${kind}" data-coord="${kind}" ` +
+      `transform="${this.placeOn({ x, y }, 1)}" font-size="${size}">${text}</text>`);
+    return `<g class="coords">${labels.join('')}</g>`;
   }
 
   /** Each arrow is one polygon (shaft and head), so no SVG marker is needed. */
