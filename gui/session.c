@@ -74,6 +74,7 @@ struct seat {
 struct played {
     move_t m;
     char uci[16];
+    char san[SAN_LEN];          /* written in the position before it (docs/notation.md) */
     int army;
     unsigned left;              /* armies that left the board after it */
     struct captures captured;
@@ -244,6 +245,7 @@ static bool record_push(struct record *rec, move_t m)
     p->m = m;
     p->army = game_side(&rec->game);
     move_to_text(rec->v, m, p->uci);
+    san_write(&rec->game, m, p->san);
     game_setup(&rec->game, &before);
     p->left = game_play(&rec->game, m, NULL);
     game_setup(&rec->game, &after);
@@ -535,8 +537,9 @@ static json_t *state_json(struct session *s)
         for (int a = 0; a < v->nplayers; a++)
             if (p->left >> a & 1)
                 json_array_append_new(left, letter_json(v, a));
-        json_array_append_new(moves, json_pack("{s:s, s:o, s:o, s:i}", "uci", p->uci, "army", letter_json(v, p->army),
-                                               "eliminated", left, "node", s->rec.tree.main[i + 1]));
+        json_array_append_new(moves, json_pack("{s:s, s:s, s:o, s:o, s:i}", "uci", p->uci, "san", p->san, "army",
+                                               letter_json(v, p->army), "eliminated", left, "node",
+                                               s->rec.tree.main[i + 1]));
     }
     unsigned armies = game_armies(g);
     for (int a = 0; a < v->nplayers; a++)
@@ -1199,15 +1202,35 @@ static json_t *tokens_json(const struct seat_keys *k)
     return json_pack("{s:s, s:o}", "creator", k->creator, "seats", seats);
 }
 
+/* Whether list (NULL: none) is an array of strings; with texts, they are put there (not copied). */
+static bool moves_texts(const json_t *list, const char **texts)
+{
+    size_t i;
+    json_t *move;
+    if (!list)
+        return true;
+    if (!json_is_array(list))
+        return false;
+    json_array_foreach(list, i, move) {
+        if (!json_is_string(move))
+            return false;
+        if (texts)
+            texts[i] = json_string_value(move);
+    }
+    return true;
+}
+
 void session_create(const json_t *body, struct reply *r)
 {
     const char *name = NULL;
-    json_t *fen_json = NULL, *seats = NULL, *clock = NULL, *limits = NULL;
+    json_t *fen_json = NULL, *moves_json = NULL, *seats = NULL, *clock = NULL, *limits = NULL;
     char err[512];
-    if (json_unpack((json_t *)body, "{s:s, s?o, s?o, s?o, s?o}", "variant", &name, "fen", &fen_json, "seats", &seats,
-                    "clock", &clock, "limits", &limits)
-        || (fen_json && !json_is_string(fen_json) && !json_is_null(fen_json))) {
-        reply_error(r, 400, "{\"variant\": name, \"fen\", \"seats\", \"clock\", \"limits\"} expected");
+    if (json_unpack((json_t *)body, "{s:s, s?o, s?o, s?o, s?o, s?o}", "variant", &name, "fen", &fen_json, "moves",
+                    &moves_json, "seats", &seats, "clock", &clock, "limits", &limits)
+        || (fen_json && !json_is_string(fen_json) && !json_is_null(fen_json))
+        || !moves_texts(moves_json, NULL)) {
+        reply_error(r, 400, "{\"variant\": name, \"fen\", \"moves\": [moves], \"seats\", \"clock\", \"limits\"} "
+                            "expected");
         return;
     }
     const char *fen = json_string_value(fen_json);
@@ -1245,12 +1268,18 @@ void session_create(const json_t *body, struct reply *r)
         free(s);
         return;
     }
-    if (!record_load(&s->rec, v, fen, NULL, 0, err, sizeof err)) {
-        reply_error(r, 400, "%s", err);
+    /* On the heap: a body of 64 KB may list thousands of moves. */
+    int nmoves = (int)json_array_size(moves_json);
+    const char **moves = malloc(((size_t)nmoves + 1) * sizeof *moves);
+    bool loaded = moves && moves_texts(moves_json, moves) && record_load(&s->rec, v, fen, moves, nmoves, err, sizeof err);
+    if (!loaded) {
+        reply_error(r, moves ? 400 : 503, "%s", moves ? err : "out of memory");
+        free(moves);
         free_room();
         free(s);
         return;
     }
+    free(moves);
     if (!game_init(&s->view, v, false, err, sizeof err)) {
         reply_error(r, 503, "%s", err);
         free_room();

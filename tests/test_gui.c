@@ -433,6 +433,9 @@ START_TEST(test_moves)
     ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 1);
     ck_assert_str_eq(str(state, "turn"), "b");
     ck_assert_str_eq(json_string_value(json_array_get(json_object_get(state, "last"), 1)), "f6");
+    /* Each move carries its UCI text and its SAN (docs/notation.md), for the move list. */
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 0), "uci"), "f5f6");
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 0), "san"), "f6");
     char fen[1024];
     snprintf(fen, sizeof fen, "%s", str(state, "fen"));
     json_decref(state);
@@ -456,6 +459,17 @@ START_TEST(test_moves)
     ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 0);
     json_decref(state);
     json_decref(api(&g, "POST", "/api/session", "{\"variant\": \"nope\"}", 404));
+    /* A game created with its moves (the page's address holds them), in UCI or SAN; a bad one is refused. */
+    state = new_session(&g, "{\"variant\": \"glinski\", \"moves\": [\"f5f6\", \"e6\", \"c1f4\"]}", id);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 3);
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 2), "san"), "Rcf4");
+    ck_assert_str_eq(str(state, "turn"), "b");
+    json_decref(state);
+    err = api(&g, "POST", "/api/session", "{\"variant\": \"glinski\", \"moves\": [\"f5f6\", \"f5f6\"]}", 400);
+    ck_assert_str_eq(str(err, "error"), "move 2 'f5f6': illegal move 'f5f6'");
+    json_decref(err);
+    json_decref(api(&g, "POST", "/api/session", "{\"variant\": \"glinski\", \"moves\": [\"f5f6\", 7]}", 400));
+    json_decref(api(&g, "POST", "/api/session", "{\"variant\": \"glinski\", \"moves\": \"f5f6\"}", 400));
     json_decref(api(&g, "GET", "/api/session/0123456789abcdef", NULL, 404));
     gui_stop(&g);
 }
@@ -690,6 +704,7 @@ START_TEST(test_three_player_elimination)
     ck_assert_int_eq((int)json_array_size(eliminated), 2);
     ck_assert(has_string(eliminated, "r") && has_string(eliminated, "b"));
     ck_assert(has_string(json_object_get(json_array_get(json_object_get(state, "moves"), 0), "eliminated"), "r"));
+    ck_assert_str_eq(str(json_array_get(json_object_get(state, "moves"), 0), "san"), "Gk3#");
     ck_assert_str_eq(str(json_object_get(state, "result"), "text"), "last army on the board: w scores 1/1, r 0/1, b 0/1");
     ck_assert_int_eq((int)json_array_size(json_object_get(state, "legal")), 0);
     json_decref(state);

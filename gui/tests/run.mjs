@@ -8,6 +8,7 @@ import {
   pickVariant, expect, test, notes, runTests,
 } from './lib.mjs';
 import './actions.mjs';
+import './notation.mjs';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -21,9 +21,11 @@ import { GameFlow } from './flow.js';
 import { Sounds, soundFor } from './sounds.js';
 import { renderMaterial } from './material.js';
 import { Premove } from './premove.js';
+import { readAddress, namesGame, continuesGame, writeAddress } from './address.js';
 
 const $ = selector => document.querySelector(selector);
 const SAVED = 'sennight.session'; // this tab's session, so that a reload resumes the game
+const COORDS = 'sennight.coords'; // "off" when the Coordinates checkbox was cleared
 
 const page = {
   engines: [],
@@ -77,7 +79,7 @@ setupTabs($('.tabs'), $('.panel'));
 async function loadVariant(name) {
   page.variant = await api.getVariant(name);
   $('select[name=variant]').value = name;
-  history.replaceState(null, '', `?variant=${encodeURIComponent(name)}`); // a reload keeps the variant
+  writeAddress(page.variant); // a reload keeps the variant
   $('#description').textContent = page.variant.description;
   board.setVariant(page.variant);
   guide.setVariant(page.variant);
@@ -104,8 +106,24 @@ async function start() {
   }
 }
 
+/**
+ * A game restored from the address (`link`, of the shown variant), every army played at this screen, so
+ * that it shows as it was; a link whose game cannot be played gives a new game and says why.
+ */
+async function restore(link) {
+  const seats = page.variant.armies.map(() => ({ kind: 'human' }));
+  try {
+    const reply = await api.createSession({ variant: page.variant.name, fen: link.fen, moves: link.moves, seats });
+    attach(reply.id, reply.state);
+  } catch (err) {
+    await start();
+    showNotice(`The game in the address was not loaded (${err.message}): a new game from the start.`);
+  }
+}
+
 /** Follows session `id`: its event stream feeds the panels from now on. */
 function attach(id, state) {
+  showNotice('');
   page.events?.close();
   page.id = id;
   page.session = api.sessionApi(id, part.token);
@@ -129,15 +147,19 @@ function attach(id, state) {
   });
 }
 
-/** Resumes this tab's session after a reload, if the server still has it (and it plays `variant`, if given). */
-async function resume(variant) {
+/**
+ * Resumes this tab's session after a reload, if the server still has it and it plays the address's
+ * variant (if named) and its game or one going on from it (if named).
+ */
+async function resume(link) {
   const saved = sessionStorage.getItem(SAVED);
   if (!saved) return false;
   try {
     const state = await api.sessionApi(saved).state();
-    if (variant && state.variant !== variant) return false;
+    if (link.variant && state.variant !== link.variant) return false;
     if (!part.restore(saved)) part.clear(saved);
     await loadVariant(state.variant);
+    if (namesGame(link) && !continuesGame(link, state, page.variant)) return false;
     attach(saved, state);
     return true;
   } catch {
@@ -180,6 +202,7 @@ function applyState(state) {
   const sound = soundFor(page.state, state);
   page.state = state;
   const dropped = premove.onState(state);
+  writeAddress(page.variant, state);
   if (moved) setArrows('hint', []);
   const seen = { ...state, premove: premove.view(state) };
   board.setPosition(part.mayMove(state) ? seen : { ...seen, legal: [] }, stepped);
@@ -219,6 +242,12 @@ function showStatus(message = '') {
       (moveList.inVariation ? ` · a variation, move ${state.ply}`
         : state.ply < state.plies ? ` · move ${state.ply} of ${state.plies}` : '');
   }
+}
+
+/** A message that stays until closed or another game is shown (an address whose game was refused). */
+function showNotice(text) {
+  $('#notice .text').textContent = text;
+  $('#notice').hidden = !text;
 }
 
 function notify(message) {
@@ -335,10 +364,18 @@ $('select[name=variant]').addEventListener('change', async e => {
   await loadVariant(e.target.value);
   await start();
 });
+$('#notice .close').addEventListener('click', () => showNotice(''));
 $('#undo').addEventListener('click', () => act(() => page.session.undo()));
 $('#abort').addEventListener('click', () => act(() => page.session.abort()));
 $('#flip').addEventListener('click', () => setView((page.view + 1) % page.variant.armies.length));
 $('#names').addEventListener('change', e => board.setShowNames(e.target.checked));
+// the coordinates are shown unless turned off, which this browser remembers
+$('#coords').checked = localStorage.getItem(COORDS) !== 'off';
+board.setShowCoords($('#coords').checked);
+$('#coords').addEventListener('change', e => {
+  localStorage.setItem(COORDS, e.target.checked ? 'on' : 'off');
+  board.setShowCoords(e.target.checked);
+});
 $('#hint').addEventListener('click', async () => {
   try {
     const { move } = await page.session.hint();
@@ -400,13 +437,16 @@ async function init() {
   options.setEngines(engines);
   $('select[name=variant]').innerHTML = variants.map(v =>
     `<option value="${v.name}">${v.name} · ${v.cells} cells${v.players > 2 ? ` · ${v.players} players` : ''}</option>`).join('');
-  const link = linkOf(location);
-  const refused = link && await openLink(link);
-  if (link && !refused) return;
-  const wanted = new URLSearchParams(location.search).get('variant');
-  if (!link && await resume(wanted)) return;
-  await loadVariant(variants.some(v => v.name === wanted) ? wanted : variants[0].name);
-  await start();
+  const invite = linkOf(location);
+  const refused = invite && await openLink(invite);
+  if (invite && !refused) return;
+  const link = readAddress();
+  if (!invite && await resume(link)) return;
+  const known = variants.some(v => v.name === link.variant);
+  await loadVariant(known ? link.variant : variants[0].name);
+  if (known && namesGame(link)) await restore(link);
+  else await start();
+  if (link.variant && !known) showNotice(`Unknown variant '${link.variant}' in the address: a game of ${page.variant.name}.`);
   if (refused) notify(`The link's game: ${refused}`);
 }
 

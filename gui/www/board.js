@@ -1,6 +1,7 @@
 // The SVG board: cells from the server's geometry, pieces, move marks and arrows; click and drag input.
 import { pieceMarkup, pieceInfo, pieceType, pieceArmy } from './pieces.js';
 import { targetsFrom, canMoveFrom, movableCells } from './moves.js';
+import { coordinateLabels } from './coords.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const SLIDE_MS = 160;
@@ -27,6 +28,8 @@ export class Board {
     this.variant = null;
     this.rotation = 0;
     this.showNames = false;
+    this.showCoords = false;
+    this.coords = new Map(); // the coordinates' labels by rotation, for the variant, computed when first shown
     this.clear();
     this.svg = document.createElementNS(SVGNS, 'svg');
     this.svg.classList.add('board-svg');
@@ -43,6 +46,9 @@ export class Board {
     this.cells = new Map(variant.board.cells.map(c => [c.name, c]));
     const c = variant.board.cells[0];
     this.radius = Math.hypot(c.points[0][0] - c.x, c.points[0][1] - c.y);
+    this.coords = new Map();
+    // every army's view at once, so that no render waits for them
+    if (this.showCoords) variant.armies.forEach(army => this.coordLabels(army.rotation));
     this.clear();
     this.render();
   }
@@ -109,6 +115,12 @@ export class Board {
     this.render();
   }
 
+  /** Files and ranks along the board's edges (coords.js). */
+  setShowCoords(on) {
+    this.showCoords = on;
+    this.render();
+  }
+
   /** Arrows [{from, to, kind, weight}] drawn over the pieces; redraws only the arrow layer. */
   setArrows(arrows) {
     this.arrows = arrows;
@@ -147,6 +159,7 @@ export class Board {
     }
     parts.push('</g>');
     if (this.showNames) parts.push(this.namesMarkup());
+    if (this.showCoords) parts.push(this.coordsMarkup());
     parts.push('<g class="marks">', this.marksMarkup(targets, occupied), '</g>');
     parts.push('<g class="pieces">', this.piecesMarkup(), '</g>');
     parts.push('<g class="arrows">', this.arrowsMarkup(), '</g></g>');
@@ -162,13 +175,14 @@ export class Board {
     const a = this.rotation * Math.PI / 180;
     const [cos, sin] = [Math.cos(a), Math.sin(a)];
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const c of this.variant.board.cells) {
-      for (const [px, py] of c.points) {
-        const x = cx + (px - cx) * cos - (py - cy) * sin;
-        const y = cy + (px - cx) * sin + (py - cy) * cos;
-        x0 = Math.min(x0, x); x1 = Math.max(x1, x);
-        y0 = Math.min(y0, y); y1 = Math.max(y1, y);
-      }
+    // the coordinates' labels too, with room for their text
+    const ends = this.showCoords ? this.coordLabels().flatMap(({ x, y }) =>
+      [-1, 1].flatMap(dx => [-1, 1].map(dy => [x + dx * this.radius * 0.5, y + dy * this.radius * 0.4]))) : [];
+    for (const [px, py] of [...this.variant.board.cells.flatMap(c => c.points), ...ends]) {
+      const x = cx + (px - cx) * cos - (py - cy) * sin;
+      const y = cy + (px - cx) * sin + (py - cy) * cos;
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y); y1 = Math.max(y1, y);
     }
     const pad = this.radius * 0.15;
     return [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad].map(v => +v.toFixed(2));
@@ -217,6 +231,22 @@ export class Board {
     return '<g class="names">' + this.variant.board.cells.map(c =>
       `<text transform="${this.placeOn(c, 1)}" y="${this.radius * 0.72}" font-size="${size}">${c.name}</text>`
     ).join('') + '</g>';
+  }
+
+  /** The labels of files and ranks for the variant turned `rotation` degrees, computed once for each. */
+  coordLabels(rotation = this.rotation) {
+    if (!this.coords.has(rotation)) {
+      const spacing = this.radius * Math.sqrt(3); // between neighbouring cells' centres
+      this.coords.set(rotation, coordinateLabels(this.variant.board.cells, spacing, rotation));
+    }
+    return this.coords.get(rotation);
+  }
+
+  coordsMarkup() {
+    const size = this.radius * 0.62;
+    const labels = this.coordLabels().map(({ kind, text, x, y }) => `<text class="${kind}" data-coord="${kind}" ` +
+      `transform="${this.placeOn({ x, y }, 1)}" font-size="${size}">${text}</text>`);
+    return `<g class="coords">${labels.join('')}</g>`;
   }
 
   /** Each arrow is one polygon (shaft and head), so no SVG marker is needed. */

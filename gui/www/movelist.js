@@ -92,7 +92,7 @@ export class MoveList {
       }
       cells.push('<span></span>'.repeat(c - col));
       cells.push(`<button type="button" class="move${current(node.id)}" data-move="${node.uci}" data-ply="${node.depth}"
-        data-node="${node.id}">${label(node)}</button>`);
+        data-node="${node.id}" title="${node.uci}">${label(node)}</button>`);
       col = c + 1;
       // the alternatives to this move, beneath it; the main line goes on in a new row
       const alternatives = this.nodes.get(node.parent).children.slice(1);
