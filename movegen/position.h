@@ -6,7 +6,10 @@
 #include "../rules/setup.h"
 #include "tables.h"
 
-enum { MAX_STATES = 1024 };
+/* A game's states since its last trim (position_trim_history keeps half) and a search's. So many that a
+ * position stays under 128 KB, which allocators serve from their pools: a larger block is a mapping
+ * of its own, and unmapping it stops every thread of the process (a TLB shootdown). */
+enum { MAX_STATES = 960 };
 
 /* What make() changes that unmake() cannot recompute, or puts back faster than it could. */
 struct state {
@@ -53,6 +56,7 @@ struct position {
     struct accumulator acc[MAX_PLAYERS];
     struct state st[MAX_STATES];
 };
+_Static_assert(sizeof(struct position) <= 128 * 1024, "a position of over 128 KB is a mapping of its own");
 
 static inline cellset pos_pieces(const struct position *pos, int colour, int type)
 {
