@@ -21,6 +21,7 @@
 #include "../rules/fen_variant.h"
 #include "../rules/registry.h"
 #include "../util/clock.h"
+#include "review.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -40,6 +41,8 @@ static const long long DEFAULT_MOVETIME = 1 * SECONDS;  /* engines' limit when t
 static const long long ENGINE_TIMEOUT = 10 * SECONDS;   /* handshake, isready, stop */
 static const long long SEARCH_TIMEOUT = 300 * SECONDS;  /* depth and node limits */
 static const long long STALL_GRACE = 2 * SECONDS;       /* past its time, an engine is taken for hung */
+static const long long REVIEW_GAP = 100 * MS;           /* a running review's progress: at most 10 events a second */
+static const long long REVIEW_NODES = 100000;           /* a review's budget per search when the page sets none */
 /* A clock, increment or move time in ms: a week, far from overflowing the microsecond sums. */
 #define MAX_TIME_MS (7 * 24 * 3600 * 1000LL)
 
@@ -135,11 +138,13 @@ struct session {
     long long state_version;
     char *events[EVENT_RING];
     long long nevents;
+    struct review *review;      /* of the game's moves (a prefix of them), or NULL */
+    long long review_changes;   /* counts reviews started and dropped */
 };
 
 struct session_stream {
     struct session *s;
-    long long state_seen, analysis_seen, next_event, analysis_sent;
+    long long state_seen, analysis_seen, next_event, analysis_sent, review_changes_seen, review_seen;
 };
 
 static struct {
@@ -881,6 +886,7 @@ static void *worker_main(void *arg)
 
 static void session_free(struct session *s)
 {
+    review_free(s->review);
     record_free(&s->rec);
     game_free(&s->view);
     for (int i = 0; i < EVENT_RING; i++)
@@ -1228,6 +1234,17 @@ static void do_move(struct session *s, const json_t *body, const char *text, siz
     reply_json(r, 200, state_json(s));
 }
 
+/* The review of moves taken back or replaced is of another game. */
+static void review_drop(struct session *s)
+{
+    if (!s->review)
+        return;
+    review_free(s->review);
+    s->review = NULL;
+    s->review_changes++;
+    pthread_cond_broadcast(&s->changed);
+}
+
 static void do_undo(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
 {
     (void)body, (void)text, (void)len;
@@ -1249,6 +1266,7 @@ static void do_undo(struct session *s, const json_t *body, const char *text, siz
     }
     s->forfeit = -1;
     s->aborted = false;
+    review_drop(s);
     game_changed(s, true);
     reply_json(r, 200, state_json(s));
 }
@@ -1306,6 +1324,7 @@ static void replace_game(struct session *s, struct record *rec)
     s->helper.new_game = true;
     s->forfeit = -1;
     s->aborted = false;
+    review_drop(s);
     game_changed(s, true);
 }
 
@@ -1361,8 +1380,12 @@ static void pgn_get(struct session *s, struct reply *r)
     int fullmove = 0;
     for (int c = 0; c < rec.narmies; c++)
         rec.left[c] = game_armies(&g) >> c & 1 ? -1 : 0;
-    for (int i = 0; i < s->rec.nmoves; i++)
-        game_record_move(s->rec.v, &g, &rec, s->rec.moves[i].m, &fullmove, NULL);
+    for (int i = 0; i < s->rec.nmoves; i++) {
+        const char *nag = NULL;
+        char comment[64];
+        bool judged = s->review && review_annotation(s->review, i, &nag, comment, sizeof comment);
+        game_record_judged_move(s->rec.v, &g, &rec, s->rec.moves[i].m, &fullmove, nag, judged ? comment : NULL);
+    }
     struct game_status st = game_status(&g);
     if (s->forfeit >= 0) {
         game_record_fault(&rec, TERM_TIME, s->forfeit, game_armies(&g));
@@ -1597,6 +1620,61 @@ static void do_restart(struct session *s, const json_t *body, const char *text, 
     reply_json(r, 200, state_json(s));
 }
 
+static json_t *review_event(struct session *s)
+{
+    return s->review ? review_json(s->review) : json_pack("{s:s}", "state", "none");
+}
+
+/* Starts (or starts again) or stops the review of the game's moves by engine 0, a process of its own. */
+static void do_review(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    int on;
+    json_int_t nodes = 0, movetime = 0;
+    char err[512];
+    if (json_unpack((json_t *)body, "{s:b, s?I, s?I}", "on", &on, "nodes", &nodes, "movetime_ms", &movetime)
+        || nodes < 0 || nodes > 100000000 || movetime < 0 || movetime > 60000 || (nodes && movetime)) {
+        reply_error(r, 400, "{\"on\": true|false, \"nodes\": 1..100000000 | \"movetime_ms\": 1..60000} expected");
+        return;
+    }
+    if (!on) {
+        if (!s->review || !review_running(s->review)) {
+            reply_error(r, 409, "no review is running");
+            return;
+        }
+        review_stop(s->review);
+        pthread_cond_broadcast(&s->changed);
+        reply_json(r, 200, review_json(s->review));
+        return;
+    }
+    if (!s->rec.nmoves || s->rec.nmoves > REVIEW_MAX_PLIES) {
+        reply_error(r, 409, s->rec.nmoves ? "the game has %d plies: a review takes at most %d" : "no moves to review",
+                    s->rec.nmoves, REVIEW_MAX_PLIES);
+        return;
+    }
+    struct review_budget budget = { .nodes = nodes, .movetime_ms = movetime };
+    if (!nodes && !movetime)
+        budget.nodes = REVIEW_NODES;
+    char **texts = record_texts(&s->rec, s->rec.nmoves);
+    struct review *review = texts ? review_start(sessions.engines[0].cmd, s->rec.v, s->rec.start,
+                                                 (const char *const *)texts, s->rec.nmoves, budget, err, sizeof err)
+                                  : NULL;
+    free(texts);
+    if (!review) {
+        reply_error(r, 503, "%s", texts ? err : "out of memory");
+        return;
+    }
+    review_drop(s);
+    s->review = review;
+    reply_json(r, 200, review_json(review));
+}
+
+static void do_review_get(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)body, (void)text, (void)len;
+    reply_json(r, 200, review_event(s));
+}
+
 typedef void (*action_fn)(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r);
 
 static const struct {
@@ -1607,6 +1685,7 @@ static const struct {
     { "abort", "POST", do_abort }, { "view", "POST", do_view },       { "fen", "POST", do_fen },
     { "pgn", "GET", do_pgn },      { "pgn", "POST", do_pgn },         { "analyse", "POST", do_analyse },
     { "hint", "POST", do_hint },   { "options", "POST", do_options }, { "restart", "POST", do_restart },
+    { "review", "GET", do_review_get }, { "review", "POST", do_review },
 };
 
 void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,
@@ -1648,7 +1727,8 @@ struct session_stream *session_stream_open(const char *id, struct reply *r)
     s->streams++;
     /* A stream opened during a search (a reload, a reconnection) gets its lines at once. */
     *st = (struct session_stream){ .s = s, .state_seen = -1,
-                                   .analysis_seen = s->analysis_version - (s->nlines > 0), .next_event = s->nevents };
+                                   .analysis_seen = s->analysis_version - (s->nlines > 0), .next_event = s->nevents,
+                                   .review_changes_seen = s->review_changes - (s->review != NULL), .review_seen = -1 };
     pthread_mutex_unlock(&s->lock);
     return st;
 }
@@ -1690,6 +1770,16 @@ char *session_stream_next(struct session_stream *st)
             }
             until = st->analysis_sent + ANALYSIS_GAP < until ? st->analysis_sent + ANALYSIS_GAP : until;
         }
+        long long review = s->review ? review_version(s->review) : -1;
+        if (st->review_changes_seen != s->review_changes || st->review_seen != review) {
+            st->review_changes_seen = s->review_changes;
+            st->review_seen = review;
+            out = sse("review", review_event(s));
+            break;
+        }
+        /* The review's thread does not wake the streams: while it runs, they look every REVIEW_GAP. */
+        if (s->review && review_running(s->review))
+            until = now + REVIEW_GAP < until ? now + REVIEW_GAP : until;
         if (now >= deadline) {
             out = strdup(": keep-alive\n\n");
             break;

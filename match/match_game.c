@@ -119,6 +119,12 @@ static void position_command(const struct play *p, const struct game_record *r, 
 unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove,
                           const char *comment)
 {
+    return game_record_judged_move(v, g, r, m, fullmove, NULL, comment);
+}
+
+unsigned game_record_judged_move(const struct variant *v, struct game *g, struct game_record *r, move_t m,
+                                 int *fullmove, const char *nag, const char *comment)
+{
     struct setup s;
     char text[16], san[SAN_LEN];
     unsigned mated;
@@ -135,6 +141,8 @@ unsigned game_record_move(const struct variant *v, struct game *g, struct game_r
     else
         text_printf(&r->movetext, "%s", san);
     *fullmove = s.fullmove;
+    if (nag)
+        text_printf(&r->movetext, "%s", nag);
     if (comment)
         text_printf(&r->movetext, "\n{%s}", comment);
     unsigned left = game_play(g, m, &mated);
