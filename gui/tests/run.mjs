@@ -10,6 +10,7 @@ import {
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import './review.mjs';
 
 test('the page lists every variant and draws the board', 'glinski', async (page, ctx) => {
   const options = await page.locator('select[name=variant] option').count();

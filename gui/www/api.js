@@ -48,7 +48,8 @@ export function sessionApi(id) {
     hint: () => post(`${base}/hint`),
     option: (engine, name, value) => post(`${base}/options`, { engine, name, value }),
     restart: seat => post(`${base}/restart`, { seat }),
-    /** Opens the event stream; `handlers` has one function per event name (state, analysis, engine). */
+    review: body => post(`${base}/review`, body),
+    /** Opens the event stream; `handlers` has one function per event name (state, analysis, engine, review). */
     events(handlers) {
       const source = new EventSource(`${base}/events`);
       for (const [name, handler] of Object.entries(handlers)) {

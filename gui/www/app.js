@@ -11,6 +11,7 @@ import { Shares } from './shares.js';
 import { ResultDialog, resultWords } from './result.js';
 import { GameIO } from './io.js';
 import { OptionsForm } from './options.js';
+import { Review } from './review.js';
 import { pick } from './picker.js';
 import { setupTabs } from './tabs.js';
 import { parseMove } from './moves.js';
@@ -29,7 +30,7 @@ const page = {
   events: null,
   view: 0, // the army whose side of the board is at the bottom
   alertSeat: undefined, // the seat of the engine in trouble (null: the analysis engine), if any
-  arrows: { analysis: [], hint: [] },
+  arrows: { analysis: [], hint: [], review: [] },
 };
 
 const board = new Board($('#board'), { onMove: (from, to, ucis) => chooseAndPlay(to, ucis) });
@@ -48,6 +49,14 @@ const io = new GameIO({ fenForm: $('#fen-form'), pgnForm: $('#pgn-form'), error:
   loadFen: fen => show(page.session.fen(fen)),
   loadPgn: text => show(page.session.loadPgn(text)),
   getPgn: () => page.session.pgn(),
+});
+const review = new Review({
+  panel: $('#review-panel'), start: $('#review-start'), stop: $('#review-stop'), budget: $('#review-budget'),
+  progress: $('#review-progress'), progressText: $('#review-progress-text'), accuracy: $('#review-accuracy'),
+  graph: $('#review-graph'), note: $('#review-note'), list: $('#review-moves'),
+}, {
+  onPly: showPly, onArrows: list => setArrows('review', list), onMarks: () => review.markMoves($('#movelist')),
+  notify: message => notify(message),
 });
 const options = new OptionsForm($('#options'), (engine, name, value) => page.session.option(engine, name, value));
 setupTabs($('.tabs'), $('.panel'));
@@ -93,6 +102,7 @@ function attach(id, state) {
   const human = state.seats.findIndex(s => s.kind === 'human');
   setView(Math.max(0, human));
   analysis.setSession(page.session, state);
+  review.setSession(page.session, page.variant);
   graph.reset();
   shares.reset(page.variant);
   resultDialog.close();
@@ -102,6 +112,7 @@ function attach(id, state) {
     state: applyState,
     analysis: analysisEvent,
     engine: engineEvent,
+    review: event => review.update(event),
     // after a dropped connection the stream resumes with no replay: ask for the state once
     open: () => page.session.state().then(applyState, () => {}),
   });
@@ -138,6 +149,8 @@ function applyState(state) {
   if (moved) setArrows('hint', []);
   board.setPosition(state, stepped);
   moveList.render(state, page.variant.armies);
+  review.markMoves($('#movelist'));
+  review.setState(state);
   players.render(state, page.variant, page.engines);
   io.setState(state);
   analysis.setState(state, page.variant);
@@ -258,7 +271,7 @@ function setView(index) {
 
 function setArrows(kind, list) {
   page.arrows[kind] = list;
-  board.setArrows([...page.arrows.analysis, ...page.arrows.hint]);
+  board.setArrows([...page.arrows.analysis, ...page.arrows.hint, ...page.arrows.review]);
 }
 
 // --- controls
@@ -287,6 +300,10 @@ $('#hint').addEventListener('click', async () => {
   } catch (err) {
     notify(err.message);
   }
+});
+$('#review').addEventListener('click', () => {
+  $('[data-tab=review]').click();
+  review.start();
 });
 $('#engine-alert .restart').addEventListener('click', async () => {
   const seat = page.alertSeat;
