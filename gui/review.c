@@ -36,7 +36,6 @@ enum review_state { REVIEW_RUNNING, REVIEW_DONE, REVIEW_STOPPED, REVIEW_FAILED }
 struct reviewed {
     char uci[16], san[SAN_LEN];
     int army, armies;           /* the mover, and the armies on the board before the move */
-    bool done;
     char best[32], best_san[32];
     int best_score, score;      /* the best move's and the played move's, for the mover */
 };
@@ -87,42 +86,16 @@ static double drop_of(const struct reviewed *m)
     return d > 0 ? d : 0;
 }
 
-/* The moves' SAN and armies, by playing them; false with err if one is not legal. */
-static bool review_prepare(struct review *r, const char *const *moves, char *err, size_t errlen)
+/* The engine's move as SAN in the game's position (its text if it is not legal there). */
+static void best_san(struct game *g, const char *best, char *out, size_t len)
 {
-    struct game g = { 0 };
-    bool ok = game_init(&g, r->v, false, err, errlen) && game_set_position(&g, r->start, NULL, 0, err, errlen);
-    for (int i = 0; ok && i < r->n; i++) {
-        struct reviewed *m = &r->moves[i];
-        move_t mv;
-        char why[256];
-        snprintf(m->uci, sizeof m->uci, "%s", moves[i]);
-        m->army = g.ops->position_side(g.pos);
-        m->armies = __builtin_popcount(game_armies(&g));
-        if (!(ok = game_parse_move(&g, moves[i], &mv, why, sizeof why)))
-            snprintf(err, errlen, "move %d '%s': %s", i + 1, moves[i], why);
-        else {
-            san_write(&g, mv, m->san);
-            game_play(&g, mv, NULL);
-        }
-    }
-    game_free(&g);
-    return ok;
-}
-
-/* The SAN of the engine's best move in the position before move i. */
-static void best_san(struct review *r, int i, char *out)
-{
-    struct game g = { 0 };
-    char err[256], *texts[REVIEW_MAX_PLIES];
     move_t m;
-    for (int k = 0; k < i; k++)
-        texts[k] = r->moves[k].uci;
-    snprintf(out, sizeof r->moves[i].best, "%s", r->moves[i].best);
-    if (game_init(&g, r->v, false, err, sizeof err) && game_set_position(&g, r->start, texts, i, err, sizeof err)
-        && game_parse_move(&g, r->moves[i].best, &m, err, sizeof err))
-        san_write(&g, m, out);
-    game_free(&g);
+    char err[256], san[SAN_LEN];
+    snprintf(out, len, "%s", best);
+    if (game_parse_move(g, best, &m, err, sizeof err)) {
+        san_write(g, m, san);
+        snprintf(out, len, "%s", san);
+    }
 }
 
 static void finish(struct review *r, enum review_state state, const char *message)
@@ -140,8 +113,16 @@ static void *review_main(void *arg)
     struct uci_client c = { .timeout = ENGINE_TIMEOUT };
     struct text position = { 0 }, go = { 0 }, only = { 0 };
     struct uci_reply best, played;
+    struct game g = { 0 };
+    char err[200];
     long long limit = r->budget.nodes ? SEARCH_TIMEOUT : r->budget.movetime_ms * 1000 + STALL_GRACE;
     enum uci_status st = uci_client_start(&c, r->cmd, NULL, 0, r->v->name, &r->cancel);
+    /* The game follows the review, for the best moves' SAN. */
+    if (st == UCI_OK && !(game_init(&g, r->v, false, err, sizeof err)
+                          && game_set_position(&g, r->start, NULL, 0, err, sizeof err))) {
+        snprintf(c.error, sizeof c.error, "%s", err);
+        st = UCI_FATAL;
+    }
     if (st == UCI_OK)
         st = uci_client_new_game(&c, &r->cancel);
     if (r->budget.nodes)
@@ -150,6 +131,15 @@ static void *review_main(void *arg)
         text_printf(&go, " movetime %lld", r->budget.movetime_ms);
     for (int i = 0; i < r->n && st == UCI_OK; i++) {
         struct reviewed *m = &r->moves[i];
+        move_t mv;
+        if (!game_parse_move(&g, m->uci, &mv, err, sizeof err)) {
+            snprintf(c.error, sizeof c.error, "move %d '%s': %s", i + 1, m->uci, err);
+            st = UCI_FATAL;
+            break;
+        }
+        m->army = g.ops->position_side(g.pos);
+        m->armies = __builtin_popcount(game_armies(&g));
+        san_write(&g, mv, m->san);
         text_clear(&position);
         text_printf(&position, "position fen %s", r->start);
         for (int k = 0; k < i; k++)
@@ -164,11 +154,11 @@ static void *review_main(void *arg)
         if (st != UCI_OK)
             break;
         snprintf(m->best, sizeof m->best, "%s", best.move);
-        best_san(r, i, m->best_san);
+        best_san(&g, best.move, m->best_san, sizeof m->best_san);
+        game_play(&g, mv, NULL);
         pthread_mutex_lock(&r->lock);
         m->best_score = best.has_score ? best.score : 0;
         m->score = played.has_score ? played.score : 0;
-        m->done = true;
         r->done = i + 1;
         r->version++;
         pthread_mutex_unlock(&r->lock);
@@ -176,6 +166,7 @@ static void *review_main(void *arg)
     text_free(&position);
     text_free(&go);
     text_free(&only);
+    game_free(&g);
     if (st == UCI_OK)
         finish(r, REVIEW_DONE, "");
     else if (st == UCI_CANCELLED)
@@ -205,10 +196,8 @@ struct review *review_start(const char *cmd, const struct variant *v, const char
     r->n = n;
     r->budget = budget;
     snprintf(r->cmd, sizeof r->cmd, "%s", cmd);
-    if (!review_prepare(r, moves, err, errlen)) {
-        review_free(r);
-        return NULL;
-    }
+    for (int i = 0; i < n; i++)
+        snprintf(r->moves[i].uci, sizeof r->moves[i].uci, "%s", moves[i]);
     if (pthread_create(&r->thread, NULL, review_main, r)) {
         snprintf(err, errlen, "out of threads");
         review_free(r);

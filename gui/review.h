@@ -22,8 +22,8 @@ enum judgement { JUDGED_GOOD, JUDGED_INACCURACY, JUDGED_MISTAKE, JUDGED_BLUNDER 
 
 struct review;
 
-/* Starts reviewing the game (its start FEN and its moves as UCI text) with the engine `cmd` of the
- * session's engine list; NULL with err if it cannot start (no memory, no thread, a move not legal). */
+/* Starts reviewing the game (its start FEN and its legal moves as UCI text) with the engine `cmd` of
+ * the session's engine list; NULL with err without memory or a thread. */
 struct review *review_start(const char *cmd, const struct variant *v, const char *start, const char *const *moves,
                             int n, struct review_budget budget, char *err, size_t errlen);
 /* Stops a running review (its engine is ended at once); the moves reviewed so far are kept. */
