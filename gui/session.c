@@ -42,7 +42,7 @@ static const long long ENGINE_TIMEOUT = 10 * SECONDS;   /* handshake, isready, s
 static const long long SEARCH_TIMEOUT = 300 * SECONDS;  /* depth and node limits */
 static const long long STALL_GRACE = 2 * SECONDS;       /* past its time, an engine is taken for hung */
 static const long long REVIEW_GAP = 100 * MS;           /* a running review's progress: at most 10 events a second */
-static const long long REVIEW_NODES = 100000;           /* a review's budget per search when the page sets none */
+static const long long REVIEW_NODES = 20000;            /* a review's budget per search when the page sets none */
 /* A clock, increment or move time in ms: a week, far from overflowing the microsecond sums. */
 #define MAX_TIME_MS (7 * 24 * 3600 * 1000LL)
 

@@ -1,6 +1,6 @@
 // Browser tests of the game review (docs/gui.md#game-review): a two-player game with a blunder, a three-player
 // game, the stop button, and the review's marks in the PGN export. Small budgets keep them quick.
-import { SHOTS, newGame, sessionState, waitMoves, movesPlayed, expect, test } from './lib.mjs';
+import { SHOTS, newGame, loadFen, sessionState, waitMoves, movesPlayed, expect, test } from './lib.mjs';
 import path from 'node:path';
 
 /** Types each move in the move box and waits for it in the move list. */
@@ -77,6 +77,18 @@ test('review: a three-player game, each army by its expected share (nd-mccooey-3
   const armies = await page.locator('#review-accuracy [data-army]').count();
   expect(armies === 3, `accuracy for ${armies} armies`);
   expect(await page.locator('#review-graph .share-line').count() === 3, 'the graph has not one line per army');
+});
+
+test('review: one click in the result dialog reviews the finished game', 'wellisch', async page => {
+  await page.click('[data-tab=review]');
+  await page.selectOption('#review-budget', 'nodes:2000');
+  await loadFen(page, '6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1');
+  await playMoves(page, ['k4k3']); // Black's move leaves White the last army on the board
+  await page.waitForSelector('#result-dialog[open]');
+  await page.click('#result-dialog .review');
+  await reviewDone(page);
+  expect(await page.isVisible('#review-panel'), 'the Review tab is not shown');
+  expect(await page.locator('#review-accuracy [data-army="b"]').count() === 1, 'no accuracy for Black');
 });
 
 test('review: the stop button ends a review and keeps what was reviewed', 'glinski', async page => {

@@ -301,9 +301,15 @@ $('#hint').addEventListener('click', async () => {
     notify(err.message);
   }
 });
-$('#review').addEventListener('click', () => {
+/** One click after a game (beside the board, or in the result dialog): the review in its tab. */
+function reviewGame() {
   $('[data-tab=review]').click();
   review.start();
+}
+$('#review').addEventListener('click', reviewGame);
+$('#result-dialog').addEventListener('close', e => {
+  if (e.target.returnValue === 'review') reviewGame();
+  e.target.returnValue = ''; // Escape closes the next dialog without touching it
 });
 $('#engine-alert .restart').addEventListener('click', async () => {
   const seat = page.alertSeat;

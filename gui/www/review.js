@@ -146,7 +146,7 @@ export class Review {
     } else if (moves.length) {
       for (const a of this.armies) {
         const own = moves.filter(m => m.army === a.letter);
-        const line = own.flatMap(m => [`${x(m.ply - 1)},${y(m.before)}`, `${x(m.ply)},${y(m.after)}`]).join(' ');
+        const line = own.map(m => `${x(m.ply)},${y(m.after)}`).join(' ');
         if (line) parts.push(`<polyline class="share-line army-${a.letter}" points="${line}"/>`);
       }
     }
