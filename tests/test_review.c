@@ -10,7 +10,8 @@
 #include "../gui/review.h"
 #include "../match/pgn.h"
 
-#define ABOUT(x, want) ck_assert_msg(fabs((x) - (want)) < 0.0005, "%s = %.4f, expected %.4f", #x, (double)(x), (double)(want))
+#define ABOUT(x, want)                                                                                                 \
+    ck_assert_msg(fabs((x) - (want)) < 0.0005, "%s = %.4f, expected %.4f", #x, (double)(x), (double)(want))
 
 START_TEST(test_expected_scores)
 {

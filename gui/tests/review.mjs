@@ -43,7 +43,8 @@ test('review: a two-player blunder gets ?? and a better move; accuracy per playe
   expect(await page.isHidden('#review-stop'), 'the stop button is shown after the review');
   const first = page.locator('#review-moves li[data-ply="1"]');
   expect(await first.getAttribute('class') === 'judged blunder', `move 1 is ${await first.getAttribute('class')}`);
-  expect(await first.locator('.move').textContent() === 'Qb4??', `move 1 reads ${await first.locator('.move').textContent()}`);
+  const move = await first.locator('.move').textContent();
+  expect(move === 'Qb4??', `move 1 reads ${move}`);
   const best = await first.locator('.best').textContent();
   expect(best && best !== 'Qb4', `better move '${best}'`);
   expect(await page.getAttribute('#movelist [data-ply="1"]', 'data-nag') === '??', 'the move list has no ?? on Qb4');

@@ -71,9 +71,9 @@ export class Review {
     const done = this.review ? review.done / review.total : 0;
     els.progress.value = done;
     els.progress.dataset.percent = String(Math.round(done * 100));
-    els.progressText.textContent = !this.review ? ''
-      : `${review.done} / ${review.total} moves · ${budgetText(review.budget)}` +
-        (review.state === 'stopped' ? ' · stopped' : review.state === 'failed' ? ` · the engine failed: ${review.message}` : '');
+    const end = { stopped: ' · stopped', failed: ` · the engine failed: ${review.message}` }[review.state] ?? '';
+    els.progressText.textContent = this.review
+      ? `${review.done} / ${review.total} moves · ${budgetText(review.budget)}${end}` : '';
     els.panel.dataset.review = review.state;
     this.renderAccuracy();
     this.renderList();
