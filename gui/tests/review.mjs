@@ -97,13 +97,12 @@ test('review: the stop button ends a review and keeps what was reviewed', 'glins
   await playMoves(page, BLUNDER);
   await review(page, 'nodes:500000');
   await page.waitForSelector('#review-panel[data-review=running] #review-stop:not([hidden])');
+  await playMoves(page, ['f5f6']); // the page stays usable while the engine reviews
   await page.click('#review-stop');
   await page.waitForSelector('#review-panel[data-review=stopped]');
   expect(await page.isHidden('#review-stop'), 'the stop button stays');
   expect(Number(await page.getAttribute('#review-progress', 'data-percent')) < 100, 'the review was not stopped');
   expect((await page.textContent('#review-progress-text')).includes('stopped'), 'the progress does not say stopped');
-  // the page stays usable: moves are still played while and after reviewing
-  await playMoves(page, ['f5f6']);
 });
 
 test('review: a finished engine game (GUI_SCREENSHOTS=1: docs/gui/review.png)', 'glinski', async (page, ctx) => {
