@@ -35,9 +35,11 @@ enum review_state { REVIEW_RUNNING, REVIEW_DONE, REVIEW_STOPPED, REVIEW_FAILED }
 /* A move of the game, and what the review found of it. */
 struct reviewed {
     char uci[16], san[SAN_LEN];
-    int army, armies;           /* the mover, and the armies on the board before the move */
+    int army;                   /* the mover */
+    unsigned board;             /* the armies on the board before the move */
     char best[32], best_san[32];
     int best_score, score;      /* the best move's and the played move's, for the mover */
+    double before, after;       /* the mover's expected score from them (judge_moves) */
 };
 
 struct review {
@@ -57,11 +59,17 @@ struct review {
     long long version;
 };
 
-double review_expected(int score, int armies)
+double review_expected(int score, const double *others, int nothers)
 {
     if (abs(score) > UCI_MATE_SCORE - 1000)
         return score > 0 ? 1 : 0;
-    return 1 / (1 + (armies - 1) * exp(-SLOPE * score));
+    if (nothers == 1)
+        return 1 / (1 + exp(-SLOPE * score));
+    /* e^(c·s) over the same for every army, c = k·(n−1)/n: the scores' common lean cancels. */
+    double c = SLOPE * nothers / (nothers + 1), total = 1;
+    for (int i = 0; i < nothers; i++)
+        total += exp(c * ((isnan(others[i]) ? -(double)score / nothers : others[i]) - score));
+    return 1 / total;
 }
 
 enum judgement review_judge(double drop)
@@ -81,9 +89,31 @@ double review_move_accuracy(double drop)
 
 static double drop_of(const struct reviewed *m)
 {
-    double d = review_expected(m->best_score, m->armies) - review_expected(m->score, m->armies);
     /* The played move may score above the best at the same budget: no loss. */
-    return d > 0 ? d : 0;
+    return m->before > m->after ? m->before - m->after : 0;
+}
+
+/* Each reviewed move's expected scores against the other armies' latest scores (their best moves'
+ * at their last turn before it; an army yet to move, its first; none reviewed yet: level); under the
+ * lock, after each move reviewed, as an army's first score changes the moves before it. */
+static void judge_moves(struct review *r)
+{
+    double latest[MAX_PLAYERS], first[MAX_PLAYERS];
+    for (int a = 0; a < MAX_PLAYERS; a++)
+        latest[a] = first[a] = NAN;
+    for (int i = r->done - 1; i >= 0; i--)
+        first[r->moves[i].army] = r->moves[i].best_score;
+    for (int i = 0; i < r->done; i++) {
+        struct reviewed *m = &r->moves[i];
+        double others[MAX_PLAYERS];
+        int n = 0;
+        for (int a = 0; a < r->v->nplayers; a++)
+            if (a != m->army && m->board >> a & 1)
+                others[n++] = isnan(latest[a]) ? first[a] : latest[a];
+        m->before = review_expected(m->best_score, others, n);
+        m->after = review_expected(m->score, others, n);
+        latest[m->army] = m->best_score;
+    }
 }
 
 /* The engine's move as SAN in the game's position (its text if it is not legal there). */
@@ -138,7 +168,7 @@ static void *review_main(void *arg)
             break;
         }
         m->army = g.ops->position_side(g.pos);
-        m->armies = __builtin_popcount(game_armies(&g));
+        m->board = game_armies(&g);
         san_write(&g, mv, m->san);
         text_clear(&position);
         text_printf(&position, "position fen %s", r->start);
@@ -160,6 +190,7 @@ static void *review_main(void *arg)
         m->best_score = best.has_score ? best.score : 0;
         m->score = played.has_score ? played.score : 0;
         r->done = i + 1;
+        judge_moves(r);
         r->version++;
         pthread_mutex_unlock(&r->lock);
     }
@@ -273,8 +304,7 @@ json_t *review_json(struct review *r)
             moves, json_pack("{s:i, s:o, s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:f, s:f, s:o}", "ply", i + 1, "army",
                              letter_json(r->v, m->army), "move", m->uci, "san", m->san, "best", m->best, "best_san",
                              m->best_san, "best_score", score_json(m->best_score), "score", score_json(m->score),
-                             "before", review_expected(m->best_score, m->armies), "after",
-                             review_expected(m->score, m->armies), "drop", drop, "judgement",
+                             "before", m->before, "after", m->after, "drop", drop, "judgement",
                              j == JUDGED_GOOD ? json_null() : json_string(judgement_names[j])));
     }
     for (int a = 0; a < r->v->nplayers; a++)

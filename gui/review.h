@@ -38,10 +38,11 @@ json_t *review_json(struct review *r);
 /* Move i's NAG ("?!", "?", "??" or NULL) and [%eval] comment for the PGN; false if it was not reviewed. */
 bool review_annotation(struct review *r, int i, const char **nag, char *comment, size_t len);
 
-/* The mover's expected score from its search score (centipawns, mates as UCI_MATE_SCORE - n) with
- * `armies` on the board: lichess's logistic for two, the share of points for more (shares.js's
- * formula with the other armies level). */
-double review_expected(int score, int armies);
+/* The mover's expected score from its search score (centipawns, mates as ±(UCI_MATE_SCORE - n))
+ * against the other armies on the board (their latest scores, NAN: unknown, taken level with the
+ * rest): with one other, lichess's logistic; with more, its share of the points by the share bars'
+ * softmax (gui/www/shares.js). */
+double review_expected(int score, const double *others, int nothers);
 /* A move by the drop of the mover's expected score from the best move's to the played move's. */
 enum judgement review_judge(double drop);
 /* lichess's accuracy of a move (0..100) from that drop. */

@@ -15,17 +15,25 @@
 
 START_TEST(test_expected_scores)
 {
-    /* Two armies: lichess's curve, 0.5 at an even score. */
-    ABOUT(review_expected(0, 2), 0.5);
-    ABOUT(review_expected(100, 2), 0.5910);
-    ABOUT(review_expected(-100, 2), 0.4090);
-    /* Three and four: an even score is a third and a quarter of the points. */
-    ABOUT(review_expected(0, 3), 1.0 / 3);
-    ABOUT(review_expected(0, 4), 0.25);
-    ABOUT(review_expected(300, 3), 1 / (1 + 2 * exp(-0.00368208 * 300)));
+    const double unknown[3] = { NAN, NAN, NAN };
+    /* Two armies: lichess's curve, 0.5 at an even score, whatever the other's score. */
+    double black = 40;
+    ABOUT(review_expected(0, &black, 1), 0.5);
+    ABOUT(review_expected(100, &black, 1), 0.5910);
+    ABOUT(review_expected(-100, unknown, 1), 0.4090);
+    /* Three and four, the others unknown (level): an even score is a third and a quarter. */
+    ABOUT(review_expected(0, unknown, 2), 1.0 / 3);
+    ABOUT(review_expected(0, unknown, 3), 0.25);
+    ABOUT(review_expected(300, unknown, 2), 1 / (1 + 2 * exp(-0.00368208 * 300)));
+    /* Known scores: the softmax of the share bars, where a common lean cancels. */
+    const double lean[2] = { -40, -40 };
+    ABOUT(review_expected(-40, lean, 2), 1.0 / 3);
+    /* Two strong armies of four (nd-wellisch-4p's start): the mover shares the points with the other. */
+    const double four[3] = { 3247, -3152, -3298 };
+    ABOUT(review_expected(3247, four, 3), 0.5);
     /* Mates decide. */
-    ABOUT(review_expected(UCI_MATE_SCORE - 3, 3), 1);
-    ABOUT(review_expected(-UCI_MATE_SCORE + 1, 2), 0);
+    ABOUT(review_expected(UCI_MATE_SCORE - 3, lean, 2), 1);
+    ABOUT(review_expected(-UCI_MATE_SCORE + 1, &black, 1), 0);
 }
 END_TEST
 
