@@ -86,6 +86,8 @@ test('review: one click in the result dialog reviews the finished game', 'wellis
   await loadFen(page, '6/7/8/9/10/rG1wV8/10/2rE6/8/3bG3/wG5 b - - 0 1');
   await playMoves(page, ['k4k3']); // Black's move leaves White the last army on the board
   await page.waitForSelector('#result-dialog[open]');
+  expect(await page.evaluate(() => document.activeElement.matches('#result-dialog .close')),
+    'Enter in the result dialog would not just close it');
   await page.click('#result-dialog .review');
   await reviewDone(page);
   expect(await page.isVisible('#review-panel'), 'the Review tab is not shown');
