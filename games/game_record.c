@@ -99,11 +99,19 @@ void movetext_move(struct text *movetext, const struct game *g, move_t m, int *f
 unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove,
                           const char *comment)
 {
+    return game_record_judged_move(v, g, r, m, fullmove, NULL, comment);
+}
+
+unsigned game_record_judged_move(const struct variant *v, struct game *g, struct game_record *r, move_t m,
+                                 int *fullmove, const char *nag, const char *comment)
+{
     char text[16];
     unsigned mated;
     move_to_text(g->v, m, text);
     text_printf(&r->moves, "%s%s", r->nmoves ? " " : "", text);
     movetext_move(&r->movetext, g, m, fullmove);
+    if (nag)
+        text_printf(&r->movetext, "%s", nag);
     if (comment)
         text_printf(&r->movetext, "\n{%s}", comment);
     unsigned left = game_play(g, m, &mated);

@@ -54,6 +54,9 @@ void movetext_move(struct text *movetext, const struct game *g, move_t m, int *f
  * of the previous move (0 before the first). Returns the armies that left (game_play). */
 unsigned game_record_move(const struct variant *v, struct game *g, struct game_record *r, move_t m, int *fullmove,
                           const char *comment);
+/* The same with a NAG written against the move's SAN ("?!", "?", "??"; NULL: none), as a review marks it. */
+unsigned game_record_judged_move(const struct variant *v, struct game *g, struct game_record *r, move_t m,
+                                 int *fullmove, const char *nag, const char *comment);
 /* The game ended by the rules (game_status) with `side` to move and `armies` on the board: the
  * termination, scores and reason. */
 void game_record_end(const struct variant *v, struct game_record *r, struct game_status st, int side,

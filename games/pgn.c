@@ -66,6 +66,15 @@ void pgn_evaluation(const struct uci_reply *reply, char *out, size_t len)
         snprintf(out + n, len - (size_t)n, "%.*fs", ms ? precision : 0, ms / 1000.0);
 }
 
+void pgn_eval_comment(int score, char *out, size_t len)
+{
+    int distance = UCI_MATE_SCORE - abs(score);
+    if (distance < 1000)
+        snprintf(out, len, "[%%eval #%s%d]", score > 0 ? "" : "-", distance);
+    else
+        snprintf(out, len, "[%%eval %.2f]", score / 100.0);
+}
+
 /* Appends one movetext token, wrapping lines at LINE_WIDTH. */
 static void put_token(FILE *f, const char *token, int *column)
 {

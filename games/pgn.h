@@ -25,6 +25,10 @@ const char *pgn_termination(enum termination term);
 /* A move's comment as cutechess writes it, "+0.35/12 0.52s": the score in pawns for the mover ("+M5":
  * it mates in 5 plies, "-M4": it is mated in 4) and depth when the engine gave them, then the time. */
 void pgn_evaluation(const struct uci_reply *reply, char *out, size_t len);
+/* A move's evaluation as lichess and other tools read it in a comment: "[%eval 0.35]" (pawns),
+ * "[%eval #3]" (mates in 3 moves), "[%eval #-2]", from a score in centipawns, mates as
+ * ±(UCI_MATE_SCORE - n). */
+void pgn_eval_comment(int score, char *out, size_t len);
 void pgn_write(FILE *f, const struct pgn_tags *tags, const struct game_record *r);
 
 #endif

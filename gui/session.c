@@ -27,6 +27,7 @@
 #include "tree_record.h"
 #include "actions.h"
 #include "material.h"
+#include "review.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -46,6 +47,8 @@ static const long long DEFAULT_MOVETIME = 1 * SECONDS;  /* engines' limit when t
 static const long long ENGINE_TIMEOUT = 10 * SECONDS;   /* handshake, isready, stop */
 static const long long SEARCH_TIMEOUT = 300 * SECONDS;  /* depth and node limits */
 static const long long STALL_GRACE = 2 * SECONDS;       /* past its time, an engine is taken for hung */
+static const long long REVIEW_GAP = 100 * MS;           /* a running review's progress: at most 10 events a second */
+static const long long REVIEW_NODES = 20000;            /* a review's budget per search when the page sets none */
 /* A clock, increment or move time in ms: a week, far from overflowing the microsecond sums. */
 #define MAX_TIME_MS (7 * 24 * 3600 * 1000LL)
 
@@ -151,11 +154,13 @@ struct session {
     long long state_version;
     char *events[EVENT_RING];
     long long nevents;
+    struct review *review;      /* of the game's moves (a prefix of them), or NULL */
+    long long review_changes;   /* counts reviews started and dropped */
 };
 
 struct session_stream {
     struct session *s;
-    long long state_seen, analysis_seen, next_event, analysis_sent;
+    long long state_seen, analysis_seen, next_event, analysis_sent, review_changes_seen, review_seen;
 };
 
 static struct {
@@ -287,6 +292,15 @@ static void record_free(struct record *rec)
     free(rec->moves);
     tree_free(&rec->tree);
     *rec = (struct record){ 0 };
+}
+
+/* The main line's first n moves' texts, for a review's engine; to free. */
+static char **record_texts(const struct record *rec, int n)
+{
+    char **texts = malloc((size_t)(n + 1) * sizeof *texts);
+    for (int i = 0; texts && i < n; i++)
+        texts[i] = (char *)rec->moves[i].uci;
+    return texts;
 }
 
 /* Sets g to the position after the first n moves; false only without memory. */
@@ -972,6 +986,7 @@ static void *worker_main(void *arg)
 
 static void session_free(struct session *s)
 {
+    review_free(s->review);
     record_free(&s->rec);
     game_free(&s->view);
     for (int i = 0; i < EVENT_RING; i++)
@@ -1490,6 +1505,17 @@ static void do_delete(struct session *s, const json_t *body, const char *text, s
     reply_json(r, 200, state_json(s));
 }
 
+/* The review of moves taken back or replaced is of another game. */
+static void review_drop(struct session *s)
+{
+    if (!s->review)
+        return;
+    review_free(s->review);
+    s->review = NULL;
+    s->review_changes++;
+    pthread_cond_broadcast(&s->changed);
+}
+
 static void do_undo(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
 {
     (void)body, (void)text, (void)len;
@@ -1513,6 +1539,7 @@ static void do_undo(struct session *s, const json_t *body, const char *text, siz
     s->forfeit = -1;
     s->aborted = false;
     flow_reset(&s->flow, false);
+    review_drop(s);
     game_changed(s, true);
     reply_json(r, 200, state_json(s));
 }
@@ -1605,6 +1632,7 @@ static void replace_game(struct session *s, struct record *rec)
     s->aborted = false;
     s->analysis = false;
     flow_reset(&s->flow, true);
+    review_drop(s);
     game_changed(s, true);
 }
 
@@ -1644,6 +1672,12 @@ static const char *seat_name(const struct session *s, int k)
     return s->seat[k].engine ? sessions.engines[s->seat[k].e.id].name : "Human";
 }
 
+/* A main-line move's marks from the game's review (ctx; NULL: none), for the PGN export. */
+static bool review_marks(void *review, int ply, const char **nag, char *comment, size_t len)
+{
+    return review && review_annotation(review, ply, nag, comment, len);
+}
+
 /* The game as `sennight match -pgnout` writes it. */
 static void pgn_get(struct session *s, struct reply *r)
 {
@@ -1659,7 +1693,7 @@ static void pgn_get(struct session *s, struct reply *r)
     snprintf(rec.fen, sizeof rec.fen, "%s", s->rec.start);
     for (int c = 0; c < rec.narmies; c++)
         rec.left[c] = game_armies(&g) >> c & 1 ? -1 : 0;
-    if (!tree_record_write(&s->rec.tree, s->rec.start, &g, &rec)) {
+    if (!tree_record_write(&s->rec.tree, s->rec.start, &g, &rec, review_marks, s->review)) {
         game_record_free(&rec);
         game_free(&g);
         reply_error(r, 503, "out of memory");
@@ -2036,6 +2070,61 @@ static void do_rematch(struct session *s, const json_t *body, const char *text, 
     reply_json(r, 200, state_json(s));
 }
 
+static json_t *review_event(struct session *s)
+{
+    return s->review ? review_json(s->review) : json_pack("{s:s}", "state", "none");
+}
+
+/* Starts (or starts again) or stops the review of the game's moves by engine 0, a process of its own. */
+static void do_review(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)text, (void)len;
+    int on;
+    json_int_t nodes = 0, movetime = 0;
+    char err[512];
+    if (json_unpack((json_t *)body, "{s:b, s?I, s?I}", "on", &on, "nodes", &nodes, "movetime_ms", &movetime)
+        || nodes < 0 || nodes > 100000000 || movetime < 0 || movetime > 60000 || (nodes && movetime)) {
+        reply_error(r, 400, "{\"on\": true|false, \"nodes\": 1..100000000 | \"movetime_ms\": 1..60000} expected");
+        return;
+    }
+    if (!on) {
+        if (!s->review || !review_running(s->review)) {
+            reply_error(r, 409, "no review is running");
+            return;
+        }
+        review_stop(s->review);
+        pthread_cond_broadcast(&s->changed);
+        reply_json(r, 200, review_json(s->review));
+        return;
+    }
+    if (!s->rec.nmoves || s->rec.nmoves > REVIEW_MAX_PLIES) {
+        reply_error(r, 409, s->rec.nmoves ? "the game has %d plies: a review takes at most %d" : "no moves to review",
+                    s->rec.nmoves, REVIEW_MAX_PLIES);
+        return;
+    }
+    struct review_budget budget = { .nodes = nodes, .movetime_ms = movetime };
+    if (!nodes && !movetime)
+        budget.nodes = REVIEW_NODES;
+    char **texts = record_texts(&s->rec, s->rec.nmoves);
+    struct review *review = texts ? review_start(sessions.engines[0].cmd, s->rec.v, s->rec.start,
+                                                 (const char *const *)texts, s->rec.nmoves, budget, err, sizeof err)
+                                  : NULL;
+    free(texts);
+    if (!review) {
+        reply_error(r, 503, "%s", texts ? err : "out of memory");
+        return;
+    }
+    review_drop(s);
+    s->review = review;
+    reply_json(r, 200, review_json(review));
+}
+
+static void do_review_get(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r)
+{
+    (void)body, (void)text, (void)len;
+    reply_json(r, 200, review_event(s));
+}
+
 typedef void (*action_fn)(struct session *s, const json_t *body, const char *text, size_t len, struct reply *r);
 
 static const struct {
@@ -2049,6 +2138,7 @@ static const struct {
     { "join", "POST", do_join },
     { "line", "POST", do_line },   { "promote", "POST", do_promote }, { "delete", "POST", do_delete },
     { "resign", "POST", do_resign }, { "draw", "POST", do_draw },     { "rematch", "POST", do_rematch },
+    { "review", "GET", do_review_get }, { "review", "POST", do_review },
 };
 
 void session_request(const char *id, const char *action, const char *method, const json_t *body, const char *text,
@@ -2093,7 +2183,8 @@ struct session_stream *session_stream_open(const char *id, struct reply *r)
     s->streams++;
     /* A stream opened during a search (a reload, a reconnection) gets its lines at once. */
     *st = (struct session_stream){ .s = s, .state_seen = -1,
-                                   .analysis_seen = s->analysis_version - (s->nlines > 0), .next_event = s->nevents };
+                                   .analysis_seen = s->analysis_version - (s->nlines > 0), .next_event = s->nevents,
+                                   .review_changes_seen = s->review_changes - (s->review != NULL), .review_seen = -1 };
     pthread_mutex_unlock(&s->lock);
     return st;
 }
@@ -2135,6 +2226,16 @@ char *session_stream_next(struct session_stream *st)
             }
             until = st->analysis_sent + ANALYSIS_GAP < until ? st->analysis_sent + ANALYSIS_GAP : until;
         }
+        long long review = s->review ? review_version(s->review) : -1;
+        if (st->review_changes_seen != s->review_changes || st->review_seen != review) {
+            st->review_changes_seen = s->review_changes;
+            st->review_seen = review;
+            out = sse("review", review_event(s));
+            break;
+        }
+        /* The review's thread does not wake the streams: while it runs, they look every REVIEW_GAP. */
+        if (s->review && review_running(s->review))
+            until = now + REVIEW_GAP < until ? now + REVIEW_GAP : until;
         if (now >= deadline) {
             out = strdup(": keep-alive\n\n");
             break;

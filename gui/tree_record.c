@@ -52,12 +52,16 @@ static bool write_variation(const struct tree *t, const char *fen, const struct 
     return ok;
 }
 
-bool tree_record_write(const struct tree *t, const char *fen, struct game *g, struct game_record *r)
+bool tree_record_write(const struct tree *t, const char *fen, struct game *g, struct game_record *r,
+                       record_marks marks, void *ctx)
 {
     int fullmove = 0;
     for (int k = 1; k <= t->plies; k++) {
         const struct tree_node *n = &t->node[t->main[k]];
-        game_record_move(g->v, g, r, n->move, &fullmove, NULL);
+        const char *nag = NULL;
+        char comment[64];
+        bool marked = marks && marks(ctx, k - 1, &nag, comment, sizeof comment);
+        game_record_judged_move(g->v, g, r, n->move, &fullmove, nag, marked ? comment : NULL);
         for (int alt = n->next; alt >= 0; alt = t->node[alt].next) {
             if (!write_variation(t, fen, g->v, alt, r))
                 return false;

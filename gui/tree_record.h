@@ -7,10 +7,14 @@
 #include "../games/game_record.h"
 #include "tree.h"
 
-/* Writes the tree's main line into r as game_record_move does, each alternative to a move in
- * parentheses after it (nested likewise); g is at the start `fen` and ends at the main line's end.
- * False only without memory. */
-bool tree_record_write(const struct tree *t, const char *fen, struct game *g, struct game_record *r);
+/* A main-line move's marks (a NAG, a comment) by its ply index, as a review gives them; false: none. */
+typedef bool (*record_marks)(void *ctx, int ply, const char **nag, char *comment, size_t len);
+
+/* Writes the tree's main line into r as game_record_move does (with each move's marks, if `marks` is
+ * not NULL), each alternative to a move in parentheses after it (nested likewise); g is at the start
+ * `fen` and ends at the main line's end. False only without memory. */
+bool tree_record_write(const struct tree *t, const char *fen, struct game *g, struct game_record *r,
+                       record_marks marks, void *ctx);
 /* Adds the record's variations to the tree, whose main line is the record's game from `fen`: each
  * move checked in its position (SAN or UCI text), a move a line already has followed. False with one
  * line in err on a move that is illegal or comes after the end of its game. */

@@ -1416,6 +1416,130 @@ START_TEST(test_sigterm)
 }
 END_TEST
 
+/* ---- the game review ---- */
+
+/* The review, asked until it is no longer running (at most `seconds`). */
+static json_t *review_finished(const struct gui *g, const char *id, double seconds)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/api/session/%s/review", id);
+    long long deadline = clock_us() + ms(seconds) * 1000LL;
+    for (;;) {
+        json_t *review = api(g, "GET", path, NULL, 200);
+        if (strcmp(str(review, "state"), "running") || clock_us() > deadline)
+            return review;
+        json_decref(review);
+        poll(NULL, 0, 50);
+    }
+}
+
+static void play_moves(const struct gui *g, const char *id, const char *const *moves)
+{
+    char body[64];
+    for (; *moves; moves++) {
+        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *moves);
+        json_decref(session_post(g, id, "move", body, 200));
+    }
+}
+
+/* A Glinski game whose first move gives the queen away: the review marks it ?? with another move,
+ * streams its progress, writes [%eval] and the NAG in the record, which loads back; bad requests are
+ * refused, a stop keeps what was reviewed, a takeback drops the review. */
+START_TEST(test_review_blunder)
+{
+    static const char *const moves[] = { "e1b4", "e10b4", "i2i3", "i7i6", NULL };
+    struct gui g;
+    struct stream s;
+    char id[64], path[256];
+    gui_start(&g, NULL);
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
+    json_t *err = session_post(&g, id, "review", "{\"on\": true}", 409);
+    ck_assert_str_eq(str(err, "error"), "no moves to review");
+    json_decref(err);
+    play_moves(&g, id, moves);
+    json_decref(session_post(&g, id, "review", "{}", 400));
+    json_decref(session_post(&g, id, "review", "{\"on\": true, \"nodes\": -1}", 400));
+    json_decref(session_post(&g, id, "review", "{\"on\": true, \"nodes\": \"many\"}", 400));
+    json_decref(session_post(&g, id, "review", "{\"on\": true, \"nodes\": 5, \"movetime_ms\": 5}", 400));
+    json_decref(session_post(&g, id, "review", "{\"on\": true, \"movetime_ms\": 3600000}", 400));
+    json_decref(session_post(&g, id, "review", "{\"on\": false}", 409));
+    stream_open(&s, &g, id);
+    json_t *review = session_post(&g, id, "review", "{\"on\": true, \"nodes\": 3000}", 200);
+    ck_assert_str_eq(str(review, "state"), "running");
+    ck_assert_int_eq(json_integer_value(json_object_get(review, "total")), 4);
+    json_decref(review);
+    /* Its progress comes on the stream, up to the end. */
+    json_t *done = NULL;
+    for (json_t *e; !done && (e = stream_wait(&s, "review", NULL, NULL, 30));)
+        if (!strcmp(str(e, "state"), "done"))
+            done = e;
+        else
+            json_decref(e);
+    ck_assert_msg(done, "no finished review on the stream");
+    json_t *first = json_array_get(json_object_get(done, "moves"), 0);
+    ck_assert_str_eq(str(first, "judgement"), "blunder");
+    ck_assert_str_eq(str(first, "san"), "Qb4");
+    ck_assert_str_ne(str(first, "best"), "e1b4");
+    ck_assert(json_real_value(json_object_get(first, "drop")) >= 0.15);
+    json_t *accuracy = json_object_get(done, "accuracy");
+    ck_assert(json_real_value(json_object_get(accuracy, "w")) < json_real_value(json_object_get(accuracy, "b")));
+    json_decref(done);
+    stream_close(&s);
+    /* The record carries the review, and loads back (which drops the review of the old game). */
+    snprintf(path, sizeof path, "/api/session/%s/pgn", id);
+    struct response r = http(&g, "GET", path, NULL, NULL);
+    ck_assert_msg(strstr(r.body, "1. Qb4?? {[%eval -") && strstr(r.body, "Qxb4 {[%eval "), "%s", r.body);
+    char *record = strdup(r.body);
+    response_free(&r);
+    json_t *state = session_post(&g, id, "pgn", record, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "plies")), 4);
+    json_decref(state);
+    free(record);
+    review = review_finished(&g, id, 1);
+    ck_assert_str_eq(str(review, "state"), "none");
+    json_decref(review);
+    /* Stopped: what was reviewed stays; taken back: the review goes. */
+    json_decref(session_post(&g, id, "review", "{\"on\": true, \"movetime_ms\": 2000}", 200));
+    review = session_post(&g, id, "review", "{\"on\": false}", 200);
+    ck_assert_str_eq(str(review, "state"), "stopped");
+    ck_assert_int_lt(json_integer_value(json_object_get(review, "done")), 4);
+    json_decref(review);
+    json_decref(session_post(&g, id, "undo", NULL, 200));
+    review = review_finished(&g, id, 1);
+    ck_assert_str_eq(str(review, "state"), "none");
+    json_decref(review);
+    gui_stop(&g);
+}
+END_TEST
+
+/* A three-player game: each army's moves judged by its expected share, an accuracy for each army. */
+START_TEST(test_review_three_players)
+{
+    struct gui g;
+    char id[64];
+    gui_start(&g, NULL);
+    json_t *state = new_session(&g, "{\"variant\": \"nd-mccooey-3p\"}", id);
+    for (int i = 0; i < 6; i++) {
+        char body[64];
+        snprintf(body, sizeof body, "{\"move\": \"%s\"}",
+                 json_string_value(json_array_get(json_object_get(state, "legal"), 0)));
+        json_decref(state);
+        state = session_post(&g, id, "move", body, 200);
+    }
+    json_decref(state);
+    json_decref(session_post(&g, id, "review", "{\"on\": true, \"nodes\": 1000}", 200));
+    json_t *review = review_finished(&g, id, 30);
+    ck_assert_str_eq(str(review, "state"), "done");
+    ck_assert_int_eq((int)json_array_size(json_object_get(review, "moves")), 6);
+    ck_assert_int_eq((int)json_object_size(json_object_get(review, "accuracy")), 3);
+    /* An even position is a third of the points for the army to move. */
+    double before = json_real_value(json_object_get(json_array_get(json_object_get(review, "moves"), 0), "before"));
+    ck_assert_msg(before > 0.2 && before < 0.45, "expected share at the start %f", before);
+    json_decref(review);
+    gui_stop(&g);
+}
+END_TEST
+
 Suite *suite_gui(void)
 {
     Suite *s = suite_create("gui");
@@ -1443,6 +1567,9 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_engine_answers_draw);
     tcase_add_test(tc, test_rematch_swap);
     tcase_add_test(tc, test_captured_material);
+    tcase_add_test(tc, test_review_blunder);
+    tcase_add_test(tc, test_review_three_players);
     suite_add_tcase(s, tc);
+    suite_add_tcase(s, tcase_review());
     return s;
 }

@@ -142,7 +142,7 @@ START_TEST(test_record_round_trip)
     build(&t, &g, lines, 5);
     struct game_record r = { .culprit = -1, .den = 1, .narmies = 2, .term = TERM_ABANDONED };
     ck_assert(tree_position(&t, 0, NULL, &g, err, sizeof err));
-    ck_assert(tree_record_write(&t, NULL, &g, &r));
+    ck_assert(tree_record_write(&t, NULL, &g, &r, NULL, NULL));
     struct pgn_tags tags = { .v = g.v, .event = "test", .date = "2026.01.01", .time_control = "-", .round = 1,
                              .player = { "a", "b" } };
     char *text = NULL;

@@ -27,6 +27,8 @@ Suite *suite_bench(void);
 Suite *suite_gui(void);
 Suite *suite_seats(void);
 Suite *suite_tree(void);
+/* The game review's case of the gui suite (tests/test_review.c). */
+TCase *tcase_review(void);
 Suite *suite_datagen(void);
 Suite *suite_tune(void);
 Suite *suite_docs(void);

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import './network.mjs';
 import './tree.mjs';
+import './review.mjs';
 
 test('the page lists every variant and draws the board', 'glinski', async (page, ctx) => {
   const options = await page.locator('select[name=variant] option').count();

@@ -65,7 +65,8 @@ export function sessionApi(id, token = null) {
     resign: army => post(`${base}/resign`, { army }),
     draw: (army, accept) => post(`${base}/draw`, { army, accept }),
     rematch: swap => post(`${base}/rematch`, { swap }),
-    /** Opens the event stream; `handlers` has one function per event name (state, analysis, engine). */
+    review: body => post(`${base}/review`, body),
+    /** Opens the event stream; `handlers` has one function per event name (state, analysis, engine, review). */
     events(handlers) {
       const source = new EventSource(`${base}/events`);
       for (const [name, handler] of Object.entries(handlers)) {

@@ -11,6 +11,7 @@ import { Shares } from './shares.js';
 import { ResultDialog, resultWords } from './result.js';
 import { GameIO } from './io.js';
 import { OptionsForm } from './options.js';
+import { Review } from './review.js';
 import { pick } from './picker.js';
 import { setupTabs } from './tabs.js';
 import { parseMove } from './moves.js';
@@ -36,7 +37,7 @@ const page = {
   events: null,
   view: 0, // the army whose side of the board is at the bottom
   alertSeat: undefined, // the seat of the engine in trouble (null: the analysis engine), if any
-  arrows: { analysis: [], hint: [] },
+  arrows: { analysis: [], hint: [], review: [] },
 };
 
 const board = new Board($('#board'), {
@@ -70,6 +71,14 @@ const io = new GameIO({ fenForm: $('#fen-form'), pgnForm: $('#pgn-form'), error:
   loadFen: fen => show(page.session.fen(fen)),
   loadPgn: text => show(page.session.loadPgn(text)),
   getPgn: () => page.session.pgn(),
+});
+const review = new Review({
+  panel: $('#review-panel'), start: $('#review-start'), stop: $('#review-stop'), budget: $('#review-budget'),
+  progress: $('#review-progress'), progressText: $('#review-progress-text'), accuracy: $('#review-accuracy'),
+  graph: $('#review-graph'), note: $('#review-note'), list: $('#review-moves'),
+}, {
+  onPly: showPly, onArrows: list => setArrows('review', list), onMarks: () => review.markMoves($('#movelist')),
+  notify: message => notify(message),
 });
 const options = new OptionsForm($('#options'), (engine, name, value) => page.session.option(engine, name, value));
 setupTabs($('.tabs'), $('.panel'));
@@ -133,6 +142,7 @@ function attach(id, state) {
   const human = part.seat ?? state.seats.findIndex(s => s.kind === 'human');
   setView(Math.max(0, human));
   analysis.setSession(page.session, state);
+  review.setSession(page.session, page.variant);
   graph.reset();
   shares.reset(page.variant);
   resultDialog.close();
@@ -142,6 +152,7 @@ function attach(id, state) {
     state: applyState,
     analysis: analysisEvent,
     engine: engineEvent,
+    review: event => review.update(event),
     // after a dropped connection the stream resumes with no replay: ask for the state once
     open: () => page.session.state().then(applyState, () => {}),
   });
@@ -208,6 +219,8 @@ function applyState(state) {
   board.setPosition(part.mayMove(state) ? seen : { ...seen, legal: [] }, stepped);
   invitePanel.render(part, state, page.variant.armies);
   moveList.render(state, page.variant.armies);
+  review.markMoves($('#movelist'));
+  review.setState(state);
   players.render(state, page.variant, page.engines);
   renderMaterial($('#players'), state, page.variant);
   flow.render(state);
@@ -348,7 +361,7 @@ function setView(index) {
 
 function setArrows(kind, list) {
   page.arrows[kind] = list;
-  board.setArrows([...page.arrows.analysis, ...page.arrows.hint]);
+  board.setArrows([...page.arrows.analysis, ...page.arrows.hint, ...page.arrows.review]);
 }
 
 // --- controls
@@ -385,6 +398,16 @@ $('#hint').addEventListener('click', async () => {
   } catch (err) {
     notify(err.message);
   }
+});
+/** One click after a game (beside the board, or in the result dialog): the review in its tab. */
+function reviewGame() {
+  $('[data-tab=review]').click();
+  review.start();
+}
+$('#review').addEventListener('click', reviewGame);
+$('#result-dialog').addEventListener('close', e => {
+  if (e.target.returnValue === 'review') reviewGame();
+  e.target.returnValue = ''; // Escape closes the next dialog without touching it
 });
 $('#engine-alert .restart').addEventListener('click', async () => {
   const seat = page.alertSeat;
