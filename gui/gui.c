@@ -13,6 +13,7 @@
 
 #include "../client/engine_process.h"
 #include "../rules/registry.h"
+#include "engine_list.h"
 #include "hosts.h"
 #include "seats.h"
 #include "server.h"
@@ -121,7 +122,8 @@ int gui_main(int argc, char **argv)
      * (the server grew to about 350 MB for 16 sessions). */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     seats_require_tokens(network);
-    sessions_start(engines, nengines);
+    engine_list_set(engines, nengines);
+    sessions_start();
     hosts_init(host, names, nnames, network);
     if (!server_start(host, port, &bound, err, sizeof err)) {
         fprintf(stderr, "sennight gui: %s\n", err);

@@ -11,6 +11,7 @@
 #include "../rules/registry.h"
 #include "../util/number.h"
 #include "board_json.h"
+#include "engine_list.h"
 #include "hosts.h"
 #include "session.h"
 #include "www.h"
@@ -260,7 +261,7 @@ static enum MHD_Result route(struct MHD_Connection *c, const char *url, const ch
         return get ? serve_file(c, url) : send_error(c, 405, "method not allowed");
     if (!strcmp(url, "/api/variants") && get) {
         struct reply r = { .status = 200 };
-        r.json = json_pack("{s:o, s:o, s:o}", "variants", board_variants(), "engines", sessions_engines(), "network",
+        r.json = json_pack("{s:o, s:o, s:o}", "variants", board_variants(), "engines", engine_list_json(), "network",
                            hosts_network_json());
         return send_reply(c, &r);
     }

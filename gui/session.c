@@ -28,6 +28,9 @@
 #include "actions.h"
 #include "material.h"
 #include "review.h"
+#include "engine_list.h"
+#include "record.h"
+#include "reply.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -72,27 +75,6 @@ struct engine {
 struct seat {
     bool engine;
     struct engine e;
-};
-
-struct played {
-    move_t m;
-    char uci[16];
-    char san[SAN_LEN];          /* written in the position before it (docs/notation.md) */
-    int army;
-    unsigned left;              /* armies that left the board after it */
-    struct captures captured;
-};
-
-/* A game from its start: the variant, the position after every move, the moves; the tree holds them
- * as its main line, with the variations. */
-struct record {
-    const struct variant *v;
-    struct game game;
-    char start[1024];
-    double start_material[MAX_PLAYERS];     /* each army's, in pawns */
-    struct played *moves;
-    int nmoves, cap;
-    struct tree tree;
 };
 
 struct line {
@@ -170,8 +152,6 @@ static struct {
     int count;
     bool closing;
     pthread_t reaper;
-    const struct gui_engine *engines;
-    int nengines;
 } sessions = { .lock = PTHREAD_MUTEX_INITIALIZER, .stop = PTHREAD_COND_INITIALIZER };
 
 /* A formatted string to free, or NULL. */
@@ -210,147 +190,6 @@ static void cond_init(pthread_cond_t *cond)
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(cond, &attr);
     pthread_condattr_destroy(&attr);
-}
-
-void reply_error(struct reply *r, int status, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    /* One line, whatever the message quotes. */
-    for (char *c = msg; *c; c++)
-        if (*c == '\n' || *c == '\r')
-            *c = ' ';
-    r->status = status;
-    r->json = json_pack("{s:s}", "error", msg);
-}
-
-static void reply_json(struct reply *r, int status, json_t *json)
-{
-    r->status = status;
-    r->json = json;
-}
-
-/* ---- the game record ---- */
-
-static bool record_push(struct record *rec, move_t m)
-{
-    if (rec->nmoves == rec->cap) {
-        int cap = rec->cap ? 2 * rec->cap : 64;
-        struct played *grown = realloc(rec->moves, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return false;
-        rec->moves = grown;
-        rec->cap = cap;
-    }
-    struct played *p = &rec->moves[rec->nmoves++];
-    struct setup before, after;
-    p->m = m;
-    p->army = game_side(&rec->game);
-    move_to_text(rec->v, m, p->uci);
-    san_write(&rec->game, m, p->san);
-    game_setup(&rec->game, &before);
-    p->left = game_play(&rec->game, m, NULL);
-    game_setup(&rec->game, &after);
-    material_captures(rec->v, &before, &after, p->army, p->left, move_to(m), &p->captured);
-    return true;
-}
-
-/* Plays m at the game's end and adds it to the tree's main line. */
-static bool record_extend(struct record *rec, move_t m)
-{
-    struct tree_node node;
-    tree_node_of(&rec->game, m, &node);
-    int id = tree_add(&rec->tree, rec->tree.main[rec->tree.plies], &node);
-    if (id < 0)
-        return false;
-    if (!record_push(rec, m)) {
-        tree_delete(&rec->tree, id);
-        return false;
-    }
-    rec->tree.node[id].left = rec->moves[rec->nmoves - 1].left;
-    return true;
-}
-
-/* The game again from its start along the tree's main line, after the tree changed; false only
- * without memory. */
-static bool record_replay(struct record *rec)
-{
-    char err[256];
-    rec->nmoves = 0;
-    bool ok = game_set_position(&rec->game, rec->start, NULL, 0, err, sizeof err);
-    for (int k = 1; ok && k <= rec->tree.plies; k++)
-        ok = record_push(rec, rec->tree.node[rec->tree.main[k]].move);
-    return ok;
-}
-
-static void record_free(struct record *rec)
-{
-    game_free(&rec->game);
-    free(rec->moves);
-    tree_free(&rec->tree);
-    *rec = (struct record){ 0 };
-}
-
-/* The main line's first n moves' texts, for a review's engine; to free. */
-static char **record_texts(const struct record *rec, int n)
-{
-    char **texts = malloc((size_t)(n + 1) * sizeof *texts);
-    for (int i = 0; texts && i < n; i++)
-        texts[i] = (char *)rec->moves[i].uci;
-    return texts;
-}
-
-/* Sets g to the position after the first n moves; false only without memory. */
-static bool record_position(const struct record *rec, struct game *g, int n)
-{
-    char err[256];
-    return tree_position(&rec->tree, rec->tree.main[n], rec->start, g, err, sizeof err);
-}
-
-/* A game of v from fen (NULL: the start) with the moves, all legal; false with err if not. */
-static bool record_load(struct record *rec, const struct variant *v, const char *fen, const char *const *moves, int n,
-                        char *err, size_t errlen)
-{
-    *rec = (struct record){ .v = v };
-    snprintf(rec->start, sizeof rec->start, "%s", fen ? fen : v->start_fen);
-    if (strlen(fen ? fen : "") >= sizeof rec->start) {
-        snprintf(err, errlen, "the FEN is too long");
-        return false;
-    }
-    if (!tree_init(&rec->tree)) {
-        snprintf(err, errlen, "out of memory");
-        return false;
-    }
-    bool ok = game_init(&rec->game, v, false, err, errlen)
-              && game_set_position(&rec->game, rec->start, NULL, 0, err, errlen);
-    if (ok) {
-        struct setup setup;
-        game_setup(&rec->game, &setup);
-        material_values(v, &setup, rec->start_material);
-    }
-    for (int i = 0; ok && i < n; i++) {
-        move_t m;
-        char why[256];
-        struct game_status st = game_status(&rec->game);
-        /* A record that plays on past the end of its game (a repetition, say) is not this game. */
-        if (st.outcome != GAME_ONGOING) {
-            game_status_text(&rec->game, st, why, sizeof why);
-            snprintf(err, errlen, "move %d '%s': the game ended after move %d (%s)", i + 1, moves[i], i, why);
-            ok = false;
-            break;
-        }
-        ok = game_parse_move(&rec->game, moves[i], &m, why, sizeof why);
-        if (!ok)
-            snprintf(err, errlen, "move %d '%s': %s", i + 1, moves[i], why);
-        else if (!(ok = record_extend(rec, m)))
-            snprintf(err, errlen, "out of memory");
-    }
-    if (!ok)
-        record_free(rec);
-    return ok;
 }
 
 /* ---- state ---- */
@@ -695,7 +534,7 @@ static void position_text(const struct session *s, int node, struct text *out)
 
 static void search_prepare(struct session *s, struct search *q, struct engine *e, int seat, int node)
 {
-    *q = (struct search){ .e = e, .seat = seat, .cmd = sessions.engines[e->id].cmd, .variant = s->rec.v->name,
+    *q = (struct search){ .e = e, .seat = seat, .cmd = engine_list_get(e->id)->cmd, .variant = s->rec.v->name,
                           .new_game = e->new_game, .elo = e->elo, .limit = -1 };
     q->noptions = s->noptions[e->id];
     memcpy(q->option, s->option[e->id], sizeof s->option[e->id]);
@@ -1079,10 +918,8 @@ static void *reaper_main(void *arg)
     return NULL;
 }
 
-void sessions_start(const struct gui_engine *engines, int n)
+void sessions_start(void)
 {
-    sessions.engines = engines;
-    sessions.nengines = n;
     pthread_create(&sessions.reaper, NULL, reaper_main, NULL);
 }
 
@@ -1103,14 +940,6 @@ void sessions_stop(void)
             break;
         session_end(s);
     }
-}
-
-json_t *sessions_engines(void)
-{
-    json_t *list = json_array();
-    for (int i = 0; i < sessions.nengines; i++)
-        json_array_append_new(list, json_pack("{s:i, s:s}", "id", i, "name", sessions.engines[i].name));
-    return list;
 }
 
 /* ---- creating a session ---- */
@@ -1144,10 +973,10 @@ static bool parse_seats(const json_t *list, struct session *s, char *err, size_t
         json_int_t engine = 0;
         json_t *elo = NULL;
         if (json_unpack(json_array_get(list, (size_t)k), "{s:s, s?I, s?o}", "kind", &kind, "engine", &engine, "elo", &elo)
-            || (strcmp(kind, "human") && strcmp(kind, "engine")) || engine < 0 || engine >= sessions.nengines
+            || (strcmp(kind, "human") && strcmp(kind, "engine")) || engine < 0 || engine >= engine_list_count()
             || (elo && !json_is_null(elo) && !json_is_integer(elo))) {
             snprintf(err, errlen, "seat %d: {\"kind\": \"human\"|\"engine\", \"engine\": 0..%d, \"elo\": n|null} expected",
-                     k, sessions.nengines - 1);
+                     k, engine_list_count() - 1);
             return false;
         }
         s->seat[k].engine = !strcmp(kind, "engine");
@@ -1669,7 +1498,7 @@ static void do_fen(struct session *s, const json_t *body, const char *text, size
 
 static const char *seat_name(const struct session *s, int k)
 {
-    return s->seat[k].engine ? sessions.engines[s->seat[k].e.id].name : "Human";
+    return s->seat[k].engine ? engine_list_get(s->seat[k].e.id)->name : "Human";
 }
 
 /* A main-line move's marks from the game's review (ctx; NULL: none), for the PGN export. */
@@ -1877,8 +1706,8 @@ static void do_options(struct session *s, const json_t *body, const char *text, 
     json_t *value;
     size_t known = sizeof allowed_options / sizeof *allowed_options, i = 0;
     if (json_unpack((json_t *)body, "{s?I, s:s, s:o}", "engine", &id, "name", &name, "value", &value) || id < 0
-        || id >= sessions.nengines || !(json_is_string(value) || json_is_integer(value) || json_is_boolean(value))) {
-        reply_error(r, 400, "{\"engine\": 0..%d, \"name\": N, \"value\": V} expected", sessions.nengines - 1);
+        || id >= engine_list_count() || !(json_is_string(value) || json_is_integer(value) || json_is_boolean(value))) {
+        reply_error(r, 400, "{\"engine\": 0..%d, \"name\": N, \"value\": V} expected", engine_list_count() - 1);
         return;
     }
     while (i < known && strcmp(name, allowed_options[i]))
@@ -1901,7 +1730,7 @@ static void do_options(struct session *s, const json_t *body, const char *text, 
     char err[512];
     const char *variant = s->rec.v->name;
     pthread_mutex_unlock(&s->lock);
-    int status = option_verdict(sessions.engines[id].cmd, variant, name, text_value, err, sizeof err);
+    int status = option_verdict(engine_list_get((int)id)->cmd, variant, name, text_value, err, sizeof err);
     pthread_mutex_lock(&s->lock);
     if (status != 200) {
         reply_error(r, status, "%s", err);
@@ -2106,7 +1935,7 @@ static void do_review(struct session *s, const json_t *body, const char *text, s
     if (!nodes && !movetime)
         budget.nodes = REVIEW_NODES;
     char **texts = record_texts(&s->rec, s->rec.nmoves);
-    struct review *review = texts ? review_start(sessions.engines[0].cmd, s->rec.v, s->rec.start,
+    struct review *review = texts ? review_start(engine_list_get(0)->cmd, s->rec.v, s->rec.start,
                                                  (const char *const *)texts, s->rec.nmoves, budget, err, sizeof err)
                                   : NULL;
     free(texts);

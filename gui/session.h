@@ -6,31 +6,12 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* An engine that seats may use, from the command line (engine 0: this executable). */
-struct gui_engine {
-    char name[64];
-    char cmd[1024];         /* the program and its arguments, split at spaces */
-};
+#include "reply.h"
 
-enum { MAX_GUI_ENGINES = 16 };
-
-/* Keeps the engine list and starts the reaper of abandoned sessions. */
-void sessions_start(const struct gui_engine *engines, int n);
+/* Starts the reaper of abandoned sessions. */
+void sessions_start(void);
 /* Ends every session with its engines; later requests get 503. */
 void sessions_stop(void);
-/* [{"id", "name"}...] */
-json_t *sessions_engines(void);
-
-/* The answer to a request: an HTTP status, and a JSON body or text (a game record). */
-struct reply {
-    int status;
-    json_t *json;
-    char *text;
-};
-
-/* {"error": "<message>"} with the status. */
-void reply_error(struct reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 /* POST /api/session. */
 void session_create(const json_t *body, struct reply *r);
 /* /api/session/<id>[/<action>] but the stream: body is the request's JSON (NULL if none), text and
