@@ -17,7 +17,7 @@
 #include "hosts.h"
 #include "seats.h"
 #include "server.h"
-#include "session.h"
+#include "sessions.h"
 
 const char gui_usage[] =
     "usage: sennight gui [--port N] [--host ADDR [--name HOST]...] [--engine \"CMD\"]... [--no-browser]\n";

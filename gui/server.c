@@ -13,7 +13,10 @@
 #include "board_json.h"
 #include "engine_list.h"
 #include "hosts.h"
-#include "session.h"
+#include "reply.h"
+#include "session_create.h"
+#include "session_requests.h"
+#include "session_stream.h"
 #include "www.h"
 
 enum {
