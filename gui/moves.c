@@ -19,9 +19,10 @@ static int play_here(struct session *s, const char *text, char *err, size_t errl
     struct game *g = (struct game *)session_shown(s);
     move_t m;
     if (!session_movable(s)) {
-        snprintf(err, errlen, "%s", session_at_end(s) ? session_over(s) ? "the game is over" : "not a person's turn"
-                                    : session_analysis_board(s) ? "the game is over in this line"
-                                                        : "an earlier position is shown");
+        const char *why = session_at_end(s)           ? session_over(s) ? "the game is over" : "not a person's turn"
+                          : session_analysis_board(s) ? "the game is over in this line"
+                                                      : "an earlier position is shown";
+        snprintf(err, errlen, "%s", why);
         return 409;
     }
     if (!game_parse_move(g, text, &m, err, errlen))
