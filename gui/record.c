@@ -77,6 +77,16 @@ bool record_position(const struct record *rec, struct game *g, int n)
     return tree_position(&rec->tree, rec->tree.main[n], rec->start, g, err, sizeof err);
 }
 
+bool record_line(const struct record *rec, int node, struct record *out)
+{
+    char err[256];
+    char **moves = malloc(((size_t)rec->tree.node[node].depth + 1) * sizeof *moves);
+    int n = moves ? tree_path(&rec->tree, node, moves) : 0;
+    bool ok = moves && record_load(out, rec->v, rec->start, (const char *const *)moves, n, err, sizeof err);
+    free(moves);
+    return ok;
+}
+
 bool record_load(struct record *rec, const struct variant *v, const char *fen, const char *const *moves, int n,
                  char *err, size_t errlen)
 {

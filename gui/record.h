@@ -40,6 +40,9 @@ bool record_extend(struct record *rec, move_t m);
 bool record_replay(struct record *rec);
 /* Sets g to the position after the first n moves; false only without memory. */
 bool record_position(const struct record *rec, struct game *g, int n);
+/* The line from the start to the tree's node as a game of its own (a variation's moves with their
+ * captures); false only without memory. */
+bool record_line(const struct record *rec, int node, struct record *out);
 /* The main line's first n moves' texts, for a review's engine; to free. */
 char **record_texts(const struct record *rec, int n);
 

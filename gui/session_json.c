@@ -98,6 +98,27 @@ static json_t *clocks_json(struct session *s)
     return clocks;
 }
 
+/* Each army's material in the shown position (setup) and what it took on the way there: along the
+ * game as played, or along the variation shown, replayed. */
+static json_t *material_shown(struct session *s, const struct setup *setup)
+{
+    const struct variant *v = s->rec.v;
+    json_t *material = material_json(v, setup, s->rec.start_material);
+    struct record variation;
+    const struct record *line = &s->rec;
+    if (!tree_on_main(&s->rec.tree, s->node)) {
+        /* Without memory the captures are left out, the material values kept. */
+        if (!record_line(&s->rec, s->node, &variation))
+            return material;
+        line = &variation;
+    }
+    for (int i = 0; i < s->ply; i++)
+        material_add(v, material, line->moves[i].army, &line->moves[i].captured);
+    if (line == &variation)
+        record_free(&variation);
+    return material;
+}
+
 json_t *session_json_state(struct session *s)
 {
     const struct variant *v = s->rec.v;
@@ -145,9 +166,7 @@ json_t *session_json_state(struct session *s)
         json_array_append_new(from_to, json_string(v->geo.name[move_from(m)]));
         json_array_append_new(from_to, json_string(v->geo.name[move_to(m)]));
     }
-    json_t *material = material_json(v, &setup, s->rec.start_material);
-    for (int i = 0; i < s->ply; i++)
-        material_add(v, material, s->rec.moves[i].army, &s->rec.moves[i].captured);
+    json_t *material = material_shown(s, &setup);
     /* The version orders the STATEs: a reply to a request may reach the page after the stream's newer one. */
     json_t *state = json_pack(
         "{s:s, s:I, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:i}", "id",

@@ -1381,6 +1381,35 @@ START_TEST(test_captured_material)
 }
 END_TEST
 
+/* A variation's captures are its own: not the game's at the same ply, nor read past the game's end. */
+START_TEST(test_variation_material)
+{
+    struct gui g;
+    char id[64];
+    gui_start(&g, NULL);
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
+    /* 2. Qxb4: White takes Black's queen in the game. */
+    json_decref(session_post(&g, id, "line", "{\"moves\": [\"g1g2\", \"e10b4\", \"e1b4\"]}", 200));
+    json_decref(session_post(&g, id, "view", "{\"ply\": 2}", 200));
+    const char *const lines[] = { "{\"moves\": [\"f5f6\"]}", "{\"moves\": [\"e7e6\", \"e4e5\"]}" };
+    for (int i = 0; i < 2; i++) {
+        json_t *state = session_post(&g, id, "line", lines[i], 200);
+        ck_assert_int_eq(json_integer_value(json_object_get(state, "ply")), 3 + 2 * i);
+        for (const char *army = "w"; army; army = army[0] == 'w' ? "b" : NULL) {
+            json_t *mine = json_object_get(json_object_get(state, "material"), army);
+            ck_assert_msg(json_array_size(json_object_get(mine, "captured")) == 0, "%s took %zu pieces at ply %d",
+                          army, json_array_size(json_object_get(mine, "captured")), 3 + 2 * i);
+        }
+        json_decref(state);
+    }
+    json_t *state = session_post(&g, id, "view", "{\"ply\": 3}", 200);
+    json_t *white = json_object_get(json_object_get(state, "material"), "w");
+    ck_assert_int_eq((int)json_array_size(json_object_get(white, "captured")), 1);
+    json_decref(state);
+    gui_stop(&g);
+}
+END_TEST
+
 static pid_t server_child(pid_t server)
 {
     char path[320];
@@ -1567,6 +1596,7 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_engine_answers_draw);
     tcase_add_test(tc, test_rematch_swap);
     tcase_add_test(tc, test_captured_material);
+    tcase_add_test(tc, test_variation_material);
     tcase_add_test(tc, test_review_blunder);
     tcase_add_test(tc, test_review_three_players);
     suite_add_tcase(s, tc);
