@@ -33,7 +33,8 @@ const page = {
   variant: null,
   session: null, // the session's calls (api.sessionApi)
   id: null,
-  state: null,
+  state: null, // the STATE shown
+  pending: null, // a newer STATE, drawn at the next frame
   events: null,
   view: 0, // the army whose side of the board is at the bottom
   alertSeat: undefined, // the seat of the engine in trouble (null: the analysis engine), if any
@@ -147,7 +148,8 @@ function attach(id, state) {
   shares.reset(page.variant);
   resultDialog.close();
   page.state = null;
-  applyState(state);
+  page.pending = null;
+  drawState(state);
   page.events = page.session.events({
     state: applyState,
     analysis: analysisEvent,
@@ -200,9 +202,25 @@ async function openLink({ game, seat, token }) {
 
 // --- the state from the server, to every panel
 
+/**
+ * Keeps a STATE newer than any seen and draws it at the next frame: a fast engine-against-engine stream
+ * costs one drawing (and layout) per frame, not one per state, which starved the page on a busy machine.
+ * A hidden tab gets no frames: a timer draws its states, so that its sounds still play.
+ */
 function applyState(state) {
   if (state.id && state.id !== page.id) return; // a late reply from an older session
-  if (state.version < page.state?.version) return; // a reply that arrives after the stream's newer STATE
+  if (state.version < (page.pending ?? page.state)?.version) return; // older than one seen: a late reply
+  if (!page.pending) (document.hidden ? setTimeout : requestAnimationFrame)(drawPending);
+  page.pending = state;
+}
+
+function drawPending() {
+  const state = page.pending;
+  page.pending = null;
+  if (state) drawState(state);
+}
+
+function drawState(state) {
   if (state.variant !== page.variant.name) { // a FEN or record of another variant was loaded
     loadVariant(state.variant).then(() => applyState(state), err => notify(err.message));
     return;
