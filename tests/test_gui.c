@@ -931,8 +931,8 @@ static void assert_error(json_t *reply, const char *words)
     json_decref(reply);
 }
 
-/* Served with --host, a seat moves with its token only: the creator's for every seat not joined, an
- * invited player's for their seat; spectators watch; the rest of the game is the creator's. */
+/* Served with --host, a seat moves, resigns and offers draws with its token only: the creator's for every
+ * seat not joined, an invited player's for their seat; spectators watch; the rest is the creator's. */
 START_TEST(test_network_seats)
 {
     struct gui g;
@@ -971,6 +971,15 @@ START_TEST(test_network_seats)
     assert_error(post_as(&g, id, "undo", NULL, black, 403), "only the game's creator");
     assert_error(post_as(&g, id, "undo", NULL, NULL, 403), "only the game's creator");
     assert_error(post_as(&g, id, "analyse", "{\"on\": true}", black, 403), "only the game's creator");
+    /* Resigning and draw offers: each seat's player for its own army; never a spectator. */
+    assert_error(post_as(&g, id, "resign", "{\"army\": \"w\"}", black, 403), "another seat than White");
+    assert_error(post_as(&g, id, "resign", "{\"army\": \"b\"}", creator, 403), "Black plays from another browser");
+    assert_error(post_as(&g, id, "draw", "{\"army\": \"b\"}", NULL, 403), "you are watching this game");
+    assert_error(post_as(&g, id, "draw", "{\"army\": \"x\"}", black, 403), "only the game's creator");
+    reply = post_as(&g, id, "draw", "{\"army\": \"b\"}", black, 200);
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(json_object_get(reply, "draw"), "offers"), 0)), "b");
+    json_decref(reply);
+    json_decref(post_as(&g, id, "draw", "{\"army\": \"w\", \"accept\": false}", creator, 200));
     /* Stepping back is each page's own: the game stays at its last move for the others. */
     reply = post_as(&g, id, "view", "{\"ply\": 0}", NULL, 200);
     ck_assert_int_eq(json_integer_value(json_object_get(reply, "ply")), 0);

@@ -59,7 +59,8 @@ const invitePanel = new InvitePanel($('#invite'));
 const resultDialog = new ResultDialog($('#result-dialog'), { onRematch: swap => rematch(swap) });
 const flow = new GameFlow(
   { resign: $('#resign'), draw: $('#draw'), offer: $('#draw-offer'), message: $('#flow-message') },
-  { session: () => page.session, act: call => act(call), armyName: letter => armyName(letter) });
+  { session: () => page.session, act: call => act(call), armyName: letter => armyName(letter),
+    plays: (state, seat) => part.playsSeat(state, seat) });
 const sounds = new Sounds($('#mute'));
 const premove = new Premove({
   play: uci => act(() => page.session.move(uci)),
