@@ -28,6 +28,7 @@
 #include "actions.h"
 #include "material.h"
 #include "review.h"
+#include "shares.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -132,6 +133,7 @@ struct session {
     int forfeit;                /* the army that lost on time, or -1 */
     bool aborted;               /* ended before every army had moved */
     struct flow flow;           /* resigned, drawn by agreement, a draw offer */
+    struct shares shares;       /* each army's latest search score, for the share bars */
     /* The worker's job; a change that makes it obsolete sets cancel. */
     enum job job;
     int job_seat;
@@ -144,6 +146,7 @@ struct session {
     char hint[32];
     /* Lines of the running search (analysis, or a seat's), for the stream. */
     int analysis_seat;          /* -1: the helper */
+    int analysis_army;          /* the army the running search scores for */
     struct line lines[MAX_LINES];
     int nlines;
     long long analysis_version;
@@ -581,6 +584,7 @@ static json_t *state_json(struct session *s)
     json_object_set_new(state, "analysis_board", json_boolean(analysis_board(s)));
     json_object_set_new(state, "draw", flow_draw_json(&s->flow, v, s->rec.nmoves));
     json_object_set_new(state, "material", material);
+    json_object_set_new(state, "shares", shares_json(&s->shares, v, armies));
     return state;
 }
 
@@ -704,6 +708,7 @@ static void search_prepare(struct session *s, struct search *q, struct engine *e
     e->new_game = false;
     position_text(s, node, &q->position);
     s->analysis_seat = seat;
+    s->analysis_army = seat >= 0 ? seat : game_side(shown(s));
     s->nlines = 0;
     s->analysis_version++;
     atomic_store(&s->cancel, false);
@@ -904,6 +909,8 @@ static void on_info(void *ctx, const char *text)
         return;
     pthread_mutex_lock(&s->lock);
     s->lines[multipv - 1] = l;
+    if (multipv == 1)
+        shares_record(&s->shares, s->analysis_army, l.mate, l.score);
     if (multipv > s->nlines)
         s->nlines = multipv;
     s->analysis_version++;
@@ -925,8 +932,9 @@ static json_t *analysis_json(const struct session *s)
                                                "score", l->mate ? "mate" : "cp", l->score, "pv", pv, "nodes",
                                                (json_int_t)l->nodes, "nps", (json_int_t)l->nps));
     }
-    return json_pack("{s:o, s:i, s:o}", "seat", s->analysis_seat < 0 ? json_null() : json_integer(s->analysis_seat),
-                     "depth", s->nlines ? s->lines[0].depth : 0, "lines", lines);
+    json_t *seat = s->analysis_seat < 0 ? json_null() : json_integer(s->analysis_seat);
+    return json_pack("{s:o, s:i, s:o, s:o}", "seat", seat, "depth", s->nlines ? s->lines[0].depth : 0, "lines", lines,
+                     "shares", shares_json(&s->shares, s->rec.v, game_armies(shown(s))));
 }
 
 /* Ends the processes the page asked to restart; the worker starts them again when needed. */
@@ -1632,6 +1640,7 @@ static void replace_game(struct session *s, struct record *rec)
     s->aborted = false;
     s->analysis = false;
     flow_reset(&s->flow, true);
+    shares_reset(&s->shares);
     review_drop(s);
     game_changed(s, true);
 }

@@ -698,8 +698,15 @@ START_TEST(test_three_player_elimination)
     json_t *state = new_session(&g, "{\"variant\": \"wellisch\", \"fen\": \"" WELLISCH_MATE "\"}", id);
     ck_assert_int_eq((int)json_array_size(json_object_get(state, "seats")), 3);
     ck_assert_str_eq(str(state, "turn"), "b");
+    /* No army has a score yet: even shares of the points (gui/shares.c). */
+    for (const char *army = "wrb"; *army; army++) {
+        double share = json_real_value(json_object_get(json_object_get(state, "shares"), (char[]){ *army, 0 }));
+        ck_assert_msg(fabs(share - 1.0 / 3) < 1e-4, "%c's share at the start %f", *army, share);
+    }
     json_decref(state);
     state = session_post(&g, id, "move", "{\"move\": \"k4k3\"}", 200);
+    ck_assert(json_real_value(json_object_get(json_object_get(state, "shares"), "w")) == 1);
+    ck_assert(json_real_value(json_object_get(json_object_get(state, "shares"), "r")) == 0);
     json_t *eliminated = json_object_get(state, "eliminated");
     ck_assert_int_eq((int)json_array_size(eliminated), 2);
     ck_assert(has_string(eliminated, "r") && has_string(eliminated, "b"));

@@ -247,7 +247,7 @@ function drawState(state) {
   analysis.setState(state, page.variant);
   graph.setGame(state.plies, moveList.mainPly);
   $('#abort').hidden = !state.abortable;
-  shares.render(state.eliminated);
+  shares.render(state.shares);
   showStatus();
   if (ended) resultDialog.show(state, page.variant.armies);
   if (sound) sounds.play(sound);
@@ -291,13 +291,11 @@ function notify(message) {
 function analysisEvent(event) {
   const seat = event.seat ?? null;
   const top = event.lines.find(l => l.multipv === 1);
-  // every search scores for the army to move: the analysed position's, or the thinking seat's
-  shares.record(seat === null ? page.state.turn : page.variant.armies[seat].letter, top?.score);
-  const now = shares.render(page.state.eliminated);
+  const now = shares.render(event.shares);
   if (seat === null) return analysis.update(event);
   const army = page.variant.armies[seat].letter;
   // three or four armies: the seat's expected share of the points, which reads the same in every game
-  const score = now ? `${Math.round(now.get(army) * 100)}% of the points`
+  const score = now ? `${Math.round(now[army] * 100)}% of the points`
     : top && scoreText(forFirstArmy(top.score, page.state.turn, page.variant.armies));
   players.setThinking(seat, top ? `depth ${event.depth} · ${score}` : '');
 }
