@@ -569,7 +569,11 @@ static json_t *state_json(struct session *s)
         json_array_append_new(from_to, json_string(v->geo.name[move_to(m)]));
     }
     json_t *material = material_json(v, &setup, s->rec.start_material);
-    for (int i = 0; i < s->ply; i++)
+    /* The game's captures as far as the shown line follows it (a variation's own are not kept). */
+    int on = s->node;
+    while (!tree_on_main(&s->rec.tree, on))
+        on = s->rec.tree.node[on].parent;
+    for (int i = 0; i < s->rec.tree.node[on].depth; i++)
         material_add(v, material, s->rec.moves[i].army, &s->rec.moves[i].captured);
     /* The version orders the STATEs: a reply to a request may reach the page after the stream's newer one. */
     json_t *state = json_pack(

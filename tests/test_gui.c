@@ -501,6 +501,32 @@ static void movetext(const struct gui *g, const char *id, char *out, size_t len)
 
 /* The move tree: a move at an earlier position of a game between people makes a variation, a line is
  * played whole or not at all, variations are promoted and deleted, and the record keeps them. */
+/* A variation's material: the game's captures up to where it leaves the game, none of the moves after
+ * (Qxb4 on the main line), and a variation longer than the game reads no move past its end. */
+START_TEST(test_variation_material)
+{
+    struct gui g;
+    char id[64], body[64];
+    gui_start(&g, NULL);
+    json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
+    for (const char *const *m = (const char *const[]){ "g1g2", "e10b4", "e1b4", NULL }; *m; m++) {
+        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *m);
+        json_decref(session_post(&g, id, "move", body, 200));
+    }
+    json_decref(session_post(&g, id, "view", "{\"ply\": 2}", 200));
+    json_t *state = session_post(&g, id, "line", "{\"moves\": [\"f5f6\", \"e7e6\", \"e4e5\"]}", 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(state, "ply")), 5);
+    json_t *white = json_object_get(json_object_get(state, "material"), "w");
+    ck_assert_int_eq((int)json_array_size(json_object_get(white, "captured")), 0);
+    json_decref(state);
+    state = session_post(&g, id, "view", "{\"ply\": 3}", 200);
+    white = json_object_get(json_object_get(state, "material"), "w");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(white, "captured"), 0)), "q");
+    json_decref(state);
+    gui_stop(&g);
+}
+END_TEST
+
 START_TEST(test_variations)
 {
     struct gui g;
@@ -1567,6 +1593,7 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_moves);
     tcase_add_test(tc, test_fen_and_pgn);
     tcase_add_test(tc, test_variations);
+    tcase_add_test(tc, test_variation_material);
     tcase_add_test(tc, test_long_records);
     tcase_add_test(tc, test_three_player_elimination);
     tcase_add_test(tc, test_engine_replies);
