@@ -499,20 +499,25 @@ static void movetext(const struct gui *g, const char *id, char *out, size_t len)
     response_free(&r);
 }
 
-/* The move tree: a move at an earlier position of a game between people makes a variation, a line is
- * played whole or not at all, variations are promoted and deleted, and the record keeps them. */
+/* Plays `moves` (NULL-terminated) in session `id`, each answered 200. */
+static void play_moves(const struct gui *g, const char *id, const char *const *moves)
+{
+    char body[64];
+    for (; *moves; moves++) {
+        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *moves);
+        json_decref(session_post(g, id, "move", body, 200));
+    }
+}
+
 /* A variation's material: the game's captures up to where it leaves the game, none of the moves after
  * (Qxb4 on the main line), and a variation longer than the game reads no move past its end. */
 START_TEST(test_variation_material)
 {
     struct gui g;
-    char id[64], body[64];
+    char id[64];
     gui_start(&g, NULL);
     json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
-    for (const char *const *m = (const char *const[]){ "g1g2", "e10b4", "e1b4", NULL }; *m; m++) {
-        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *m);
-        json_decref(session_post(&g, id, "move", body, 200));
-    }
+    play_moves(&g, id, (const char *const[]){ "g1g2", "e10b4", "e1b4", NULL });
     json_decref(session_post(&g, id, "view", "{\"ply\": 2}", 200));
     json_t *state = session_post(&g, id, "line", "{\"moves\": [\"f5f6\", \"e7e6\", \"e4e5\"]}", 200);
     ck_assert_int_eq(json_integer_value(json_object_get(state, "ply")), 5);
@@ -527,16 +532,15 @@ START_TEST(test_variation_material)
 }
 END_TEST
 
+/* The move tree: a move at an earlier position of a game between people makes a variation, a line is
+ * played whole or not at all, variations are promoted and deleted, and the record keeps them. */
 START_TEST(test_variations)
 {
     struct gui g;
     char id[64], again[64], text[1024], body[1100], back[1024];
     gui_start(&g, NULL);
     json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
-    for (const char *const *m = (const char *const[]){ "f5f6", "e7e6", "e4e5", NULL }; *m; m++) {
-        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *m);
-        json_decref(session_post(&g, id, "move", body, 200));
-    }
+    play_moves(&g, id, (const char *const[]){ "f5f6", "e7e6", "e4e5", NULL });
     json_decref(session_post(&g, id, "view", "{\"ply\": 1}", 200));
     json_t *state = session_post(&g, id, "move", "{\"move\": \"d6\"}", 200);
     int d6 = variation_id(state, "d7d6");
@@ -1472,15 +1476,6 @@ static json_t *review_finished(const struct gui *g, const char *id, double secon
             return review;
         json_decref(review);
         poll(NULL, 0, 50);
-    }
-}
-
-static void play_moves(const struct gui *g, const char *id, const char *const *moves)
-{
-    char body[64];
-    for (; *moves; moves++) {
-        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *moves);
-        json_decref(session_post(g, id, "move", body, 200));
     }
 }
 
