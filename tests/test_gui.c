@@ -1014,7 +1014,8 @@ START_TEST(test_network_seats)
     assert_error(post_as(&g, id, "draw", "{\"army\": \"b\"}", NULL, 403), "you are watching this game");
     assert_error(post_as(&g, id, "draw", "{\"army\": \"x\"}", black, 403), "only the game's creator");
     reply = post_as(&g, id, "draw", "{\"army\": \"b\"}", black, 200);
-    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(json_object_get(reply, "draw"), "offers"), 0)), "b");
+    json_t *offers = json_object_get(json_object_get(reply, "draw"), "offers");
+    ck_assert_str_eq(json_string_value(json_array_get(offers, 0)), "b");
     json_decref(reply);
     json_decref(post_as(&g, id, "draw", "{\"army\": \"w\", \"accept\": false}", creator, 200));
     /* Stepping back is each page's own: the game stays at its last move for the others. */

@@ -25,8 +25,9 @@ test('network: a joined player resigns and offers draws for their army; spectato
     const watcher = await open(await other.newPage(), here(await inviteLink(creator, 'watch')));
     await creator.waitForSelector('#invite [data-invite="1"] .joined');
 
-    expect(await black.isVisible('#resign') && await black.isVisible('#draw'), 'Black\'s page has no Resign or Draw button');
-    expect(!await watcher.isVisible('#resign') && !await watcher.isVisible('#draw'), 'the spectator may resign or offer');
+    const shows = page => Promise.all(['#resign', '#draw'].map(button => page.isVisible(button)));
+    expect((await shows(black)).every(Boolean), 'Black\'s page has no Resign or Draw button');
+    expect(!(await shows(watcher)).some(Boolean), 'the spectator may resign or offer');
     // each token acts for its own army only; none for a spectator
     const refusals = [
       ['a spectator resigning Black', await post(watcher, null, 'resign', { army: 'b' })],
@@ -39,10 +40,11 @@ test('network: a joined player resigns and offers draws for their army; spectato
     // Black offers, White declines; White offers, Black accepts
     await black.click('#draw');
     await creator.waitForSelector('#draw-offer:not([hidden])');
-    expect(/Black offers a draw/.test(await creator.textContent('#draw-offer .text')), 'White\'s page: no offer from Black');
-    expect(!await offerShown(black) && !await offerShown(watcher), 'the offer bar is shown to its maker or a spectator');
+    const offer = await creator.textContent('#draw-offer .text');
+    expect(/Black offers a draw/.test(offer), `White's page: "${offer}"`);
+    expect(!await offerShown(black) && !await offerShown(watcher), 'the offer bar shows to its maker or a spectator');
     await creator.click('#draw-offer .decline');
-    await black.waitForFunction(() => /White declines the draw/.test(document.querySelector('#flow-message').textContent));
+    await black.waitForFunction(() => /White declines/.test(document.querySelector('#flow-message').textContent));
     await creator.click('#draw');
     await black.waitForSelector('#draw-offer:not([hidden])');
     await black.click('#draw-offer .accept');
