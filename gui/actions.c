@@ -26,16 +26,27 @@ void flow_scored(struct flow *f, int seat, const struct uci_reply *reply)
     f->score[seat] = reply->score;
 }
 
+/* The army of a letter ("w"), or -1. */
+static int army_of(const struct variant *v, const char *letter)
+{
+    const char *at = strlen(letter) == 1 ? memchr(v->colour_letter, letter[0], (size_t)v->nplayers) : NULL;
+    return at ? (int)(at - v->colour_letter) : -1;
+}
+
+int flow_army(const struct variant *v, const json_t *body)
+{
+    const char *letter;
+    return json_unpack((json_t *)body, "{s:s}", "army", &letter) ? -1 : army_of(v, letter);
+}
+
 /* The army a request names ({"army": "w"}), a person's on the board; an HTTP status. */
 static int person_of(const struct flow_game *g, const char *letter, int *army, char *err, size_t len)
 {
     const struct variant *v = g->v;
-    const char *at = strlen(letter) == 1 ? memchr(v->colour_letter, letter[0], (size_t)v->nplayers) : NULL;
-    if (!at) {
+    if ((*army = army_of(v, letter)) < 0) {
         snprintf(err, len, "no army '%s' in %s", letter, v->name);
         return 400;
     }
-    *army = (int)(at - v->colour_letter);
     if (g->over) {
         snprintf(err, len, "the game is over");
         return 409;

@@ -39,6 +39,9 @@ bool flow_over(const struct flow *f);
 /* An engine seat's search ended with `reply`. */
 void flow_scored(struct flow *f, int seat, const struct uci_reply *reply);
 
+/* The army (its seat) a resign or draw request acts for, or -1 if it names none: only that seat's
+ * player may make it (session_allowed, seats.h). */
+int flow_army(const struct variant *v, const json_t *body);
 /* POST .../resign {"army": "w"}: an HTTP status, with err unless 200. */
 int flow_resign(struct flow *f, const struct flow_game *g, const json_t *body, char *err, size_t len);
 /* POST .../draw {"army": "w", "accept": true|false}: offers, accepts or declines a draw. */

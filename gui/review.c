@@ -15,13 +15,12 @@
 #include "../engine/engine.h"
 #include "../games/pgn.h"
 #include "../util/text.h"
+#include "shares.h"
 
 #define SECONDS 1000000LL
 static const long long ENGINE_TIMEOUT = 10 * SECONDS;  /* handshake, isready */
 static const long long SEARCH_TIMEOUT = 300 * SECONDS; /* a node budget has no time of its own */
 static const long long STALL_GRACE = 2 * SECONDS;      /* past its time, an engine is taken for hung */
-/* lichess's winning-chances slope per centipawn (gui/www/score.js, shares.js). */
-static const double SLOPE = 0.00368208;
 /* Drops of the expected score (0..1) that make an inaccuracy, a mistake, a blunder: lichess's 0.1,
  * 0.2 and 0.3 on its winning-chances scale (-1..1). */
 static const double THRESHOLD[] = { [JUDGED_INACCURACY] = 0.05, [JUDGED_MISTAKE] = 0.10, [JUDGED_BLUNDER] = 0.15 };
@@ -60,15 +59,12 @@ struct review {
 
 double review_expected(int score, const double *others, int nothers)
 {
-    if (abs(score) > UCI_MATE_SCORE - 1000)
-        return score > 0 ? 1 : 0;
-    if (nothers == 1)
-        return 1 / (1 + exp(-SLOPE * score));
-    /* e^(c·s) over the same for every army, c = k·(n−1)/n: the scores' common lean cancels. */
-    double c = SLOPE * nothers / (nothers + 1), total = 1;
+    double scores[MAX_PLAYERS] = { score }, share[MAX_PLAYERS];
+    /* Two armies: a search's score is zero-sum, so the other's is minus the mover's (lichess's curve). */
     for (int i = 0; i < nothers; i++)
-        total += exp(c * ((isnan(others[i]) ? -(double)score / nothers : others[i]) - score));
-    return 1 / total;
+        scores[i + 1] = nothers == 1 ? -score : others[i];
+    shares_expected(nothers + 1, (1u << (nothers + 1)) - 1, scores, share);
+    return share[0];
 }
 
 enum judgement review_judge(double drop)

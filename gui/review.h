@@ -39,9 +39,9 @@ json_t *review_json(struct review *r);
 bool review_annotation(struct review *r, int i, const char **nag, char *comment, size_t len);
 
 /* The mover's expected score from its search score (centipawns, mates as ±(UCI_MATE_SCORE - n))
- * against the other armies on the board (their latest scores, NAN: unknown, taken level with the
- * rest): with one other, lichess's logistic; with more, its share of the points by the share bars'
- * softmax (gui/www/shares.js). */
+ * against the other armies on the board (their latest scores, NAN: unknown, taken as average): with
+ * one other, lichess's logistic of its own score; with more, its share of the points as the share
+ * bars show it (shares.h). */
 double review_expected(int score, const double *others, int nothers);
 /* A move by the drop of the mover's expected score from the best move's to the played move's. */
 enum judgement review_judge(double drop);

@@ -206,6 +206,7 @@ void session_replace_game(struct session *s, struct record *rec)
     s->aborted = false;
     s->analysis = false;
     flow_reset(&s->flow, true);
+    shares_reset(&s->shares);
     session_drop_review(s);
     session_game_changed(s, true);
 }

@@ -17,6 +17,7 @@
 #include "engine_list.h"
 #include "record.h"
 #include "seats.h"
+#include "shares.h"
 
 /* Times in microseconds, as engine_process and the clocks count them. */
 #define MS 1000LL
@@ -86,6 +87,7 @@ struct session {
     int forfeit;                /* the army that lost on time, or -1 */
     bool aborted;               /* ended before every army had moved */
     struct flow flow;           /* resigned, drawn by agreement, a draw offer */
+    struct shares shares;       /* each army's latest search score, for the share bars */
     /* The worker's job; a change that makes it obsolete sets cancel. */
     enum job job;
     int job_seat;
@@ -98,6 +100,7 @@ struct session {
     char hint[32];
     /* Lines of the running search (analysis, or a seat's), for the stream. */
     int analysis_seat;          /* -1: the helper */
+    int analysis_army;          /* the army the running search scores for */
     struct line lines[MAX_LINES];
     int nlines;
     long long analysis_version;

@@ -180,6 +180,7 @@ json_t *session_json_state(struct session *s)
     json_object_set_new(state, "analysis_board", json_boolean(session_analysis_board(s)));
     json_object_set_new(state, "draw", flow_draw_json(&s->flow, v, s->rec.nmoves));
     json_object_set_new(state, "material", material);
+    json_object_set_new(state, "shares", shares_json(&s->shares, v, armies));
     return state;
 }
 
@@ -197,8 +198,9 @@ json_t *session_json_analysis(const struct session *s)
                                                l->depth, "score", l->mate ? "mate" : "cp", l->score, "pv", pv,
                                                "nodes", (json_int_t)l->nodes, "nps", (json_int_t)l->nps));
     }
-    return json_pack("{s:o, s:i, s:o}", "seat", s->analysis_seat < 0 ? json_null() : json_integer(s->analysis_seat),
-                     "depth", s->nlines ? s->lines[0].depth : 0, "lines", lines);
+    json_t *seat = s->analysis_seat < 0 ? json_null() : json_integer(s->analysis_seat);
+    return json_pack("{s:o, s:i, s:o, s:o}", "seat", seat, "depth", s->nlines ? s->lines[0].depth : 0, "lines", lines,
+                     "shares", shares_json(&s->shares, s->rec.v, game_armies(session_shown(s))));
 }
 
 json_t *session_json_review(struct session *s)

@@ -223,14 +223,17 @@ static const struct {
 };
 
 /* The one check of who may change a game (gui/seats.h): anyone may read it, a move needs the seat of the
- * army to move, anything else the game's creator. Every route that changes the game passes here. */
-static bool session_allowed(struct session *s, const char *action, const char *method, struct reply *r)
+ * army to move, a resignation or draw offer the seat of its army, anything else the game's creator.
+ * Every route that changes the game passes here. */
+static bool session_allowed(struct session *s, const char *action, const json_t *body, const char *method,
+                            struct reply *r)
 {
     if (!strcmp(method, "GET") || !strcmp(action, "join") || !strcmp(action, "view"))
         return true;
     bool move = !strcmp(action, "move");
-    int seat = move ? session_side_to_move(s) : SEAT_CREATOR;
-    const char *army = move ? board_army_name(s->rec.v->colour_letter[seat]) : "";
+    int own = !strcmp(action, "resign") || !strcmp(action, "draw") ? flow_army(s->rec.v, body) : -1;
+    int seat = move ? session_side_to_move(s) : own >= 0 ? own : SEAT_CREATOR;
+    const char *army = seat >= 0 ? board_army_name(s->rec.v->colour_letter[seat]) : "";
     switch (seat_keys_allow(&s->keys, s->caller, seat)) {
     case SEAT_ALLOWED:
         return true;
@@ -238,11 +241,15 @@ static bool session_allowed(struct session *s, const char *action, const char *m
         reply_error(r, 403, "%s plays from another browser: its invitation has been taken up", army);
         break;
     case SEAT_OTHER:
-        reply_error(r, 403, "not your move: %s is to move, and this page plays another seat", army);
+        if (move)
+            reply_error(r, 403, "not your move: %s is to move, and this page plays another seat", army);
+        else
+            reply_error(r, 403, "this page plays another seat than %s", army);
         break;
     case SEAT_WATCHER:
-        if (move)
-            reply_error(r, 403, "you are watching this game: only %s's player can move now", army);
+        if (seat >= 0)
+            reply_error(r, 403, "you are watching this game: only %s's player can %s", army,
+                        move ? "move now" : "do this");
         else
             reply_error(r, 403, "only the game's creator can do this");
         break;
@@ -268,7 +275,7 @@ void session_request(const char *id, const char *action, const char *method, con
     pthread_mutex_lock(&s->lock);
     s->idle_since = clock_us();
     s->caller = token;
-    if (session_allowed(s, action, method, r))
+    if (session_allowed(s, action, body, method, r))
         actions[i].fn(s, body, !strcmp(method, "POST") && actions[i].fn == game_io_pgn ? text : NULL, len, r);
     s->caller = NULL;
     pthread_mutex_unlock(&s->lock);

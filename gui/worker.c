@@ -70,6 +70,7 @@ static void search_prepare(struct session *s, struct search *q, struct engine *e
     e->new_game = false;
     position_text(s, node, &q->position);
     s->analysis_seat = seat;
+    s->analysis_army = seat >= 0 ? seat : game_side(session_shown(s));
     s->nlines = 0;
     s->analysis_version++;
     atomic_store(&s->cancel, false);
@@ -270,6 +271,8 @@ static void on_info(void *ctx, const char *text)
         return;
     pthread_mutex_lock(&s->lock);
     s->lines[multipv - 1] = l;
+    if (multipv == 1)
+        shares_record(&s->shares, s->analysis_army, l.mate, l.score);
     if (multipv > s->nlines)
         s->nlines = multipv;
     s->analysis_version++;

@@ -499,6 +499,16 @@ static void movetext(const struct gui *g, const char *id, char *out, size_t len)
     response_free(&r);
 }
 
+/* Plays `moves` (NULL-terminated) in session `id`, each answered 200. */
+static void play_moves(const struct gui *g, const char *id, const char *const *moves)
+{
+    char body[64];
+    for (; *moves; moves++) {
+        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *moves);
+        json_decref(session_post(g, id, "move", body, 200));
+    }
+}
+
 /* The move tree: a move at an earlier position of a game between people makes a variation, a line is
  * played whole or not at all, variations are promoted and deleted, and the record keeps them. */
 START_TEST(test_variations)
@@ -507,10 +517,7 @@ START_TEST(test_variations)
     char id[64], again[64], text[1024], body[1100], back[1024];
     gui_start(&g, NULL);
     json_decref(new_session(&g, "{\"variant\": \"glinski\"}", id));
-    for (const char *const *m = (const char *const[]){ "f5f6", "e7e6", "e4e5", NULL }; *m; m++) {
-        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *m);
-        json_decref(session_post(&g, id, "move", body, 200));
-    }
+    play_moves(&g, id, (const char *const[]){ "f5f6", "e7e6", "e4e5", NULL });
     json_decref(session_post(&g, id, "view", "{\"ply\": 1}", 200));
     json_t *state = session_post(&g, id, "move", "{\"move\": \"d6\"}", 200);
     int d6 = variation_id(state, "d7d6");
@@ -698,8 +705,15 @@ START_TEST(test_three_player_elimination)
     json_t *state = new_session(&g, "{\"variant\": \"wellisch\", \"fen\": \"" WELLISCH_MATE "\"}", id);
     ck_assert_int_eq((int)json_array_size(json_object_get(state, "seats")), 3);
     ck_assert_str_eq(str(state, "turn"), "b");
+    /* No army has a score yet: even shares of the points (gui/shares.c). */
+    for (const char *army = "wrb"; *army; army++) {
+        double share = json_real_value(json_object_get(json_object_get(state, "shares"), (char[]){ *army, 0 }));
+        ck_assert_msg(fabs(share - 1.0 / 3) < 1e-4, "%c's share at the start %f", *army, share);
+    }
     json_decref(state);
     state = session_post(&g, id, "move", "{\"move\": \"k4k3\"}", 200);
+    ck_assert(json_real_value(json_object_get(json_object_get(state, "shares"), "w")) == 1);
+    ck_assert(json_real_value(json_object_get(json_object_get(state, "shares"), "r")) == 0);
     json_t *eliminated = json_object_get(state, "eliminated");
     ck_assert_int_eq((int)json_array_size(eliminated), 2);
     ck_assert(has_string(eliminated, "r") && has_string(eliminated, "b"));
@@ -931,8 +945,8 @@ static void assert_error(json_t *reply, const char *words)
     json_decref(reply);
 }
 
-/* Served with --host, a seat moves with its token only: the creator's for every seat not joined, an
- * invited player's for their seat; spectators watch; the rest of the game is the creator's. */
+/* Served with --host, a seat moves, resigns and offers draws with its token only: the creator's for every
+ * seat not joined, an invited player's for their seat; spectators watch; the rest is the creator's. */
 START_TEST(test_network_seats)
 {
     struct gui g;
@@ -971,6 +985,16 @@ START_TEST(test_network_seats)
     assert_error(post_as(&g, id, "undo", NULL, black, 403), "only the game's creator");
     assert_error(post_as(&g, id, "undo", NULL, NULL, 403), "only the game's creator");
     assert_error(post_as(&g, id, "analyse", "{\"on\": true}", black, 403), "only the game's creator");
+    /* Resigning and draw offers: each seat's player for its own army; never a spectator. */
+    assert_error(post_as(&g, id, "resign", "{\"army\": \"w\"}", black, 403), "another seat than White");
+    assert_error(post_as(&g, id, "resign", "{\"army\": \"b\"}", creator, 403), "Black plays from another browser");
+    assert_error(post_as(&g, id, "draw", "{\"army\": \"b\"}", NULL, 403), "you are watching this game");
+    assert_error(post_as(&g, id, "draw", "{\"army\": \"x\"}", black, 403), "only the game's creator");
+    reply = post_as(&g, id, "draw", "{\"army\": \"b\"}", black, 200);
+    json_t *offers = json_object_get(json_object_get(reply, "draw"), "offers");
+    ck_assert_str_eq(json_string_value(json_array_get(offers, 0)), "b");
+    json_decref(reply);
+    json_decref(post_as(&g, id, "draw", "{\"army\": \"w\", \"accept\": false}", creator, 200));
     /* Stepping back is each page's own: the game stays at its last move for the others. */
     reply = post_as(&g, id, "view", "{\"ply\": 0}", NULL, 200);
     ck_assert_int_eq(json_integer_value(json_object_get(reply, "ply")), 0);
@@ -1459,15 +1483,6 @@ static json_t *review_finished(const struct gui *g, const char *id, double secon
             return review;
         json_decref(review);
         poll(NULL, 0, 50);
-    }
-}
-
-static void play_moves(const struct gui *g, const char *id, const char *const *moves)
-{
-    char body[64];
-    for (; *moves; moves++) {
-        snprintf(body, sizeof body, "{\"move\": \"%s\"}", *moves);
-        json_decref(session_post(g, id, "move", body, 200));
     }
 }
 

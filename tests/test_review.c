@@ -8,6 +8,7 @@
 #include "tests.h"
 #include "../games/records.h"
 #include "../gui/review.h"
+#include "../gui/shares.h"
 #include "../games/pgn.h"
 
 #define ABOUT(x, want)                                                                                                 \
@@ -21,10 +22,11 @@ START_TEST(test_expected_scores)
     ABOUT(review_expected(0, &black, 1), 0.5);
     ABOUT(review_expected(100, &black, 1), 0.5910);
     ABOUT(review_expected(-100, unknown, 1), 0.4090);
-    /* Three and four, the others unknown (level): an even score is a third and a quarter. */
+    /* Three and four, the others unknown: they count as average, so a score alone says nothing (a
+     * multi-player search's scores all lean the same way: nd-mccooey-3p starts near -10.13). */
     ABOUT(review_expected(0, unknown, 2), 1.0 / 3);
     ABOUT(review_expected(0, unknown, 3), 0.25);
-    ABOUT(review_expected(300, unknown, 2), 1 / (1 + 2 * exp(-0.00368208 * 300)));
+    ABOUT(review_expected(-1013, unknown, 2), 1.0 / 3);
     /* Known scores: the softmax of the share bars, where a common lean cancels. */
     const double lean[2] = { -40, -40 };
     ABOUT(review_expected(-40, lean, 2), 1.0 / 3);
@@ -34,6 +36,30 @@ START_TEST(test_expected_scores)
     /* Mates decide. */
     ABOUT(review_expected(UCI_MATE_SCORE - 3, lean, 2), 1);
     ABOUT(review_expected(-UCI_MATE_SCORE + 1, &black, 1), 0);
+}
+END_TEST
+
+/* The share bars' shares of the points (gui/shares.c), which the review's expected scores are too. */
+START_TEST(test_shares)
+{
+    double share[4];
+    const double c3 = 0.00368208 * 2 / 3, total = exp(c3 * 300) + 1 + exp(-c3 * 300);
+    shares_expected(3, 7, (const double[]){ 300, 0, -300 }, share);
+    ABOUT(share[0], exp(c3 * 300) / total);
+    ABOUT(share[1], 1 / total);
+    ABOUT(share[2], exp(-c3 * 300) / total);
+    /* An army off the board has none: two armies left share by lichess's curve of half their difference. */
+    shares_expected(3, 5, (const double[]){ 100, 500, -100 }, share);
+    ABOUT(share[0], 1 / (1 + exp(-0.00368208 * 100)));
+    ABOUT(share[1], 0);
+    /* An army without a score counts as average; a mated army has none; a mate wins all. */
+    shares_expected(4, 15, (const double[]){ 200, NAN, -200, -UCI_MATE_SCORE + 2 }, share);
+    ABOUT(share[1], 1 / (exp(c3 * 200) + 1 + exp(-c3 * 200)));
+    ABOUT(share[3], 0);
+    ABOUT(share[0] + share[1] + share[2], 1);
+    shares_expected(4, 15, (const double[]){ 200, NAN, UCI_MATE_SCORE - 5, -200 }, share);
+    ABOUT(share[2], 1);
+    ABOUT(share[0] + share[1] + share[3], 0);
 }
 END_TEST
 
@@ -109,6 +135,7 @@ TCase *tcase_review(void)
 {
     TCase *tc = tcase_create("review");
     tcase_add_test(tc, test_expected_scores);
+    tcase_add_test(tc, test_shares);
     tcase_add_test(tc, test_judgements);
     tcase_add_test(tc, test_record_marks);
     return tc;

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { SHOTS, startServer, movesPlayed, pieceAt, newGame, expect, test } from './lib.mjs';
 
 // A server and a second browser of their own: twice the usual time on a busy machine
-const NETWORK_TIMEOUT = 120000;
+export const NETWORK_TIMEOUT = 120000;
 
 /** A server listening "on the network" (its loopback address, through --host) and a second browser. */
-async function network(fn) {
+export async function network(fn) {
   const server = startServer(process.env.SENNIGHT, ['--host', '127.0.0.1', '--name', 'sennight.test']);
   const other = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -24,13 +24,13 @@ async function network(fn) {
 }
 
 /** The page opened on `url`, once its game is attached. */
-async function open(page, url) {
+export async function open(page, url) {
   await page.goto(url);
   await page.waitForSelector('body[data-session] #board [data-piece]');
   return page;
 }
 
-const inviteLink = (page, seat) => page.inputValue(`#invite [data-invite="${seat}"] input`);
+export const inviteLink = (page, seat) => page.inputValue(`#invite [data-invite="${seat}"] input`);
 const gameId = page => page.getAttribute('body', 'data-session');
 
 /** Clicks a move on the board. */
@@ -59,7 +59,7 @@ function forged(page, token, move) {
 }
 
 /** The token this tab keeps for its game. */
-const tokenOf = page => page.evaluate(() => JSON.parse(sessionStorage.getItem('sennight.seat')).token);
+export const tokenOf = page => page.evaluate(() => JSON.parse(sessionStorage.getItem('sennight.seat')).token);
 
 /** Types a move in the move box. */
 async function typeMove(page, move) {

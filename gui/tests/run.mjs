@@ -15,6 +15,8 @@ import path from 'node:path';
 import './network.mjs';
 import './tree.mjs';
 import './review.mjs';
+import './load.mjs';
+import './network-flow.mjs';
 
 test('the page lists every variant and draws the board', 'glinski', async (page, ctx) => {
   const options = await page.locator('select[name=variant] option').count();

@@ -33,7 +33,8 @@ const page = {
   variant: null,
   session: null, // the session's calls (api.sessionApi)
   id: null,
-  state: null,
+  state: null, // the STATE shown
+  pending: null, // a newer STATE, drawn at the next frame
   events: null,
   view: 0, // the army whose side of the board is at the bottom
   alertSeat: undefined, // the seat of the engine in trouble (null: the analysis engine), if any
@@ -58,7 +59,8 @@ const invitePanel = new InvitePanel($('#invite'));
 const resultDialog = new ResultDialog($('#result-dialog'), { onRematch: swap => rematch(swap) });
 const flow = new GameFlow(
   { resign: $('#resign'), draw: $('#draw'), offer: $('#draw-offer'), message: $('#flow-message') },
-  { session: () => page.session, act: call => act(call), armyName: letter => armyName(letter) });
+  { session: () => page.session, act: call => act(call), armyName: letter => armyName(letter),
+    plays: (state, seat) => part.playsSeat(state, seat) });
 const sounds = new Sounds($('#mute'));
 const premove = new Premove({
   play: uci => act(() => page.session.move(uci)),
@@ -147,7 +149,8 @@ function attach(id, state) {
   shares.reset(page.variant);
   resultDialog.close();
   page.state = null;
-  applyState(state);
+  page.pending = null;
+  drawState(state);
   page.events = page.session.events({
     state: applyState,
     analysis: analysisEvent,
@@ -200,9 +203,25 @@ async function openLink({ game, seat, token }) {
 
 // --- the state from the server, to every panel
 
+/**
+ * Keeps a STATE newer than any seen and draws it at the next frame: a fast engine-against-engine stream
+ * costs one drawing (and layout) per frame, not one per state, which starved the page on a busy machine.
+ * A hidden tab gets no frames: a timer draws its states, so that its sounds still play.
+ */
 function applyState(state) {
   if (state.id && state.id !== page.id) return; // a late reply from an older session
-  if (state.version < page.state?.version) return; // a reply that arrives after the stream's newer STATE
+  if (state.version < (page.pending ?? page.state)?.version) return; // older than one seen: a late reply
+  if (!page.pending) (document.hidden ? setTimeout : requestAnimationFrame)(drawPending);
+  page.pending = state;
+}
+
+function drawPending() {
+  const state = page.pending;
+  page.pending = null;
+  if (state) drawState(state);
+}
+
+function drawState(state) {
   if (state.variant !== page.variant.name) { // a FEN or record of another variant was loaded
     loadVariant(state.variant).then(() => applyState(state), err => notify(err.message));
     return;
@@ -228,7 +247,7 @@ function applyState(state) {
   analysis.setState(state, page.variant);
   graph.setGame(state.plies, moveList.mainPly);
   $('#abort').hidden = !state.abortable;
-  shares.render(state.eliminated);
+  shares.render(state.shares);
   showStatus();
   if (ended) resultDialog.show(state, page.variant.armies);
   if (sound) sounds.play(sound);
@@ -272,13 +291,11 @@ function notify(message) {
 function analysisEvent(event) {
   const seat = event.seat ?? null;
   const top = event.lines.find(l => l.multipv === 1);
-  // every search scores for the army to move: the analysed position's, or the thinking seat's
-  shares.record(seat === null ? page.state.turn : page.variant.armies[seat].letter, top?.score);
-  const now = shares.render(page.state.eliminated);
+  const now = shares.render(event.shares);
   if (seat === null) return analysis.update(event);
   const army = page.variant.armies[seat].letter;
   // three or four armies: the seat's expected share of the points, which reads the same in every game
-  const score = now ? `${Math.round(now.get(army) * 100)}% of the points`
+  const score = now ? `${Math.round(now[army] * 100)}% of the points`
     : top && scoreText(forFirstArmy(top.score, page.state.turn, page.variant.armies));
   players.setThinking(seat, top ? `depth ${event.depth} · ${score}` : '');
 }

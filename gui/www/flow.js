@@ -3,34 +3,38 @@
 
 const CONFIRM_MS = 3000;
 
-/** The armies on the board that people play. */
-const people = state => state.seats.filter(s => s.kind === 'human' && !state.eliminated.includes(s.army))
-  .map(s => s.army);
+/**
+ * The armies on the board that people play at this page (`plays(state, seat)`: all of them at one
+ * screen; in a game served to the network, the page's own seat).
+ */
+const people = (state, plays) => state.seats.filter((s, k) => s.kind === 'human' &&
+  !state.eliminated.includes(s.army) && plays(state, k)).map(s => s.army);
 
 /** The army a person resigns or offers for: the one to move if a person plays it, else the first person's. */
-export function actingArmy(state) {
-  const mine = people(state);
+export function actingArmy(state, plays = () => true) {
+  const mine = people(state, plays);
   return mine.includes(state.turn) ? state.turn : mine[0] ?? null;
 }
 
 export class GameFlow {
   /**
    * `elements`: the resign and draw buttons, the offer bar (.text, .accept, .decline) and the message
-   * line; `act(call)` runs a session call that answers with a STATE; `armyName(letter)`.
+   * line; `act(call)` runs a session call that answers with a STATE; `armyName(letter)`; `plays(state,
+   * seat)` whether this page acts for the seat's army.
    */
-  constructor({ resign, draw, offer, message }, { session, act, armyName }) {
-    Object.assign(this, { resign, draw, offer, message, session, act, armyName });
+  constructor({ resign, draw, offer, message }, { session, act, armyName, plays }) {
+    Object.assign(this, { resign, draw, offer, message, session, act, armyName, plays });
     this.state = null;
     resign.addEventListener('click', () => this.resignClicked());
-    draw.addEventListener('click', () => this.answer(actingArmy(this.state), true));
+    draw.addEventListener('click', () => this.answer(actingArmy(this.state, this.plays), true));
     offer.querySelector('.accept').addEventListener('click', () => this.answer(this.answering(), true));
     offer.querySelector('.decline').addEventListener('click', () => this.answer(this.answering(), false));
   }
 
-  /** The person who answers a standing offer: one on the board that has not agreed yet. */
+  /** The person at this page who answers a standing offer: one on the board that has not agreed yet. */
   answering() {
     const { offers } = this.state.draw;
-    return people(this.state).find(a => !offers.includes(a)) ?? null;
+    return people(this.state, this.plays).find(a => !offers.includes(a)) ?? null;
   }
 
   answer(army, accept) {
@@ -47,7 +51,7 @@ export class GameFlow {
       return;
     }
     this.unconfirm();
-    const army = actingArmy(this.state);
+    const army = actingArmy(this.state, this.plays);
     if (army) this.act(() => this.session().resign(army));
   }
 
@@ -60,7 +64,7 @@ export class GameFlow {
 
   render(state) {
     this.state = state;
-    const army = actingArmy(state);
+    const army = actingArmy(state, this.plays);
     const playing = !state.result && army !== null;
     const { offers, message } = state.draw ?? { offers: [], message: '' };
     this.resign.hidden = this.draw.hidden = !playing;
@@ -71,7 +75,7 @@ export class GameFlow {
     if (answerer) {
       const from = offers.map(this.armyName).join(' and ');
       this.offer.querySelector('.text').textContent = `${from} ${offers.length > 1 ? 'offer' : 'offers'} a draw` +
-        (people(state).length > 1 ? ` (to ${this.armyName(answerer)})` : '');
+        (people(state, this.plays).length > 1 ? ` (to ${this.armyName(answerer)})` : '');
     }
     this.message.textContent = message;
     this.message.hidden = !message || Boolean(answerer);

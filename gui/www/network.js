@@ -56,10 +56,13 @@ export class Part {
   /** Whether this page may move in `state`: a spectator never, a player on its seat's turn, the creator on
    * the turn of a seat that plays nowhere else. */
   mayMove(state) {
+    return this.playsSeat(state, state.seats.findIndex(s => s.army === state.turn));
+  }
+
+  /** Whether this page acts for the army of seat `k` (resigns, offers draws): as mayMove, on any turn. */
+  playsSeat(state, k) {
     if (!this.network) return true;
-    const turn = state.seats.findIndex(s => s.army === state.turn);
-    if (this.creator) return !state.seats[turn]?.joined;
-    return this.seat === turn;
+    return this.creator ? !state.seats[k]?.joined : this.seat === k;
   }
 
   /** "creator", "player" or "watcher", for the page's controls. */
