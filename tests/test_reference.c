@@ -14,9 +14,11 @@
 #include "reference.h"
 #include "tests.h"
 
-/* Sized for CI, also under the sanitizers; REFERENCE_SCALE=n multiplies the work (n = 3 checks
- * every perft count up to 300 000). On a big board (test_wide_only), where the reference's work per
- * position is largest, half the games and placements, and perft counts up to a tenth of PERFT_MAX. */
+/* Sized for CI; REFERENCE_SCALE=n multiplies the work (n = 3 checks every perft count up to 300 000).
+ * On a big board (test_wide_only), where the reference's work per position is largest, half the games
+ * and placements, and perft counts up to a tenth of PERFT_MAX. TEST_SAMPLE=k (the sanitizer runs)
+ * divides the work on the other boards, which have each feature many times over; the big boards
+ * meet some (promotions, castling) only a few times at their share. */
 enum {
     GAMES = 8,             /* per variant and instance */
     GAME_PLIES = 150,
@@ -28,6 +30,13 @@ static int scale(void)
 {
     const char *env = getenv("REFERENCE_SCALE");
     return env && atoi(env) > 0 ? atoi(env) : 1;
+}
+
+/* n of a kind of work in v, as the comment above sizes it; at least one. */
+static long long work(const struct variant *v, long long n, int big_board_share)
+{
+    long long w = n * scale() / (test_wide_only(v) ? big_board_share : test_sample());
+    return w > 0 ? w : 1;
 }
 
 typedef char move_text[REFERENCE_TEXT_LEN];
@@ -396,8 +405,9 @@ START_TEST(test_random_games)
     struct reference_stats met = { 0 };
     long played[KIND_CASTLING + 1] = { 0 };
     rng_seed_for(v, wide, 1);
-    int games = GAMES * scale() / (test_wide_only(v) ? 2 : 1);
-    for (int k = 0; k < games; k++)
+    /* A sampled run plays on, up to the full count, until a castling has been played: few games have one. */
+    int games = (int)work(v, GAMES, 2), most = GAMES * scale();
+    for (int k = 0; k < games || (k < most && v->ncastles && !played[KIND_CASTLING]); k++)
         game_play_random(v, wide, &met, played);
     /* The games reach what the armies of the start can do. */
     char err[256];
@@ -697,7 +707,7 @@ START_TEST(test_random_placements)
     struct coverage cov = { 0 };
     test_game(&g, v->name, NULL, wide);
     rng_seed_for(v, wide, 1000);
-    int want = PLACEMENTS * scale() / (test_wide_only(v) ? 2 : 1);
+    int want = (int)work(v, PLACEMENTS, 2);
     for (int k = 0; cov.positions < want && k < 4 * want; k++) {
         struct setup s;
         placement_random(v, &s);
@@ -762,7 +772,7 @@ START_TEST(test_exotic_attacks)
     struct game g;
     test_game(&g, v->name, NULL, wide);
     rng_seed_for(v, wide, 3000);
-    int ncells = v->geo.ncells, want = 150 * scale() / (test_wide_only(v) ? 2 : 1);
+    int ncells = v->geo.ncells, want = (int)work(v, 150, 2);
     for (int t = 0; t < v->ntypes; t++) {
         const struct piece_def *pd = &v->piece[t];
         if (pd->royal || !(pd->curved[MODE_CAPTURE] | pd->curved[MODE_BOTH] | pd->hop))
@@ -818,7 +828,7 @@ static int perft_line(const struct variant *v, const char *line, const char *whe
     ck_assert_msg(perft_epd_parse(line, &e, err, sizeof err), "%s: %s", where, err);
     ck_assert_msg(setup_from_fen(&s, v, e.fen, err, sizeof err), "%s: %s", where, err);
     int checked = 0;
-    unsigned long long max = (unsigned long long)PERFT_MAX * (unsigned)scale() / (test_wide_only(v) ? 10 : 1);
+    unsigned long long max = (unsigned long long)work(v, PERFT_MAX, 10);
     for (int i = 0; i < e.n; i++) {
         if (e.count[i] > max)
             continue;

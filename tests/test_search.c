@@ -200,7 +200,7 @@ struct search_out {
     int lines, errors, bestmoves;  /* every line, info string error lines, bestmove lines */
     char bestmove[MOVE_TEXT], ponder[MOVE_TEXT];
     long long ms;                  /* from the command to the (first) bestmove */
-    char transcript[1 << 16];      /* every line without time and nps, which vary run to run */
+    char transcript[1 << 16];      /* every line but progress, without time and nps, which vary run to run */
     size_t len;
 };
 
@@ -267,10 +267,13 @@ static void transcript_add(struct search_out *out, const char *word, const char 
     out->len += n < room ? n : room - 1;
 }
 
-/* Adds the line to the transcript without its time and nps fields. */
+/* Adds the line to the transcript without its time and nps fields; the progress lines (currmove and
+ * a node count) come by the clock, so a loaded machine prints others, and are left out. */
 static void transcribe(struct search_out *out, const char *line)
 {
     char buf[8192], *save;
+    if (strstr(line, " currmove ") || !strncmp(line, "info nodes ", 11))
+        return;
     snprintf(buf, sizeof buf, "%s", line);
     for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
         if (!strcmp(t, "time") || !strcmp(t, "nps"))

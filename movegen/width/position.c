@@ -180,10 +180,14 @@ static bool position_is_ok(const struct position *pos)
 }
 #endif
 
+/* Only the first state is cleared: a move writes every field of the state it reaches before anything
+ * reads it (as position_copy relies on too), and clearing all MAX_STATES cost a UCI `position`
+ * command more than parsing it. */
 static struct position *position_new(const struct tables *tb)
 {
-    struct position *pos = calloc(1, sizeof *pos);
+    struct position *pos = malloc(sizeof *pos);
     if (pos) {
+        memset(pos, 0, offsetof(struct position, st) + sizeof pos->st[0]);
         pos->tb = tb;
         pos->v = tb->v;
         for (int p = 0; p < MAX_PLAYERS; p++)
