@@ -80,6 +80,32 @@ struct attack_groups {
     struct path_group path[MAX_TYPES];
 };
 
+/* Exchange evaluation's view of every army at once (attack.c, struct exchange). Lines are numbered
+ * straight 0..11 then root-7 12..23; curved paths back from a cell are slots 2 * direction + sense,
+ * as in tables.curved_link; tables by piece code (piece_make) spare the split into army and type. */
+enum { EXCHANGE_LINES = NUM_STRAIGHT + NUM_ROOT7, EXCHANGE_PIECES = (MAX_TYPES + 1) << 2 };
+struct exchange_leap {
+    const cellset *from;        /* the type's leap_from */
+    int type, player;
+};
+struct exchange_tables {
+    /* The leaping types: first those that leap alike for every army (one entry each), then by army. */
+    int nleap, nleap_alike;
+    struct exchange_leap leap[MAX_PLAYERS * MAX_TYPES];
+    uint32_t line_types;                                /* the types that capture along some line */
+    cellset *line_reach;                                /* type x cell: the lines back from the cell that
+                                                           the type (of any army) captures along */
+    uint32_t line_dirs[EXCHANGE_PIECES];                /* the lines back to a cell the piece captures along */
+    uint32_t up;                                        /* lines toward higher cell indices */
+    unsigned char *line_of;                             /* ncells x ncells: 1 + the line from the first cell
+                                                           that passes the second, or 0 */
+    uint32_t curved_types;                              /* the types that capture along curved paths */
+    cellset curved_reach[MAX_CELLS];                    /* the cells of those paths back from the cell */
+    uint32_t curved_slots[EXCHANGE_PIECES];             /* the paths back along which the piece captures */
+    unsigned char curved_fit[EXCHANGE_PIECES][2 * NUM_STRAIGHT]; /* ... from their cell k: bit k */
+    bool exotic;                                        /* some army captures along path or hopping moves */
+};
+
 /* A curved path from a cell (geo_curved_path): its cells in order, and the sets of its first k + 1
  * cells, so a generator tests a whole path against the occupancy at once and walks the list only
  * on a hit. */
@@ -142,6 +168,7 @@ struct tables {
     struct piece_tables pt[MAX_PLAYERS][MAX_TYPES];
     uint32_t movers[MAX_PLAYERS];           /* the types of the player's army but its royal */
     struct attack_groups attack[MAX_PLAYERS];
+    struct exchange_tables exchange;
     struct castle_cells castle[MAX_PLAYERS][MAX_CASTLES];
     unsigned castle_touch[MAX_CELLS];       /* castling rights lost when a piece leaves or lands on the cell */
 };

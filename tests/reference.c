@@ -474,20 +474,24 @@ static int ref_prev_army(const struct variant *v, const struct setup *s)
     return (s->side + n - 1) % n;
 }
 
+bool reference_captures(const struct variant *v, const struct setup *s, int from, int cell)
+{
+    struct ref_list l;
+    l.n = 0;
+    ref_basic(v, s, from, &l, NULL);
+    for (int i = 0; i < l.n; i++)
+        if (l.m[i].to == cell)
+            return true;
+    return false;
+}
+
 /* Could a piece of the attacker's colour capture the piece on the cell (pseudo-legally: a pinned piece
  * still attacks, docs/variants.md)? */
 static bool ref_attacked_by(const struct variant *v, const struct setup *s, int cell, int attacker)
 {
-    struct ref_list l;
-    for (int from = 0; from < v->geo.ncells; from++) {
-        if (!s->piece[from] || piece_colour(s->piece[from]) != attacker)
-            continue;
-        l.n = 0;
-        ref_basic(v, s, from, &l, NULL);
-        for (int i = 0; i < l.n; i++)
-            if (l.m[i].to == cell)
-                return true;
-    }
+    for (int from = 0; from < v->geo.ncells; from++)
+        if (s->piece[from] && piece_colour(s->piece[from]) == attacker && reference_captures(v, s, from, cell))
+            return true;
     return false;
 }
 

@@ -82,6 +82,9 @@ bool reference_make(const struct variant *v, struct setup *s, const char *text);
  * to move after it; a node where the game ended (last army standing, stalemate) has no moves, so it
  * counts 0 at depth >= 1 (and 1 at depth 0, like any node). */
 uint64_t reference_perft(const struct variant *v, const struct setup *s, int depth);
+/* Whether the piece on `from` could capture the enemy piece on the cell (pseudo-legally, by its own
+ * movement: leaps, slides, rides, curved paths, hops, crooked, bent and joined paths). */
+bool reference_captures(const struct variant *v, const struct setup *s, int from, int cell);
 /* Whether the player's royal piece is attacked. */
 bool reference_in_check(const struct variant *v, const struct setup *s, int player);
 /* Whether a FEN of this position is accepted: the army that just moved (the previous one in turn order

@@ -13,6 +13,7 @@
 #include "../engine/threads.h"
 #include "../eval/weights.h"
 #include "engine_pipe.h"
+#include "reference.h"
 #include "tests.h"
 #include "../util/clock.h"
 
@@ -1265,6 +1266,132 @@ START_TEST(test_see)
 }
 END_TEST
 
+/* see_ge's answer the slow way: the exchange as see_ge defines it (each side, in turn order, takes back
+ * with its least valuable attacker, the lowest cell first among equals, either side free to stop), with
+ * every turn's attackers found by the reference generator (reference.c) on a mailbox from which the
+ * pieces that took part are gone and where the last taker stands on the cell. */
+struct see_values {
+    int value[MAX_TYPES], rank[MAX_TYPES];   /* rank: place from the least valuable, royals last */
+};
+
+static void see_values_of(const struct game *g, struct see_values *sv)
+{
+    const struct variant *v = g->v;
+    const struct eval_params *p = g->ops->eval_params(g->tb);
+    for (int t = 0; t < v->ntypes; t++)
+        sv->value[t] = v->piece[t].royal ? 0 : p->w[W_VALUE + t].mg;
+    for (int t = 0; t < v->ntypes; t++) {
+        sv->rank[t] = 0;
+        for (int u = 0; u < v->ntypes; u++) {
+            long ku = v->piece[u].royal ? 1L << 30 : sv->value[u], kt = v->piece[t].royal ? 1L << 30 : sv->value[t];
+            sv->rank[t] += ku < kt || (ku == kt && u < t);
+        }
+    }
+}
+
+static bool see_slow(const struct game *g, const struct see_values *sv, move_t m, int threshold, int *takes)
+{
+    const struct variant *v = g->v;
+    struct setup s;
+    g->ops->position_get(g->pos, &s);
+    bool army[MAX_PLAYERS] = { false };
+    for (int c = 0; c < v->geo.ncells; c++)
+        if (s.piece[c] && v->piece[piece_type(s.piece[c])].royal)
+            army[piece_colour(s.piece[c])] = true;
+    int to = move_to(m), from = move_from(m), us = s.side, moved = s.piece[from], promo = move_promo(m), swap;
+    if (m & MOVE_EP) {
+        swap = sv->value[piece_type(s.piece[s.ep_victim])];
+        s.piece[s.ep_victim] = 0;
+    } else {
+        swap = s.piece[to] ? sv->value[piece_type(s.piece[to])] : 0;
+    }
+    int on_cell = promo >= 0 ? sv->value[promo] : sv->value[piece_type(moved)];
+    if (promo >= 0)
+        swap += on_cell - sv->value[piece_type(moved)];
+    if ((swap -= threshold) < 0)
+        return false;
+    if ((swap = on_cell - swap) <= 0)
+        return true;
+    s.piece[from] = 0;
+    s.piece[to] = (unsigned char)(promo >= 0 ? piece_make(us, promo) : moved);
+    bool res = true;
+    for (int side = us;;) {
+        do
+            side = (side + 1) % v->nplayers;
+        while (!army[side]);
+        int taker = CELL_NONE;
+        for (int c = 0; c < v->geo.ncells; c++)
+            if (s.piece[c] && piece_colour(s.piece[c]) == side
+                && (taker == CELL_NONE || sv->rank[piece_type(s.piece[c])] < sv->rank[piece_type(s.piece[taker])])
+                && reference_captures(v, &s, c, to))
+                taker = c;
+        if (taker == CELL_NONE)
+            break;
+        res = !res;
+        ++*takes;
+        int t = piece_type(s.piece[taker]);
+        if ((swap = (v->piece[t].royal ? 100000 : sv->value[t]) - swap) < res)
+            break;
+        s.piece[to] = s.piece[taker];
+        s.piece[taker] = 0;
+    }
+    return res;
+}
+
+struct see_counts {
+    long moves, exchanges;   /* captures and promotions compared; those answered after two takes back or more */
+};
+
+/* Every capture and promotion of the position: see_ge against see_slow at the threshold where see_ge's
+ * answer turns (found by halving), one either side of it, and 0. */
+static void visit_see(struct game *g, const move_t *list, int n, void *ctx)
+{
+    struct see_counts *counts = ctx;
+    struct see_values sv;
+    struct setup s;
+    see_values_of(g, &sv);
+    g->ops->position_get(g->pos, &s);
+    for (int i = 0; i < n; i++) {
+        move_t m = list[i];
+        int target = s.piece[move_to(m)];
+        bool capture = (target && piece_colour(target) != s.side) || (m & MOVE_EP);
+        if ((!capture && move_promo(m) < 0) || (target && piece_colour(target) == s.side) || move_fission(m) >= 0)
+            continue;
+        int lo = -300000, hi = 300000;   /* see_ge(lo) holds, see_ge(hi) does not */
+        while (hi - lo > 1) {
+            int mid = lo + (hi - lo) / 2;
+            *(g->ops->see_ge(g->tb, g->pos, m, mid) ? &lo : &hi) = mid;
+        }
+        const int thresholds[] = { lo - 1, lo, hi, 0 };
+        int most = 0;
+        for (int k = 0; k < 4; k++) {
+            int takes = 0;
+            bool fast = g->ops->see_ge(g->tb, g->pos, m, thresholds[k]);
+            bool slow = see_slow(g, &sv, m, thresholds[k], &takes);
+            most = takes > most ? takes : most;
+            if (fast == slow)
+                continue;
+            char fen[512], text[32];
+            game_fen(g, fen, sizeof fen);
+            move_to_text(g->v, m, text);
+            ck_abort_msg("%s (%d-bit) %s: see_ge(%s, %d) is %d, the slow exchange's answer is not", g->v->name,
+                         g->ops->bits, fen, text, thresholds[k], fast);
+        }
+        counts->moves++;
+        counts->exchanges += most >= 2;
+    }
+}
+
+START_TEST(test_see_random)
+{
+    struct see_counts counts = { 0, 0 };
+    test_walk_games(0x5ee, 60, visit_see, &counts);
+    long k = test_sample();
+    ck_assert_msg(counts.moves > 20000 / k && counts.exchanges > 5000 / k, "%ld captures, %ld exchanges",
+                  counts.moves, counts.exchanges);
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -1308,6 +1435,8 @@ Suite *suite_search(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("exchange");
     tcase_add_loop_test(tc, test_see, 0, (int)(sizeof see_cases / sizeof *see_cases));
+    tcase_set_timeout(tc, test_timeout(60));
+    tcase_add_test(tc, test_see_random);
     suite_add_tcase(s, tc);
     tc = tcase_create("three players");
     tcase_set_timeout(tc, test_timeout(20));

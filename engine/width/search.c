@@ -191,14 +191,11 @@ static bool see_ge(const struct eval_data *ev, const struct position *pos, move_
         return false;
     if ((swap = on_cell - swap) <= 0)
         return true;
-    struct attackers att[MAX_PLAYERS];
-    unsigned gathered = 0;   /* the players whose attackers are in att: most exchanges stop at once */
+    struct exchange x;
+    exchange_init(&x, pos, to, occ);
     bool res = true;
     for (int side = pos_next_player(pos, us);; side = pos_next_player(pos, side)) {
-        if (!(gathered >> side & 1))
-            attackers_init(&att[side], pos, side);
-        gathered |= 1u << side;
-        cellset cands = cs_and(attackers_to(&att[side], to, occ, false), occ);
+        cellset cands = cs_and(exchange_attackers(&x, occ), pos->by_colour[side]);
         if (cs_is_empty(cands))
             break;
         res = !res;
@@ -214,6 +211,7 @@ static bool see_ge(const struct eval_data *ev, const struct position *pos, move_
         if ((swap = (pos->v->piece[best_type].royal ? 100000 : ev->value[best_type]) - swap) < res)
             break;
         occ = cs_xor(occ, tb->bit[from2]);
+        exchange_leave(&x, pos, from2, occ);
     }
     return res;
 }

@@ -469,6 +469,135 @@ static inline cellset attackers_to(const struct attackers *a, int cell, cellset 
     return found;
 }
 
+/* Every army's pieces that attack a cell, for exchange evaluation: found once, then kept as pieces
+ * leave the occupancy. A leap does not depend on it; a line or a curved path gains at most the piece
+ * behind the one that left; path moves only gain as cells empty, so they are looked at again only
+ * when the cell that emptied is on one of their paths; hopping moves, which lose their screen too, are
+ * then found again whole. */
+struct exchange {
+    cellset attackers;     /* by leaps, lines, curved and path moves; may hold pieces since gone from occ */
+    cellset hoppers;       /* by hopping moves on the occupancy */
+    cellset exotic_zone;   /* the cells on the path and hopping moves onto the cell */
+    uint32_t curved_slots; /* the curved paths back from the cell that hold a piece capturing along one */
+    int cell;
+};
+
+/* The first piece on the curved path `slot` back from the cell, if it captures along that path. */
+static inline cellset exchange_curved_hit(const struct position *pos, int cell, int slot, cellset occ)
+{
+    const struct tables *tb = pos->tb;
+    const struct curved_ray *cr = &tb->curved[cell][slot / 2][slot % 2];
+    if (!cs_intersects(cr->prefix[CURVED_MAX_STEPS - 1], occ))
+        return cs_empty();
+    /* Its index is the number of clear prefixes (those past the path's end hold the whole path), counted
+     * without a branch to mispredict. */
+    int k = 0;
+    for (int j = 0; j < CURVED_MAX_STEPS - 1; j++)
+        k += !cs_intersects(cr->prefix[j], occ);
+    int q = cr->cell[k];
+    return tb->exchange.curved_fit[pos->board[q]][slot] >> k & 1 ? tb->bit[q] : cs_empty();
+}
+
+/* The first piece along line d (exchange_tables) back from the cell, if it captures along that line. */
+static inline cellset exchange_line_hit(const struct position *pos, int cell, int d, cellset occ)
+{
+    const struct tables *tb = pos->tb;
+    cellset on = cs_and(d < NUM_STRAIGHT ? tb->ray[cell][d] : tb->ride[cell][d - NUM_STRAIGHT], occ);
+    if (cs_is_empty(on))
+        return on;
+    int b = tb->exchange.up >> d & 1 ? cs_lsb(on) : cs_msb(on), piece = pos->board[b];
+    return tb->exchange.line_dirs[piece] >> d & 1 ? tb->bit[b] : cs_empty();
+}
+
+/* Every army's path attackers of the cell, and (in *hoppers) its hopping ones; with zone, the cells
+ * on those moves go to it. Kept out of line: only games with such pieces call it. */
+static __attribute__((noinline)) cellset exchange_exotic(const struct position *pos, int cell, cellset occ,
+                                                         cellset *hoppers, cellset *zone)
+{
+    const struct tables *tb = pos->tb;
+    cellset found = cs_empty(), near = cs_empty();
+    *hoppers = cs_empty();
+    for (int p = 0; p < pos->v->nplayers; p++) {
+        const struct attack_groups *ag = &tb->attack[p];
+        for (int i = 0; i < ag->npath; i++) {
+            cellset pcs = pieces_of_types(pos, p, ag->path[i].types);
+            if (cs_intersects(ag->path[i].reach[cell], pcs)) {
+                found = cs_or(found, path_hits(tb, &ag->path[i], pcs, cell, occ));
+                near = cs_or(near, ag->path[i].zone[cell]);
+            }
+        }
+        for (int i = 0; i < ag->nhop; i++) {
+            cellset pcs = pieces_of_types(pos, p, ag->hop[i].types);
+            if (cs_intersects(ag->hop[i].reach[cell], pcs)) {
+                *hoppers = cs_or(*hoppers, cs_and(hop_targets(tb, ag->hop[i].dirs, cell, occ, NULL), pcs));
+                near = cs_or(near, ag->hop[i].reach[cell]);
+            }
+        }
+    }
+    if (zone)
+        *zone = near;
+    return found;
+}
+
+/* The attackers of the cell on the occupancy (the cells left empty by the capture that starts the
+ * exchange are already out of it). Along lines only the pieces that could capture along one are
+ * looked at, each by its line and the cells between. */
+static inline void exchange_init(struct exchange *x, const struct position *pos, int cell, cellset occ)
+{
+    const struct tables *tb = pos->tb;
+    const struct exchange_tables *xt = &tb->exchange;
+    cellset found = cs_empty(), liners = cs_empty();
+    for (int i = 0; i < xt->nleap_alike; i++)
+        found = cs_or(found, cs_and(xt->leap[i].from[cell], pos->by_type[xt->leap[i].type]));
+    for (int i = xt->nleap_alike; i < xt->nleap; i++)
+        found = cs_or(found, cs_and(xt->leap[i].from[cell], pos_pieces(pos, xt->leap[i].player, xt->leap[i].type)));
+    for (uint32_t types = xt->line_types; types; types &= types - 1) {
+        int t = __builtin_ctz(types);
+        liners = cs_or(liners, cs_and(pos->by_type[t], xt->line_reach[t * tb->ncells + cell]));
+    }
+    const unsigned char *line_of = &xt->line_of[cell * tb->ncells];
+    const cellset *between = &tb->between[cell * tb->ncells];
+    int c;
+    CS_FOR_EACH(c, cs_and(liners, occ)) {
+        if ((xt->line_dirs[pos->board[c]] >> (line_of[c] - 1) & 1) && !cs_intersects(between[c], occ))
+            found = cs_or(found, tb->bit[c]);
+    }
+    /* The curved paths holding such a piece, then the first piece on each. */
+    x->curved_slots = 0;
+    if (xt->curved_types) {
+        cellset curvers = cs_empty();
+        for (uint32_t types = xt->curved_types; types; types &= types - 1)
+            curvers = cs_or(curvers, pos->by_type[__builtin_ctz(types)]);
+        CS_FOR_EACH(c, cs_and(cs_and(curvers, occ), xt->curved_reach[cell]))
+            x->curved_slots |= tb->curved_link[cell * tb->ncells + c] & xt->curved_slots[pos->board[c]];
+        for (uint32_t slots = x->curved_slots; slots; slots &= slots - 1)
+            found = cs_or(found, exchange_curved_hit(pos, cell, __builtin_ctz(slots), occ));
+    }
+    x->attackers = found;
+    x->hoppers = x->exotic_zone = cs_empty();
+    x->cell = cell;
+    if (xt->exotic)
+        x->attackers = cs_or(x->attackers, exchange_exotic(pos, cell, occ, &x->hoppers, &x->exotic_zone));
+}
+
+static inline cellset exchange_attackers(const struct exchange *x, cellset occ)
+{
+    return cs_and(cs_or(x->attackers, x->hoppers), occ);
+}
+
+/* The piece on `from` has left the occupancy (occ is without it). */
+static inline void exchange_leave(struct exchange *x, const struct position *pos, int from, cellset occ)
+{
+    const struct tables *tb = pos->tb;
+    int line = tb->exchange.line_of[x->cell * tb->ncells + from];
+    if (line)
+        x->attackers = cs_or(x->attackers, exchange_line_hit(pos, x->cell, line - 1, occ));
+    for (uint32_t slots = x->curved_slots & tb->curved_link[x->cell * tb->ncells + from]; slots; slots &= slots - 1)
+        x->attackers = cs_or(x->attackers, exchange_curved_hit(pos, x->cell, __builtin_ctz(slots), occ));
+    if (cs_test(x->exotic_zone, from))
+        x->attackers = cs_or(x->attackers, exchange_exotic(pos, x->cell, occ, &x->hoppers, NULL));
+}
+
 /* Whether a piece of the player's line groups attacks the cell; only the groups whose lines from the
  * cell meet `near` are looked at. */
 static inline __attribute__((always_inline)) bool lines_attack(const struct position *pos,

@@ -284,6 +284,84 @@ static bool tables_attack_groups(struct tables *tb, int pl)
     return tables_path_groups(tb, pl);
 }
 
+/* Whether the type leaps onto cells from the same cells for every army. */
+static bool leaps_alike(const struct tables *tb, int t)
+{
+    for (int pl = 0; pl < tb->v->nplayers; pl++) {
+        const struct attack_groups *ag = &tb->attack[pl];
+        if (!memchr(ag->leap_type, t, (size_t)ag->nleap)
+            || memcmp(tb->pt[pl][t].leap_from, tb->pt[0][t].leap_from, (size_t)tb->ncells * sizeof(cellset)))
+            return false;
+    }
+    return true;
+}
+
+/* The curved paths back from a cell along which the group's pieces capture, and from where. */
+static void tables_exchange_curved(struct tables *tb, int pl, const struct curved_group *g)
+{
+    struct exchange_tables *xt = &tb->exchange;
+    xt->curved_types |= g->types;
+    for (int c = 0; c < tb->ncells; c++)
+        xt->curved_reach[c] = cs_or(xt->curved_reach[c], g->reach[c]);
+    for (int slot = 0; slot < 2 * NUM_STRAIGHT; slot++) {
+        int e = slot / 2, s = slot % 2;
+        if (!(g->dirs & (e < DIR_DIAG ? 0x3fu : 0xfc0u)))
+            continue;
+        for (int k = 0; k < g->steps[e >= DIR_DIAG] && k < CURVED_MAX_STEPS; k++)
+            for (uint32_t types = curved_back_ok(g->dirs, e, s, k) ? g->types : 0; types; types &= types - 1) {
+                int piece = piece_make(pl, __builtin_ctz(types));
+                xt->curved_fit[piece][slot] |= (unsigned char)(1u << k);
+                xt->curved_slots[piece] |= 1u << slot;
+            }
+    }
+}
+
+/* struct exchange_tables, from the armies' attack groups. */
+static bool tables_exchange(struct tables *tb)
+{
+    struct exchange_tables *xt = &tb->exchange;
+    int n = tb->ncells;
+    xt->line_of = calloc((size_t)n * (size_t)n, 1);
+    xt->line_reach = calloc((size_t)tb->v->ntypes * (size_t)n, sizeof *xt->line_reach);
+    if (!xt->line_of || !xt->line_reach)
+        return false;
+    xt->up = tb->straight_up | tb->root7_up << NUM_STRAIGHT;
+    for (int t = 0; t < tb->v->ntypes; t++)
+        if (leaps_alike(tb, t))
+            xt->leap[xt->nleap++] = (struct exchange_leap){ tb->pt[0][t].leap_from, t, -1 };
+    xt->nleap_alike = xt->nleap;
+    for (int pl = 0; pl < tb->v->nplayers; pl++) {
+        const struct attack_groups *ag = &tb->attack[pl];
+        for (int i = 0; i < ag->nleap; i++)
+            if (!leaps_alike(tb, ag->leap_type[i]))
+                xt->leap[xt->nleap++] = (struct exchange_leap){ tb->pt[pl][ag->leap_type[i]].leap_from,
+                                                                ag->leap_type[i], pl };
+        for (int i = 0; i < ag->nslide; i++)
+            for (uint32_t types = ag->slide[i].types; types; types &= types - 1)
+                xt->line_dirs[piece_make(pl, __builtin_ctz(types))] |= ag->slide[i].dirs;
+        for (int i = 0; i < ag->nride; i++)
+            for (uint32_t types = ag->ride[i].types; types; types &= types - 1)
+                xt->line_dirs[piece_make(pl, __builtin_ctz(types))] |= ag->ride[i].dirs << NUM_STRAIGHT;
+        for (int i = 0; i < ag->ncurved; i++)
+            tables_exchange_curved(tb, pl, &ag->curved[i]);
+        xt->exotic |= ag->npath || ag->nhop;
+    }
+    for (int c = 0; c < n; c++)
+        for (int d = 0; d < EXCHANGE_LINES; d++) {
+            cellset line = d < NUM_STRAIGHT ? tb->ray[c][d] : tb->ride[c][d - NUM_STRAIGHT];
+            int t;
+            CS_FOR_EACH(t, line)
+                xt->line_of[c * n + t] = (unsigned char)(d + 1);
+            for (int piece = 0; piece < EXCHANGE_PIECES; piece++)
+                if (xt->line_dirs[piece] >> d & 1) {
+                    xt->line_types |= 1u << piece_type(piece);
+                    cellset *reach = &xt->line_reach[piece_type(piece) * n + c];
+                    *reach = cs_or(*reach, line);
+                }
+        }
+    return true;
+}
+
 static void tables_curved(struct tables *tb)
 {
     const struct geometry *g = &tb->v->geo;
@@ -455,6 +533,8 @@ static void tables_free(struct tables *tb)
         free(tb->chain_to);
         free(tb->chain_seen);
         free(tb->path_back_at);
+        free(tb->exchange.line_of);
+        free(tb->exchange.line_reach);
         for (int pl = 0; pl < MAX_PLAYERS; pl++)
             for (int g = 0; g < tb->attack[pl].npath; g++) {
                 free(tb->attack[pl].path[g].reach);
@@ -498,7 +578,7 @@ static struct tables *tables_new(const struct variant *v)
     bool ok = tables_paths(tb);
     for (int pl = 0; ok && pl < v->nplayers; pl++)
         ok = tables_attack_groups(tb, pl);
-    if (!ok) {
+    if (!ok || !tables_exchange(tb)) {
         tables_free(tb);
         return NULL;
     }
