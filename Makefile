@@ -276,7 +276,7 @@ gui: deps ## the board in the browser (GUI_ARGS="--port 8080")
 TEST_JOBS ?= 3
 CHECK_GROUPS := 1 2 3
 CHECK_GROUP_1 := reference-games reference search san
-CHECK_GROUP_2 := reference-placements books match datagen perft
+CHECK_GROUP_2 := reference-placements books match datagen
 CHECK_GROUP_3 := --except $(CHECK_GROUP_1) $(CHECK_GROUP_2)
 # The optimised groups first, three processes on two cores, as their time limits are unscaled.
 TEST_PARTS := layers $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan fuzz other-cpus
