@@ -140,6 +140,7 @@ void session_create(const json_t *body, struct reply *r)
     s->nseats = v->nplayers;
     s->forfeit = -1;
     flow_reset(&s->flow, true);
+    shares_reset(&s->shares);
     s->multipv = 1;
     s->analysis_seat = -1;
     s->refs = 1;

@@ -49,6 +49,7 @@ void shares_expected(int n, unsigned board, const double *score, double *share)
 void shares_reset(struct shares *sh)
 {
     memset(sh, 0, sizeof *sh);
+    sh->latest = -1;
 }
 
 void shares_record(struct shares *sh, int army, bool mate, int value)
@@ -57,15 +58,17 @@ void shares_record(struct shares *sh, int army, bool mate, int value)
         return;
     sh->known[army] = true;
     sh->score[army] = !mate ? value : value > 0 ? UCI_MATE_SCORE - value : -UCI_MATE_SCORE - value;
+    sh->latest = army;
 }
 
 json_t *shares_json(const struct shares *sh, const struct variant *v, unsigned board)
 {
-    if (v->nplayers < 3)
-        return json_null();
     double score[MAX_PLAYERS], share[MAX_PLAYERS];
     for (int a = 0; a < v->nplayers; a++)
         score[a] = sh->known[a] ? sh->score[a] : NAN;
+    /* Two armies share a zero-sum score: the latest search speaks for both, an older one for neither. */
+    if (v->nplayers == 2 && sh->latest >= 0 && sh->latest < 2)
+        score[!sh->latest] = -score[sh->latest];
     shares_expected(v->nplayers, board, score, share);
     json_t *out = json_object();
     for (int a = 0; a < v->nplayers; a++) {

@@ -63,6 +63,29 @@ START_TEST(test_shares)
 }
 END_TEST
 
+/* Two armies: the events' shares (the evaluation bar and graph) follow the latest score alone, the other
+ * army's being its negation: lichess's curve, and a mate for either side. */
+START_TEST(test_shares_two_armies)
+{
+    const struct variant *v = test_variant("glinski");
+    struct shares sh;
+    shares_reset(&sh);
+    json_t *none = shares_json(&sh, v, 3);
+    ABOUT(json_real_value(json_object_get(none, "w")), 0.5);
+    json_decref(none);
+    shares_record(&sh, 0, false, 300);
+    shares_record(&sh, 1, false, 100);
+    json_t *j = shares_json(&sh, v, 3);
+    ABOUT(json_real_value(json_object_get(j, "w")), 1 / (1 + exp(0.00368208 * 100)));
+    ABOUT(json_real_value(json_object_get(j, "b")), 1 / (1 + exp(-0.00368208 * 100)));
+    json_decref(j);
+    shares_record(&sh, 0, true, -2);
+    j = shares_json(&sh, v, 3);
+    ABOUT(json_real_value(json_object_get(j, "b")), 1);
+    json_decref(j);
+}
+END_TEST
+
 START_TEST(test_judgements)
 {
     ck_assert_int_eq(review_judge(0), JUDGED_GOOD);
@@ -136,6 +159,7 @@ TCase *tcase_review(void)
     TCase *tc = tcase_create("review");
     tcase_add_test(tc, test_expected_scores);
     tcase_add_test(tc, test_shares);
+    tcase_add_test(tc, test_shares_two_armies);
     tcase_add_test(tc, test_judgements);
     tcase_add_test(tc, test_record_marks);
     return tc;

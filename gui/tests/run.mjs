@@ -296,6 +296,12 @@ test('analysis: lines, evaluation bar, PV arrows and the score graph', 'glinski'
   await page.waitForSelector(`#movelist [data-ply="${moves.length}"].current`);
   await deepEnough();
   expect(await page.locator('#graph .dot').count() >= 5, 'the score graph has fewer than five points');
+  // the bar is filled to White's expected share of the points: lichess's curve of White's score
+  const bar = await page.evaluate(() => ({ label: document.querySelector('#evalbar .label').textContent,
+    height: parseFloat(document.querySelector('#evalbar .fill').style.height) }));
+  const cp = parseFloat(bar.label) * 100;
+  expect(bar.label.includes('#') || Math.abs(bar.height - 100 / (1 + Math.exp(-0.00368208 * cp))) < 0.5,
+    `the bar is filled to ${bar.height}% for ${bar.label}`);
   if (ctx.shots) await page.screenshot({ path: path.join(SHOTS, 'analysis.png') });
   await page.uncheck('#analyse');
   await page.waitForFunction(() => !document.querySelector('#board .arrow'));

@@ -1,6 +1,6 @@
 // Analysis: the engine's lines for the shown position, their arrows, the evaluation bar and the graph; on an
 // analysis board a click on a line's move plays the line up to it.
-import { scoreText, forFirstArmy, winChance } from './score.js';
+import { scoreText, forFirstArmy, shareLean } from './score.js';
 import { parseMove } from './moves.js';
 import { element } from './dom.js';
 
@@ -96,18 +96,20 @@ export class Analysis {
       return m && { from: m.from, to: m.to, kind: i ? 'alt' : 'best', weight: i ? 0.7 : 1 };
     }).filter(Boolean));
     if (!top) return;
-    const score = forFirstArmy(top.score, turn, this.armies);
-    this.drawBar(score);
-    // the graph is the main line's: a variation's scores stay off it
+    this.drawBar(forFirstArmy(top.score, turn, this.armies), event.shares);
+    if (!event.shares) return;
+    // the graph is the main line's: a variation's scores stay off it; two armies read for the first, more for the mover
     const onMain = ply === 0 || this.state.moves[ply - 1]?.node === this.state.node;
-    if (onMain) this.graph.record(ply, winChance(score), turn);
+    const army = this.armies.length === 2 ? this.armies[0].letter : turn;
+    if (onMain) this.graph.record(ply, shareLean(event.shares[army], this.armies.length), turn);
   }
 
-  /** Two armies: White's share from the bottom (three or four have a bar per army, shares.js). */
-  drawBar(score) {
+  /** Two armies: White's share of the points from the bottom (three or four have a bar per army, shares.js). */
+  drawBar(score, shares) {
     const { bar } = this.els;
-    bar.hidden = this.armies.length > 2;
-    bar.querySelector('.fill').style.height = `${(1 + winChance(score)) * 50}%`;
+    bar.hidden = this.armies.length > 2 || !shares;
+    if (bar.hidden) return;
+    bar.querySelector('.fill').style.height = `${shares[this.armies[0].letter] * 100}%`;
     bar.querySelector('.label').textContent = scoreText(score);
   }
 }

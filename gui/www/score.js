@@ -1,4 +1,4 @@
-// Engine scores: their text, the first army's point of view, and a bounded value for bars and graphs.
+// Engine scores: their text, the first army's point of view, and a share of the points for bars and graphs.
 
 /** "+1.25", "-0.40", "#3", "-#2". */
 export function scoreText(score) {
@@ -17,9 +17,11 @@ export function forFirstArmy(score, turn, armies) {
   return score.mate !== undefined ? { mate: -score.mate } : { cp: -score.cp };
 }
 
-/** A score as -1..1: lichess's winning-chances curve, mates at the ends. */
-export function winChance(score) {
-  if (!score) return 0;
-  if (score.mate !== undefined) return score.mate > 0 ? 1 : -1;
-  return 2 / (1 + Math.exp(-0.00368208 * score.cp)) - 1;
+/**
+ * An army's expected share of the points (gui/shares.c) as -1..1 for bars and graphs: an even share
+ * (one in two, three or four) on the middle, none and all at the ends.
+ */
+export function shareLean(share, armies) {
+  const even = 1 / armies;
+  return share < even ? share / even - 1 : (share - even) / (1 - even);
 }

@@ -32,9 +32,9 @@ export class Shares {
     }));
   }
 
-  /** The server's shares ({letter: 0..1}, null below three armies): each army's bar; resolves with them. */
+  /** The server's shares ({letter: 0..1}): each army's bar; resolves with them, or null below three armies. */
   render(shares) {
-    if (!shares) return null;
+    if (!shares || this.element.hidden) return null;
     for (const row of this.element.children) {
       const share = shares[row.dataset.army] ?? 0;
       row.querySelector('.fill').style.width = `${(share * 100).toFixed(1)}%`;
