@@ -4,6 +4,14 @@
 
 #include <check.h>
 
+/* Check's ck_assert_msg (under every ck_assert_*) records each passing assertion's line with a write(2)
+ * to its message file, so that a crash can name the last line reached: millions of system calls in the
+ * suites' loops, a third of their time. Here a passing assertion costs nothing; a crash is still named
+ * by its signal and, in the sanitizer build, by its stack trace. */
+#undef ck_assert_msg
+#define ck_assert_msg(expr, ...)                                                                                       \
+    ((expr) ? (void)0 : _ck_assert_failed(__FILE__, __LINE__, "Assertion '" #expr "' failed", ##__VA_ARGS__))
+
 #include "../engine/engine.h"
 #include "../engine/instance.h"
 
