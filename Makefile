@@ -31,11 +31,13 @@ ifeq ($(MODE),release)
   OPT := -O3 $(RELEASE_MARCH) -DNDEBUG
   WERROR :=
 else ifeq ($(MODE),asan)
-  OPT := -O1 -g -march=x86-64 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  # Line tables only (-g1): enough for the sanitizers' stack traces, and half the compile time of -g
+  # (engine/width/instance.c: 96 s -> 54 s a width).
+  OPT := -O1 -g1 -march=x86-64 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
   TEST_ENV := $(SANITIZED_TEST_ENV)
 else ifeq ($(MODE),tsan)
   # Data races between the search threads, the UCI input thread and the loop (make tsan).
-  OPT := -O1 -g -march=x86-64 -fsanitize=thread -fno-omit-frame-pointer
+  OPT := -O1 -g1 -march=x86-64 -fsanitize=thread -fno-omit-frame-pointer
   TEST_ENV := $(SANITIZED_TEST_ENV)
 else ifeq ($(MODE),fuzz)
   # libFuzzer harnesses (tests/fuzz/, docs/fuzzing.md): clang, coverage hooks, ASan and UBSan.
