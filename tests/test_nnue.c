@@ -1,6 +1,6 @@
 /* The learned evaluation (docs/nnue.md): net files and their refusals, accumulators kept by make and
- * unmake against a refresh in every variant, the AVX2 and portable layers, the trainer's features,
- * and UseNNUE / EvalFile through the executable. */
+ * unmake against a refresh in every variant, the AVX2 and portable layers against a plain evaluation from
+ * the file, the trainer's features, and UseNNUE / EvalFile through the executable. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +68,8 @@ START_TEST(test_round_trip)
     ck_assert_int_eq(back->scale, net->scale);
     ck_assert(!memcmp(back->ft.weight, net->ft.weight, (size_t)net->ft.view.nfeatures * NNUE_HIDDEN * 2));
     ck_assert(!memcmp(back->ft.psqt_weight, net->ft.psqt_weight, (size_t)net->ft.view.nfeatures * 4));
-    for (int o = 0; o < NNUE_L1; o++)
-        ck_assert(!memcmp(back->l1_weight[o], net->l1_weight[o], (size_t)v->nplayers * NNUE_HIDDEN));
+    /* The used inputs' chunks come first. */
+    ck_assert(!memcmp(back->l1_weight, net->l1_weight, (size_t)v->nplayers * NNUE_HIDDEN * NNUE_L1));
     ck_assert(!memcmp(back->l2_weight, net->l2_weight, sizeof net->l2_weight));
     ck_assert(!memcmp(back->out_weight, net->out_weight, sizeof net->out_weight));
     ck_assert(back->out_bias == net->out_bias && !memcmp(back->l1_bias, net->l1_bias, sizeof net->l1_bias)
@@ -225,86 +225,156 @@ START_TEST(test_incremental)
 }
 END_TEST
 
-/* The net's score by AVX2 and by the portable loop along a random game of v: the same integers. */
-static void assert_simd_along_game(const struct variant *v, struct nnue_net *net, nnue_dot_fn avx2, uint64_t random)
+/* A net with its file's bytes, from which the tests compute the layers the plain way. */
+struct net_file {
+    struct nnue_net *net;
+    unsigned char *bytes;
+};
+
+static struct net_file net_file_of(struct nnue_net *net)
 {
-    struct game g;
-    test_game(&g, v->name, NULL, false);
-    game_use_nets(&g, &nets);
-    for (int ply = 0; ply < 60; ply++) {
-        const struct accumulator *acc[MAX_PLAYERS];
-        for (int p = 0; p < v->nplayers; p++)
-            acc[p] = g.ops->nnue_accumulator(g.pos, (g.ops->position_side(g.pos) + p) % v->nplayers);
-        net->dot = avx2;
-        int fast = nnue_output(net, acc);
-        net->dot = nnue_dot_portable;
-        ck_assert_msg(fast == nnue_output(net, acc), "%s ply %d: AVX2 %d, portable %d", v->name, ply, fast,
-                      nnue_output(net, acc));
-        move_t list[MAX_MOVES];
-        int n = game_legal_moves(&g, list);
-        if (!n || game_status(&g).outcome != GAME_ONGOING)
-            break;
-        game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
-    }
-    game_free(&g);
+    size_t len;
+    struct net_file f = { net, nnue_to_bytes(net, &len) };
+    ck_assert(net && f.bytes);
+    return f;
 }
 
-/* The extreme sums, where a saturating 16-bit step would show. */
-static void assert_dot_extremes(nnue_dot_fn dot)
+static void net_file_free(struct net_file *f)
 {
-    uint8_t in[NNUE_MAX_INPUTS];
-    int8_t w[NNUE_MAX_INPUTS];
-    for (int i = 0; i < NNUE_MAX_INPUTS; i++) {
-        in[i] = NNUE_QA;
-        w[i] = -127;
-    }
-    ck_assert_int_eq(dot(in, w, NNUE_MAX_INPUTS), -NNUE_MAX_INPUTS * 127 * 127);
+    nnue_free(f->net);
+    free(f->bytes);
 }
 
-START_TEST(test_dot_portable)
+/* The layers' output computed from the file's bytes (weights output by output, as docs/nnue.md lays
+ * them out): what both the portable and the AVX2 layers must give. */
+static int32_t forward_from_file(const struct net_file *f, const struct accumulator *const acc[MAX_PLAYERS])
 {
-    assert_dot_extremes(nnue_dot_portable);
+    int nf = f->net->ft.view.nfeatures, n = f->net->ft.view.nplayers * NNUE_HIDDEN;
+    const unsigned char *l1 = f->bytes + NNUE_HEADER + 2 * NNUE_HIDDEN + (2 * NNUE_HIDDEN + 4) * (size_t)nf;
+    const unsigned char *l2 = l1 + 4 * NNUE_L1 + NNUE_L1 * n, *out = l2 + 4 * NNUE_L2 + NNUE_L2 * NNUE_L1;
+    int in[NNUE_MAX_INPUTS], h1[NNUE_L1], h2[NNUE_L2];
+    for (int i = 0; i < n; i++) {
+        int x = acc[i / NNUE_HIDDEN]->v[i % NNUE_HIDDEN];
+        in[i] = x < 0 ? 0 : x > 127 ? 127 : x;
+    }
+    for (int o = 0; o < NNUE_L1; o++) {
+        int32_t sum = (int32_t)le_get(l1 + 4 * o, 4);
+        for (int i = 0; i < n; i++)
+            sum += in[i] * (int8_t)l1[4 * NNUE_L1 + o * n + i];
+        h1[o] = sum <= 0 ? 0 : sum / 64 > 127 ? 127 : sum / 64;
+    }
+    for (int o = 0; o < NNUE_L2; o++) {
+        int32_t sum = (int32_t)le_get(l2 + 4 * o, 4);
+        for (int i = 0; i < NNUE_L1; i++)
+            sum += h1[i] * (int8_t)l2[4 * NNUE_L2 + o * NNUE_L1 + i];
+        h2[o] = sum <= 0 ? 0 : sum / 64 > 127 ? 127 : sum / 64;
+    }
+    int32_t sum = 0;
+    for (int o = 0; o < NNUE_L2; o++)
+        sum += h2[o] * (int16_t)le_get(out + 4 + 2 * o, 2);
+    return sum;
+}
+
+/* The layers by the portable loops, by AVX2 where the processor has it, and from the file's bytes:
+ * the same integers. */
+static void assert_forward(const struct net_file *f, const struct accumulator *const acc[MAX_PLAYERS],
+                           const char *where)
+{
+    int32_t portable = nnue_forward_portable(f->net, acc), plain = forward_from_file(f, acc);
+    ck_assert_msg(portable == plain, "%s: portable %d, from the file %d", where, portable, plain);
+    nnue_forward_fn avx2 = nnue_forward_avx2();
+    if (avx2)
+        ck_assert_msg(avx2(f->net, acc) == portable, "%s: AVX2 %d, portable %d", where, avx2(f->net, acc), portable);
+}
+
+/* Random accumulators, and extremes (every input saturated, first-layer weights all -128 or all 127,
+ * where a saturating 16-bit step would show): every path agrees. */
+START_TEST(test_forward)
+{
+    const char *names[] = { "glinski", "wellisch", "nd-wellisch-4p" };
+    uint64_t random = 23;
+    for (int k = 0; k < 3; k++) {
+        const struct variant *v = test_variant(names[k]);
+        struct net_file f = net_file_of(nnue_random(v, 31 + (uint64_t)k));
+        static struct accumulator acc[MAX_PLAYERS];
+        const struct accumulator *order[MAX_PLAYERS] = { &acc[0], &acc[1], &acc[2], &acc[3] };
+        char where[64];
+        for (int round = 0; round < 300; round++) {
+            for (int p = 0; p < MAX_PLAYERS; p++)
+                for (int i = 0; i < NNUE_HIDDEN; i++) {
+                    uint64_t r = random_next(&random);
+                    acc[p].v[i] = (int16_t)(round % 2 ? (int)(r % 65536) - 32768 : (int)(r % 160) - 20);
+                }
+            snprintf(where, sizeof where, "%s round %d", v->name, round);
+            assert_forward(&f, order, where);
+        }
+        for (int p = 0; p < MAX_PLAYERS; p++)
+            for (int i = 0; i < NNUE_HIDDEN; i++)
+                acc[p].v[i] = INT16_MAX;
+        for (int sign = 0; sign < 2; sign++) {
+            struct net_file e = net_file_of(nnue_random(v, 31 + (uint64_t)k));
+            memset(e.net->l1_weight, sign ? 0x7f : 0x80, (size_t)v->nplayers * NNUE_HIDDEN * NNUE_L1);
+            free(e.bytes);
+            e = net_file_of(e.net);
+            snprintf(where, sizeof where, "%s extreme %d", v->name, sign);
+            assert_forward(&e, order, where);
+            net_file_free(&e);
+        }
+        net_file_free(&f);
+    }
 }
 END_TEST
 
-/* The AVX2 dot product equals the portable one: on random inputs and along games, by random and shipped nets. */
-START_TEST(test_simd)
+/* The layers along random games of v: the same integers by every path. */
+static void assert_forward_along_games(const struct variant *v, const struct net_file *f, uint64_t random)
 {
-    uint8_t in[NNUE_MAX_INPUTS];
-    int8_t w[NNUE_MAX_INPUTS];
-    nnue_dot_fn avx2 = nnue_dot_avx2();
-    assert_dot_extremes(avx2);
-    uint64_t random = 23;
-    for (int round = 0; round < 2000; round++) {
-        for (int i = 0; i < NNUE_MAX_INPUTS; i++) {
-            in[i] = (uint8_t)(random_next(&random) % (NNUE_QA + 1));
-            w[i] = (int8_t)((int)(random_next(&random) % 255) - 127);
+    for (int game = 0; game < 3; game++) {
+        struct game g;
+        test_game(&g, v->name, NULL, false);
+        game_use_nets(&g, &nets);
+        for (int ply = 0; ply < 80; ply++) {
+            const struct accumulator *acc[MAX_PLAYERS];
+            for (int p = 0; p < v->nplayers; p++)
+                acc[p] = g.ops->nnue_accumulator(g.pos, (g.ops->position_side(g.pos) + p) % v->nplayers);
+            char where[64];
+            snprintf(where, sizeof where, "%s game %d ply %d", v->name, game, ply);
+            assert_forward(f, acc, where);
+            move_t list[MAX_MOVES];
+            int n = game_legal_moves(&g, list);
+            if (!n || game_status(&g).outcome != GAME_ONGOING)
+                break;
+            game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
         }
-        for (int n = NNUE_HIDDEN; n <= NNUE_MAX_INPUTS; n += NNUE_HIDDEN)
-            ck_assert_int_eq(avx2(in, w, n), nnue_dot_portable(in, w, n));
+        game_free(&g);
     }
-    /* Whole evaluations of positions from random games, two and three players, by random nets and by
-     * every shipped net (trained weights are not spread like random ones). */
-    const char *names[] = { "glinski", "wellisch", "mishling-fusion" };
-    for (int k = 0; k < 3; k++) {
+}
+
+/* Whole evaluations of positions from random games, two, three and four players, by random nets and by
+ * every shipped net (trained weights are not spread like random ones). */
+START_TEST(test_forward_games)
+{
+    const char *names[] = { "glinski", "wellisch", "mishling-fusion", "full-house", "nd-wellisch-4p" };
+    for (int k = 0; k < 5; k++) {
         char dir[TEST_DIR_LEN], path[256];
         test_dir_make(dir, "nnue-simd");
         const struct variant *v = test_variant(names[k]);
-        struct nnue_net *net = random_net_file(v, dir, 31 + (uint64_t)k, path, sizeof path);
+        struct net_file f = net_file_of(random_net_file(v, dir, 31 + (uint64_t)k, path, sizeof path));
         use_net_file(v, path);
-        assert_simd_along_game(v, net, avx2, random + (uint64_t)k);
-        nnue_free(net);
+        assert_forward_along_games(v, &f, 7 + (uint64_t)k);
+        net_file_free(&f);
         test_dir_remove(dir);
     }
     /* The game's accumulators are the shipped net's once the files are cleared. */
     nnue_choice_clear(&nets);
+    nets.use = true;
     for (int i = 0; nnue_embedded[i].name; i++) {
         char err[512];
         const struct variant *v = test_variant(nnue_embedded[i].name);
         struct nnue_net *net = nnue_from_bytes(nnue_embedded[i].data, nnue_embedded[i].len, v, err, sizeof err);
         ck_assert_msg(net, "%s: %s", nnue_embedded[i].path, err);
-        assert_simd_along_game(v, net, avx2, 71 + (uint64_t)i);
-        nnue_free(net);
+        struct net_file f = net_file_of(net);
+        assert_forward_along_games(v, &f, 71 + (uint64_t)i);
+        net_file_free(&f);
     }
     nets.use = false;
 }
@@ -580,8 +650,8 @@ Suite *suite_nnue(void)
     tcase_add_loop_test(tc, test_round_trip, 0, 2);
     tcase_add_test(tc, test_refused);
     tcase_add_loop_test(tc, test_incremental, 0, 2);
-    tcase_add_test(tc, test_dot_portable);
-    test_add_unless(tc, test_simd, nnue_dot_avx2() ? NULL : "the processor has no AVX2");
+    tcase_add_test(tc, test_forward);
+    tcase_add_test(tc, test_forward_games);
     tcase_add_loop_test(tc, test_features, 0, 5);
     tcase_add_test(tc, test_shipped);
     tcase_add_test(tc, test_choices_apart);
