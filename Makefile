@@ -372,10 +372,11 @@ perft-speed: all ## perft's leaf nodes per second in every variant
 	./sennight perft-speed
 
 # Instructions per node of the bench's searches under callgrind, this tree against REF (default: where
-# the branch left main, or HEAD~1 on main) at bench depth DEPTH (engine.md, Measurements).
+# the branch left main, or HEAD~1 on main) at bench depth DEPTH, with the shipped nets if NNUE=1
+# (engine.md, Measurements).
 DEPTH ?= 5
 bench-instructions: deps ## instructions per node per variant group, this tree against REF (callgrind)
-	@sh bench/instructions.sh -d $(DEPTH) $(REF)
+	@sh bench/instructions.sh -d $(DEPTH) $(if $(filter 1,$(NNUE)),-n) $(REF)
 
 # The script at depth 1, one build against itself: five rows of whole numbers and no change.
 ICOUNT_BUILD := build/icount/tree

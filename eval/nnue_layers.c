@@ -91,6 +91,7 @@ AVX2 static int32_t forward_avx2(const struct nnue_net *net, const struct accumu
     /* The first layer: its 16 outputs in two registers, one chunk of inputs at a time. */
     __m256i lo = _mm256_loadu_si256((const __m256i *)net->l1_bias);
     __m256i hi = _mm256_loadu_si256((const __m256i *)(net->l1_bias + 8));
+#pragma GCC unroll 8
     for (int c = 0; c < n / NNUE_CHUNK; c++) {
         __m256i x = chunk_broadcast(in + NNUE_CHUNK * c);
         lo = chunk_add(lo, x, net->l1_weight[c][0]);

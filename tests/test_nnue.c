@@ -150,6 +150,33 @@ static void get_acc(const struct game *g, struct accumulator acc[MAX_PLAYERS])
         acc[p] = *g->ops->nnue_accumulator(g->pos, p);
 }
 
+/* The accumulators of the game's position as the test sums them from its board, feature by feature,
+ * against the engine's. */
+static void assert_acc_is_board(const struct game *g, const struct nnue_net *net, const struct accumulator *acc,
+                                const char *where)
+{
+    struct setup s;
+    g->ops->position_get(g->pos, &s);
+    for (int p = 0; p < g->v->nplayers; p++) {
+        int sum[NNUE_HIDDEN], psqt = 0;
+        for (int i = 0; i < NNUE_HIDDEN; i++)
+            sum[i] = net->ft.bias[i];
+        for (int c = 0; c < g->v->geo.ncells; c++) {
+            if (!s.piece[c])
+                continue;
+            int f = feature_index(&net->ft.view, p, s.piece[c], c);
+            psqt += net->ft.psqt_weight[f];
+            for (int i = 0; i < NNUE_HIDDEN; i++)
+                sum[i] += net->ft.weight[(size_t)f * NNUE_HIDDEN + i];
+        }
+        /* One assertion a perspective: each one is a write to Check's pipe. */
+        int i = 0;
+        while (i < NNUE_HIDDEN && (int16_t)sum[i] == acc[p].v[i])
+            i++;
+        ck_assert_msg(i == NNUE_HIDDEN && psqt == acc[p].psqt, "%s %s: perspective %d, sum %d", g->v->name, where, p, i);
+    }
+}
+
 /* Whether each army's pieces stand where the players' maps take the first army's. */
 static bool start_symmetric(const struct game *g)
 {
@@ -203,6 +230,11 @@ START_TEST(test_incremental)
             get_acc(&g, acc);
             for (int k = 0; k < n; k++) {
                 g.ops->position_make(g.pos, list[k]);
+                /* A sample of the children, each computed from its parent (test_stack tries more). */
+                if ((k + ply) % (10 * test_sample()) == 0) {
+                    get_acc(&g, again);
+                    assert_acc_is_board(&g, nnue_choice_for(&nets, v), again, "after a move");
+                }
                 g.ops->position_unmake(g.pos, list[k]);
                 get_acc(&g, again);
                 ck_assert_msg(!memcmp(acc, again, sizeof acc), "%s: make and unmake change the accumulators", v->name);
@@ -219,6 +251,58 @@ START_TEST(test_incremental)
         game_free(&fresh);
     }
     ck_assert_int_ge(symmetric, 21);
+    nets.use = false;
+    nnue_choice_clear(&nets);
+    test_dir_remove(dir);
+}
+END_TEST
+
+/* The accumulator stack: random lines of moves made and unmade as a search makes them (three players:
+ * armies taken off and put back), deeper than the stack holds, the accumulators asked for at random
+ * states (so computed from a parent, from an ancestor several moves back, or from the board): each time
+ * what the board gives. */
+START_TEST(test_stack)
+{
+    static const char *names[] = { "glinski", "full-house", "mishling-fusion", "waitress-fusion-swap", "wellisch",
+                                   "nd-mccooey-3p" };
+    const struct variant *v = test_variant(names[_i]);
+    char dir[TEST_DIR_LEN], path[256];
+    test_dir_make(dir, "nnue-stack");
+    struct nnue_net *net = random_net_file(v, dir, 61 + (uint64_t)_i, path, sizeof path);
+    use_net_file(v, path);
+    struct game g;
+    test_game(&g, v->name, NULL, false);
+    game_use_nets(&g, &nets);
+    enum { DEEPEST = ACC_STACK + 30 };
+    move_t line[DEEPEST];
+    int removed[DEEPEST], depth = 0, checked = 0;
+    uint64_t random = 91 + (uint64_t)_i;
+    for (int step = 0; step < 3000; step++) {
+        move_t list[MAX_MOVES];
+        int n = depth < DEEPEST && (depth == 0 || random_next(&random) % 4) ? g.ops->movegen_legal(g.pos, list) : 0;
+        if (n) {
+            enum turn_end end;
+            line[depth] = list[random_next(&random) % (uint64_t)n];
+            g.ops->position_make(g.pos, line[depth]);
+            removed[depth++] = g.ops->position_resolve(g.pos, &end);
+        } else if (depth) {
+            depth--;
+            g.ops->position_unresolve(g.pos, removed[depth]);
+            g.ops->position_unmake(g.pos, line[depth]);
+        } else
+            break;
+        if (random_next(&random) % 3 == 0 && step % test_sample() == 0) {
+            struct accumulator acc[MAX_PLAYERS];
+            get_acc(&g, acc);
+            char where[64];
+            snprintf(where, sizeof where, "step %d depth %d", step, depth);
+            assert_acc_is_board(&g, net, acc, where);
+            checked++;
+        }
+    }
+    ck_assert_int_ge(checked, 100 / test_sample());
+    game_free(&g);
+    nnue_free(net);
     nets.use = false;
     nnue_choice_clear(&nets);
     test_dir_remove(dir);
@@ -650,6 +734,7 @@ Suite *suite_nnue(void)
     tcase_add_loop_test(tc, test_round_trip, 0, 2);
     tcase_add_test(tc, test_refused);
     tcase_add_loop_test(tc, test_incremental, 0, 2);
+    tcase_add_loop_test(tc, test_stack, 0, 6);
     tcase_add_test(tc, test_forward);
     tcase_add_test(tc, test_forward_games);
     tcase_add_loop_test(tc, test_features, 0, 5);
