@@ -294,7 +294,7 @@ START_TEST(test_stack)
         if (random_next(&random) % 3 == 0 && step % test_sample() == 0) {
             struct accumulator acc[MAX_PLAYERS];
             get_acc(&g, acc);
-            char where[64];
+            char where[128];
             snprintf(where, sizeof where, "step %d depth %d", step, depth);
             assert_acc_is_board(&g, net, acc, where);
             checked++;
@@ -382,7 +382,7 @@ START_TEST(test_forward)
         struct net_file f = net_file_of(nnue_random(v, 31 + (uint64_t)k));
         static struct accumulator acc[MAX_PLAYERS];
         const struct accumulator *order[MAX_PLAYERS] = { &acc[0], &acc[1], &acc[2], &acc[3] };
-        char where[64];
+        char where[128];
         for (int round = 0; round < 300; round++) {
             for (int p = 0; p < MAX_PLAYERS; p++)
                 for (int i = 0; i < NNUE_HIDDEN; i++) {
@@ -420,7 +420,7 @@ static void assert_forward_along_games(const struct variant *v, const struct net
             const struct accumulator *acc[MAX_PLAYERS];
             for (int p = 0; p < v->nplayers; p++)
                 acc[p] = g.ops->nnue_accumulator(g.pos, (g.ops->position_side(g.pos) + p) % v->nplayers);
-            char where[64];
+            char where[128];
             snprintf(where, sizeof where, "%s game %d ply %d", v->name, game, ply);
             assert_forward(f, acc, where);
             move_t list[MAX_MOVES];
