@@ -1,4 +1,4 @@
-/* The net file format, the layers after the accumulator and the choice of net (docs/nnue.md). */
+/* The net file format, the net's output and the choice of net (docs/nnue.md); the layers are eval/nnue_layers.c's. */
 #include "nnue.h"
 
 #include <pthread.h>

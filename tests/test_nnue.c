@@ -173,7 +173,8 @@ static void assert_acc_is_board(const struct game *g, const struct nnue_net *net
         int i = 0;
         while (i < NNUE_HIDDEN && (int16_t)sum[i] == acc[p].v[i])
             i++;
-        ck_assert_msg(i == NNUE_HIDDEN && psqt == acc[p].psqt, "%s %s: perspective %d, sum %d", g->v->name, where, p, i);
+        ck_assert_msg(i == NNUE_HIDDEN && psqt == acc[p].psqt, "%s %s: perspective %d, sum %d", g->v->name, where, p,
+                      i);
     }
 }
 
