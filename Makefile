@@ -18,7 +18,7 @@ WERROR := -Werror
 MARCH ?= native
 RELEASE_MARCH := $(shell $(CC) -march=$(MARCH) -x c -c /dev/null -o /dev/null 2>/dev/null && echo -march=$(MARCH))
 # The test build's target: x86-64-v3 (AVX2, BMI2, FMA, ...) where this processor has it, so that the tests
-# run the AVX2 code (cell sets, move picking, the net's dot product), else the x86-64 baseline. The
+# run the AVX2 code (cell sets, move picking, the net's layers), else the x86-64 baseline. The
 # sanitizer builds take the baseline, so the tests run the portable code too.
 V3_FEATURES := AVX2 BMI BMI2 F16C FMA LZCNT MOVBE XSAVE
 HOST_V3 := $(shell $(CC) -march=native -dM -E -x c /dev/null 2>/dev/null \
