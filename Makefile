@@ -18,7 +18,7 @@ WERROR := -Werror
 MARCH ?= native
 RELEASE_MARCH := $(shell $(CC) -march=$(MARCH) -x c -c /dev/null -o /dev/null 2>/dev/null && echo -march=$(MARCH))
 # The test build's target: x86-64-v3 (AVX2, BMI2, FMA, ...) where this processor has it, so that the tests
-# run the AVX2 code (cell sets, move picking, the net's dot product), else the x86-64 baseline. The
+# run the AVX2 code (cell sets, move picking, the net's layers), else the x86-64 baseline. The
 # sanitizer builds take the baseline, so the tests run the portable code too.
 V3_FEATURES := AVX2 BMI BMI2 F16C FMA LZCNT MOVBE XSAVE
 HOST_V3 := $(shell $(CC) -march=native -dM -E -x c /dev/null 2>/dev/null \
@@ -374,10 +374,11 @@ perft-speed: all ## perft's leaf nodes per second in every variant
 	./sennight perft-speed
 
 # Instructions per node of the bench's searches under callgrind, this tree against REF (default: where
-# the branch left main, or HEAD~1 on main) at bench depth DEPTH (engine.md, Measurements).
+# the branch left main, or HEAD~1 on main) at bench depth DEPTH, with the shipped nets if NNUE=1
+# (engine.md, Measurements).
 DEPTH ?= 5
 bench-instructions: deps ## instructions per node per variant group, this tree against REF (callgrind)
-	@sh bench/instructions.sh -d $(DEPTH) $(REF)
+	@sh bench/instructions.sh -d $(DEPTH) $(if $(filter 1,$(NNUE)),-n) $(REF)
 
 # The script at depth 1, one build against itself: five rows of whole numbers and no change.
 ICOUNT_BUILD := build/icount/tree

@@ -3,17 +3,20 @@
 # counted by callgrind: deterministic, so it holds on a loaded machine where nodes/s do not.
 # Only the search threads are counted (callgrind collects inside pool's main_thread and dumps as each
 # position's search ends), not start-up, position set-up or the hash clear between positions.
+# -n: with the shipped nets (UCI option UseNNUE; the variants without one keep the classical evaluation).
 usage() {
-    echo "usage: bench/instructions.sh [-d depth] [-e engine] [-E reference-engine] [reference-commit]" >&2
+    echo "usage: bench/instructions.sh [-d depth] [-n] [-e engine] [-E reference-engine] [reference-commit]" >&2
     exit 2
 }
 
 depth=5
+nnue=
 engine=
 ref_engine=
-while getopts d:e:E: opt; do
+while getopts d:ne:E: opt; do
     case $opt in
     d) depth=$OPTARG ;;
+    n) nnue=1 ;;
     e) engine=$OPTARG ;;
     E) ref_engine=$OPTARG ;;
     *) usage ;;
@@ -66,11 +69,22 @@ fi
 tmp=$(mktemp -d /tmp/sennight-icount-XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
+# The nets are switched on through UCI, which every version of the engine reads (bench takes no option).
+if [ -n "$nnue" ]; then
+    printf 'setoption name UseNNUE value true\nbench %d\n' "$depth" >"$tmp/input"
+    with=" with UseNNUE"
+else
+    : >"$tmp/input"
+    with=
+fi
+
 # count ENGINE OUT: one line per bench position, "variant nodes instructions".
 count() {
-    echo "callgrind: $1 bench $depth" >&2
+    echo "callgrind: $1 bench $depth$with" >&2
+    out=$2
+    if [ -n "$nnue" ]; then set -- "$1"; else set -- "$1" bench "$depth"; fi
     valgrind --tool=callgrind --collect-atstart=no --toggle-collect=main_thread --dump-after=main_thread \
-        --dump-instr=no --callgrind-out-file="$tmp/cg" "$1" bench "$depth" >"$tmp/bench" 2>"$tmp/valgrind" || {
+        --dump-instr=no --callgrind-out-file="$tmp/cg" "$@" <"$tmp/input" >"$tmp/bench" 2>"$tmp/valgrind" || {
         echo "bench/instructions.sh: $1 bench $depth failed under valgrind:" >&2
         tail -5 "$tmp/valgrind" >&2
         exit 1
@@ -87,13 +101,13 @@ count() {
         echo "bench/instructions.sh: $1: $n bench positions but not one callgrind count for each" >&2
         exit 1
     fi
-    paste -d ' ' "$tmp/nodes" "$tmp/instr" >"$2"
+    paste -d ' ' "$tmp/nodes" "$tmp/instr" >"$out"
     rm -f "$tmp"/cg*
 }
 count "$engine" "$tmp/tree"
 count "$ref_engine" "$tmp/ref"
 
-echo "Instructions per node, bench depth $depth under callgrind: $tree_name against $ref_name"
+echo "Instructions per node, bench depth $depth$with under callgrind: $tree_name against $ref_name"
 awk -v depth="$depth" '
     function group(v) {
         if (v == "glinski") return "Glinski"

@@ -91,10 +91,11 @@ struct engine_ops {
     /* Recounts the sums the position keeps from the tables' weights (material, piece-cell). */
     void (*position_rescore)(struct position *pos);
     /* The net's score for the side to move, SCORE_NONE when the tables have no net (eval/nnue.h). */
-    int (*nnue_evaluate)(const struct engine_tables *tb, const struct position *pos);
-    /* Takes the net (NULL: the classical evaluation) and refreshes pos's accumulators. */
+    int (*nnue_evaluate)(const struct engine_tables *tb, struct position *pos);
+    /* Takes the net (NULL: the classical evaluation); pos's accumulators are computed afresh. */
     void (*nnue_attach)(struct engine_tables *tb, struct position *pos, const struct nnue_net *net);
-    const struct accumulator *(*nnue_accumulator)(const struct position *pos, int perspective);
+    /* A perspective's accumulator of pos (which must have a net), computed where it is not yet. */
+    const struct accumulator *(*nnue_accumulator)(struct position *pos, int perspective);
 };
 
 extern const struct engine_ops engine_ops_128;

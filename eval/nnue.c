@@ -1,4 +1,4 @@
-/* The net file format, the layers after the accumulator and the choice of net (docs/nnue.md). */
+/* The net file format, the net's output and the choice of net (docs/nnue.md); the layers are eval/nnue_layers.c's. */
 #include "nnue.h"
 
 #include <pthread.h>
@@ -11,10 +11,6 @@
 #include "../util/le.h"
 #include "../util/random.h"
 #include "nets.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
 
 static const char magic[8] = "SNNUE\r\n\x1a";
 
@@ -63,9 +59,9 @@ static struct nnue_net *net_new(const struct variant *v)
     }
     snprintf(net->variant, sizeof net->variant, "%s", v->name);
     net->fingerprint = v->fingerprint;
-    net->dot = nnue_dot_avx2();
-    if (!net->dot)
-        net->dot = nnue_dot_portable;
+    net->forward = nnue_forward_avx2();
+    if (!net->forward)
+        net->forward = nnue_forward_portable;
     return net;
 }
 
@@ -112,11 +108,14 @@ static void walk_body(struct nnue_net *net, unsigned char *p, bool write)
     field(&c, net->ft.weight, net->ft.view.nfeatures * NNUE_HIDDEN, 2);
     field(&c, net->ft.psqt_weight, net->ft.view.nfeatures, 4);
     field(&c, net->l1_bias, NNUE_L1, 4);
+    /* The file has the hidden layers' weights output by output. */
     for (int o = 0; o < NNUE_L1; o++)
-        field(&c, net->l1_weight[o], inputs, 1);
+        for (int i = 0; i < inputs; i++)
+            field(&c, &net->l1_weight[i / NNUE_CHUNK][o][i % NNUE_CHUNK], 1, 1);
     field(&c, net->l2_bias, NNUE_L2, 4);
     for (int o = 0; o < NNUE_L2; o++)
-        field(&c, net->l2_weight[o], NNUE_L1, 1);
+        for (int i = 0; i < NNUE_L1; i++)
+            field(&c, &net->l2_weight[i / NNUE_CHUNK][o][i % NNUE_CHUNK], 1, 1);
     field(&c, &net->out_bias, 1, 4);
     field(&c, net->out_weight, NNUE_L2, 2);
 }
@@ -230,13 +229,13 @@ struct nnue_net *nnue_random(const struct variant *v, uint64_t seed)
         net->ft.psqt_weight[i] = (int32_t)(random_next(&seed) % 200001) - 100000;
     for (int o = 0; o < NNUE_L1; o++) {
         net->l1_bias[o] = (int32_t)(random_next(&seed) % 20001) - 10000;
-        for (int i = 0; i < NNUE_MAX_INPUTS; i++)
-            net->l1_weight[o][i] = (int8_t)((int)(random_next(&seed) % 255) - 127);
+        for (int i = 0; i < net->ft.view.nplayers * NNUE_HIDDEN; i++)
+            net->l1_weight[i / NNUE_CHUNK][o][i % NNUE_CHUNK] = (int8_t)((int)(random_next(&seed) % 256) - 128);
     }
     for (int o = 0; o < NNUE_L2; o++) {
         net->l2_bias[o] = (int32_t)(random_next(&seed) % 20001) - 10000;
         for (int i = 0; i < NNUE_L1; i++)
-            net->l2_weight[o][i] = (int8_t)((int)(random_next(&seed) % 255) - 127);
+            net->l2_weight[i / NNUE_CHUNK][o][i % NNUE_CHUNK] = (int8_t)((int)(random_next(&seed) % 256) - 128);
     }
     net->out_bias = (int32_t)(random_next(&seed) % 20001) - 10000;
     for (int i = 0; i < NNUE_L2; i++)
@@ -244,64 +243,12 @@ struct nnue_net *nnue_random(const struct variant *v, uint64_t seed)
     return net;
 }
 
-int32_t nnue_dot_portable(const uint8_t *in, const int8_t *w, int n)
-{
-    int32_t sum = 0;
-    for (int i = 0; i < n; i++)
-        sum += in[i] * w[i];
-    return sum;
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-/* 32 inputs at a time: products of pairs summed to 16 bits cannot saturate (2 * 127 * 127 < 32767),
- * so the sum is exactly the portable one. */
-__attribute__((target("avx2"))) static int32_t dot_avx2(const uint8_t *in, const int8_t *w, int n)
-{
-    __m256i sum = _mm256_setzero_si256(), ones = _mm256_set1_epi16(1);
-    for (int i = 0; i < n; i += 32) {
-        __m256i pairs = _mm256_maddubs_epi16(_mm256_loadu_si256((const __m256i *)(in + i)),
-                                             _mm256_loadu_si256((const __m256i *)(w + i)));
-        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
-    }
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
-}
-
-nnue_dot_fn nnue_dot_avx2(void)
-{
-    return __builtin_cpu_supports("avx2") ? dot_avx2 : NULL;
-}
-#else
-nnue_dot_fn nnue_dot_avx2(void)
-{
-    return NULL;
-}
-#endif
-
-static int clip(int32_t x)
-{
-    return x <= 0 ? 0 : x / NNUE_QB >= NNUE_QA ? NNUE_QA : x / NNUE_QB;
-}
-
 int nnue_output(const struct nnue_net *net, const struct accumulator *const acc[MAX_PLAYERS])
 {
-    uint8_t in[NNUE_MAX_INPUTS], h1[NNUE_L1];
-    int n = net->ft.view.nplayers * NNUE_HIDDEN;
-    for (int p = 0; p < net->ft.view.nplayers; p++)
-        for (int i = 0; i < NNUE_HIDDEN; i++) {
-            int x = acc[p]->v[i];
-            in[p * NNUE_HIDDEN + i] = (uint8_t)(x < 0 ? 0 : x > NNUE_QA ? NNUE_QA : x);
-        }
-    for (int o = 0; o < NNUE_L1; o++)
-        h1[o] = (uint8_t)clip(net->l1_bias[o] + net->dot(in, net->l1_weight[o], n));
     int64_t others = 0;
     for (int p = 1; p < net->ft.view.nplayers; p++)
         others += acc[p]->psqt;
-    int64_t out = net->out_bias + acc[0]->psqt - others / (net->ft.view.nplayers - 1);
-    for (int o = 0; o < NNUE_L2; o++)
-        out += (int64_t)net->out_weight[o] * clip(net->l2_bias[o] + nnue_dot_portable(h1, net->l2_weight[o], NNUE_L1));
+    int64_t out = net->out_bias + acc[0]->psqt - others / (net->ft.view.nplayers - 1) + net->forward(net, acc);
     return (int)(out * net->scale / (NNUE_QA * NNUE_QO));
 }
 

@@ -1,5 +1,5 @@
 /* The learned evaluation (docs/nnue.md): a net file's reader and writer, its features, and the
- * quantised layers after the accumulator, portable and AVX2 (width-independent). */
+ * quantised layers after the accumulator, portable and AVX2 (eval/nnue_layers.c; width-independent). */
 #ifndef NNUE_H
 #define NNUE_H
 
@@ -20,9 +20,13 @@ enum {
     NNUE_QO = 1024,         /* the output weights' scale */
     NNUE_HEADER = 80,       /* bytes before the weights (docs/nnue.md) */
     NNUE_MAX_INPUTS = MAX_PLAYERS * NNUE_HIDDEN,
+    NNUE_CHUNK = 4,         /* a layer's inputs are taken four at a time, the bytes of one int32 */
 };
 
-typedef int32_t (*nnue_dot_fn)(const uint8_t *in, const int8_t *w, int n);
+struct nnue_net;
+/* The layers after the accumulators (perspectives in order, the mover's first): the output's weighted
+ * sum of the second layer, before the output bias and the piece-cell term. */
+typedef int32_t (*nnue_forward_fn)(const struct nnue_net *net, const struct accumulator *const acc[MAX_PLAYERS]);
 
 struct nnue_net {
     char variant[NAME_LEN];
@@ -30,13 +34,16 @@ struct nnue_net {
     int scale;                          /* centipawns per unit of the float output */
     struct feature_weights ft;          /* the positions' accumulators; psqt in output units (NNUE_QA *
                                            NNUE_QO per 1.0) */
+    /* The hidden layers' weights by chunk of four inputs, then output: the weight of input
+     * NNUE_CHUNK * c + k on output o is [c][o][k], so that one chunk's weights for every output are
+     * adjacent (one SIMD pass computes all outputs); the first nplayers * NNUE_HIDDEN inputs are used. */
     int32_t l1_bias[NNUE_L1];
-    int8_t l1_weight[NNUE_L1][NNUE_MAX_INPUTS];   /* nplayers * NNUE_HIDDEN used */
+    int8_t l1_weight[NNUE_MAX_INPUTS / NNUE_CHUNK][NNUE_L1][NNUE_CHUNK];
     int32_t l2_bias[NNUE_L2];
-    int8_t l2_weight[NNUE_L2][NNUE_L1];
+    int8_t l2_weight[NNUE_L1 / NNUE_CHUNK][NNUE_L2][NNUE_CHUNK];
     int32_t out_bias;
     int16_t out_weight[NNUE_L2];
-    nnue_dot_fn dot;                    /* the first layer's dot product: AVX2 where the CPU has it */
+    nnue_forward_fn forward;            /* AVX2 where the CPU has it, else the portable loops */
 };
 
 /* The features of variant v's pieces. */
@@ -56,10 +63,10 @@ void nnue_free(struct nnue_net *net);
 /* The score in centipawns from the accumulators of the perspectives in order (the mover's first): the
  * layers' output plus the mover's piece-cell sum less the mean of the others'. */
 int nnue_output(const struct nnue_net *net, const struct accumulator *const acc[MAX_PLAYERS]);
-/* The first layer's dot products, for the tests: the portable one, and the AVX2 one (NULL when the
- * CPU or the compiler has none). */
-int32_t nnue_dot_portable(const uint8_t *in, const int8_t *w, int n);
-nnue_dot_fn nnue_dot_avx2(void);
+/* The layers, for the tests: the portable ones, and the AVX2 ones (NULL when the CPU or the compiler
+ * has none). Both give the same integers. */
+int32_t nnue_forward_portable(const struct nnue_net *net, const struct accumulator *const acc[MAX_PLAYERS]);
+nnue_forward_fn nnue_forward_avx2(void);
 
 /* Which nets a game evaluates with (options UseNNUE and EvalFile): none unless use; then for each
  * variant the net of a file added for its definition, else its shipped net, else none. Owned by the

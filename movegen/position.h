@@ -52,8 +52,11 @@ struct position {
     int nremoved;       /* armies taken off by eliminations not yet undone */
     struct removed_army removed[MAX_ELIMINATIONS];
     struct psq_sums sums;
-    /* With feature weights (tables.h), each perspective's accumulator, kept by put/remove. */
-    struct accumulator acc[MAX_PLAYERS];
+    /* With feature weights (tables.h), the accumulators of the latest states (ACC_STACK entries, a
+     * block of their own: movegen/width/accumulators.c), the entry make notes its changes in, and
+     * which entries have been written since they were last forgotten (bit i: entry i). */
+    struct acc_entry *accs, *noting;
+    uint64_t acc_written;
     struct state st[MAX_STATES];
 };
 _Static_assert(sizeof(struct position) <= 128 * 1024, "a position of over 128 KB is a mapping of its own");

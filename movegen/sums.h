@@ -5,6 +5,7 @@
 #ifndef SUMS_H
 #define SUMS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../rules/variant.h"
@@ -36,7 +37,8 @@ struct feature_view {
 /* The feature of a piece (piece_make code) on a cell, from perspective p. */
 static inline int feature_index(const struct feature_view *view, int p, int piece, int cell)
 {
-    int army = (piece_colour(piece) - p + view->nplayers) % view->nplayers;
+    int army = piece_colour(piece) - p;
+    army += army < 0 ? view->nplayers : 0;
     return (army * view->ntypes + piece_type(piece)) * view->ncells + view->cell[p][cell];
 }
 
@@ -45,6 +47,26 @@ static inline int feature_index(const struct feature_view *view, int p, int piec
 struct accumulator {
     int16_t v[ACC_WIDTH];
     int32_t psqt;
+};
+
+enum { ACC_STACK = 64, ACC_CHANGES = 2 };   /* states a position keeps accumulators for; pieces a move
+                                               puts on or takes off, each */
+
+/* A piece (piece_make code) on a cell. */
+struct acc_piece {
+    unsigned char piece, cell;
+};
+
+/* One state's accumulators and what the move that reached it changed: make notes the change, and the
+ * accumulators are computed from the parent's when the evaluation first needs them (as Stockfish
+ * does), so that unmake has nothing to undo. A position keeps a ring of ACC_STACK, by ply. */
+struct acc_entry {
+    int ply;                            /* the state it belongs to, where the position marks it known */
+    bool computed;                      /* acc holds the sums */
+    bool unknown;                       /* the change did not fit (an army taken off): only the board tells */
+    unsigned char nremoved, nadded;
+    struct acc_piece removed[ACC_CHANGES], added[ACC_CHANGES];
+    struct accumulator acc[MAX_PLAYERS];
 };
 
 /* The net's first layer, what the accumulators sum: a column of ACC_WIDTH weights and one piece-cell

@@ -1,6 +1,6 @@
 /* The learned evaluation (docs/nnue.md): net files and their refusals, accumulators kept by make and
- * unmake against a refresh in every variant, the AVX2 and portable layers, the trainer's features,
- * and UseNNUE / EvalFile through the executable. */
+ * unmake against a refresh in every variant, the AVX2 and portable layers against a plain evaluation from
+ * the file, the trainer's features, and UseNNUE / EvalFile through the executable. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +68,8 @@ START_TEST(test_round_trip)
     ck_assert_int_eq(back->scale, net->scale);
     ck_assert(!memcmp(back->ft.weight, net->ft.weight, (size_t)net->ft.view.nfeatures * NNUE_HIDDEN * 2));
     ck_assert(!memcmp(back->ft.psqt_weight, net->ft.psqt_weight, (size_t)net->ft.view.nfeatures * 4));
-    for (int o = 0; o < NNUE_L1; o++)
-        ck_assert(!memcmp(back->l1_weight[o], net->l1_weight[o], (size_t)v->nplayers * NNUE_HIDDEN));
+    /* The used inputs' chunks come first. */
+    ck_assert(!memcmp(back->l1_weight, net->l1_weight, (size_t)v->nplayers * NNUE_HIDDEN * NNUE_L1));
     ck_assert(!memcmp(back->l2_weight, net->l2_weight, sizeof net->l2_weight));
     ck_assert(!memcmp(back->out_weight, net->out_weight, sizeof net->out_weight));
     ck_assert(back->out_bias == net->out_bias && !memcmp(back->l1_bias, net->l1_bias, sizeof net->l1_bias)
@@ -150,6 +150,34 @@ static void get_acc(const struct game *g, struct accumulator acc[MAX_PLAYERS])
         acc[p] = *g->ops->nnue_accumulator(g->pos, p);
 }
 
+/* The accumulators of the game's position as the test sums them from its board, feature by feature,
+ * against the engine's. */
+static void assert_acc_is_board(const struct game *g, const struct nnue_net *net, const struct accumulator *acc,
+                                const char *where)
+{
+    struct setup s;
+    g->ops->position_get(g->pos, &s);
+    for (int p = 0; p < g->v->nplayers; p++) {
+        int sum[NNUE_HIDDEN], psqt = 0;
+        for (int i = 0; i < NNUE_HIDDEN; i++)
+            sum[i] = net->ft.bias[i];
+        for (int c = 0; c < g->v->geo.ncells; c++) {
+            if (!s.piece[c])
+                continue;
+            int f = feature_index(&net->ft.view, p, s.piece[c], c);
+            psqt += net->ft.psqt_weight[f];
+            for (int i = 0; i < NNUE_HIDDEN; i++)
+                sum[i] += net->ft.weight[(size_t)f * NNUE_HIDDEN + i];
+        }
+        /* One assertion a perspective: each one is a write to Check's pipe. */
+        int i = 0;
+        while (i < NNUE_HIDDEN && (int16_t)sum[i] == acc[p].v[i])
+            i++;
+        ck_assert_msg(i == NNUE_HIDDEN && psqt == acc[p].psqt, "%s %s: perspective %d, sum %d", g->v->name, where, p,
+                      i);
+    }
+}
+
 /* Whether each army's pieces stand where the players' maps take the first army's. */
 static bool start_symmetric(const struct game *g)
 {
@@ -203,6 +231,11 @@ START_TEST(test_incremental)
             get_acc(&g, acc);
             for (int k = 0; k < n; k++) {
                 g.ops->position_make(g.pos, list[k]);
+                /* A sample of the children, each computed from its parent (test_stack tries more). */
+                if ((k + ply) % (10 * test_sample()) == 0) {
+                    get_acc(&g, again);
+                    assert_acc_is_board(&g, nnue_choice_for(&nets, v), again, "after a move");
+                }
                 g.ops->position_unmake(g.pos, list[k]);
                 get_acc(&g, again);
                 ck_assert_msg(!memcmp(acc, again, sizeof acc), "%s: make and unmake change the accumulators", v->name);
@@ -225,86 +258,208 @@ START_TEST(test_incremental)
 }
 END_TEST
 
-/* The net's score by AVX2 and by the portable loop along a random game of v: the same integers. */
-static void assert_simd_along_game(const struct variant *v, struct nnue_net *net, nnue_dot_fn avx2, uint64_t random)
+/* The accumulator stack: random lines of moves made and unmade as a search makes them (three players:
+ * armies taken off and put back), deeper than the stack holds, the accumulators asked for at random
+ * states (so computed from a parent, from an ancestor several moves back, or from the board): each time
+ * what the board gives. */
+START_TEST(test_stack)
 {
+    static const char *names[] = { "glinski", "full-house", "mishling-fusion", "waitress-fusion-swap", "wellisch",
+                                   "nd-mccooey-3p" };
+    const struct variant *v = test_variant(names[_i]);
+    char dir[TEST_DIR_LEN], path[256];
+    test_dir_make(dir, "nnue-stack");
+    struct nnue_net *net = random_net_file(v, dir, 61 + (uint64_t)_i, path, sizeof path);
+    use_net_file(v, path);
     struct game g;
     test_game(&g, v->name, NULL, false);
     game_use_nets(&g, &nets);
-    for (int ply = 0; ply < 60; ply++) {
-        const struct accumulator *acc[MAX_PLAYERS];
-        for (int p = 0; p < v->nplayers; p++)
-            acc[p] = g.ops->nnue_accumulator(g.pos, (g.ops->position_side(g.pos) + p) % v->nplayers);
-        net->dot = avx2;
-        int fast = nnue_output(net, acc);
-        net->dot = nnue_dot_portable;
-        ck_assert_msg(fast == nnue_output(net, acc), "%s ply %d: AVX2 %d, portable %d", v->name, ply, fast,
-                      nnue_output(net, acc));
+    enum { DEEPEST = ACC_STACK + 30 };
+    move_t line[DEEPEST];
+    int removed[DEEPEST], depth = 0, checked = 0;
+    uint64_t random = 91 + (uint64_t)_i;
+    for (int step = 0; step < 3000; step++) {
         move_t list[MAX_MOVES];
-        int n = game_legal_moves(&g, list);
-        if (!n || game_status(&g).outcome != GAME_ONGOING)
+        int n = depth < DEEPEST && (depth == 0 || random_next(&random) % 4) ? g.ops->movegen_legal(g.pos, list) : 0;
+        if (n) {
+            enum turn_end end;
+            line[depth] = list[random_next(&random) % (uint64_t)n];
+            g.ops->position_make(g.pos, line[depth]);
+            removed[depth++] = g.ops->position_resolve(g.pos, &end);
+        } else if (depth) {
+            depth--;
+            g.ops->position_unresolve(g.pos, removed[depth]);
+            g.ops->position_unmake(g.pos, line[depth]);
+        } else
             break;
-        game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
+        if (random_next(&random) % 3 == 0 && step % test_sample() == 0) {
+            struct accumulator acc[MAX_PLAYERS];
+            get_acc(&g, acc);
+            char where[128];
+            snprintf(where, sizeof where, "step %d depth %d", step, depth);
+            assert_acc_is_board(&g, net, acc, where);
+            checked++;
+        }
     }
+    ck_assert_int_ge(checked, 100 / test_sample());
     game_free(&g);
-}
-
-/* The extreme sums, where a saturating 16-bit step would show. */
-static void assert_dot_extremes(nnue_dot_fn dot)
-{
-    uint8_t in[NNUE_MAX_INPUTS];
-    int8_t w[NNUE_MAX_INPUTS];
-    for (int i = 0; i < NNUE_MAX_INPUTS; i++) {
-        in[i] = NNUE_QA;
-        w[i] = -127;
-    }
-    ck_assert_int_eq(dot(in, w, NNUE_MAX_INPUTS), -NNUE_MAX_INPUTS * 127 * 127);
-}
-
-START_TEST(test_dot_portable)
-{
-    assert_dot_extremes(nnue_dot_portable);
+    nnue_free(net);
+    nets.use = false;
+    nnue_choice_clear(&nets);
+    test_dir_remove(dir);
 }
 END_TEST
 
-/* The AVX2 dot product equals the portable one: on random inputs and along games, by random and shipped nets. */
-START_TEST(test_simd)
+/* A net with its file's bytes, from which the tests compute the layers the plain way. */
+struct net_file {
+    struct nnue_net *net;
+    unsigned char *bytes;
+};
+
+static struct net_file net_file_of(struct nnue_net *net)
 {
-    uint8_t in[NNUE_MAX_INPUTS];
-    int8_t w[NNUE_MAX_INPUTS];
-    nnue_dot_fn avx2 = nnue_dot_avx2();
-    assert_dot_extremes(avx2);
-    uint64_t random = 23;
-    for (int round = 0; round < 2000; round++) {
-        for (int i = 0; i < NNUE_MAX_INPUTS; i++) {
-            in[i] = (uint8_t)(random_next(&random) % (NNUE_QA + 1));
-            w[i] = (int8_t)((int)(random_next(&random) % 255) - 127);
-        }
-        for (int n = NNUE_HIDDEN; n <= NNUE_MAX_INPUTS; n += NNUE_HIDDEN)
-            ck_assert_int_eq(avx2(in, w, n), nnue_dot_portable(in, w, n));
+    size_t len;
+    struct net_file f = { net, nnue_to_bytes(net, &len) };
+    ck_assert(net && f.bytes);
+    return f;
+}
+
+static void net_file_free(struct net_file *f)
+{
+    nnue_free(f->net);
+    free(f->bytes);
+}
+
+/* The layers' output computed from the file's bytes (weights output by output, as docs/nnue.md lays
+ * them out): what both the portable and the AVX2 layers must give. */
+static int32_t forward_from_file(const struct net_file *f, const struct accumulator *const acc[MAX_PLAYERS])
+{
+    int nf = f->net->ft.view.nfeatures, n = f->net->ft.view.nplayers * NNUE_HIDDEN;
+    const unsigned char *l1 = f->bytes + NNUE_HEADER + 2 * NNUE_HIDDEN + (2 * NNUE_HIDDEN + 4) * (size_t)nf;
+    const unsigned char *l2 = l1 + 4 * NNUE_L1 + NNUE_L1 * n, *out = l2 + 4 * NNUE_L2 + NNUE_L2 * NNUE_L1;
+    int in[NNUE_MAX_INPUTS], h1[NNUE_L1], h2[NNUE_L2];
+    for (int i = 0; i < n; i++) {
+        int x = acc[i / NNUE_HIDDEN]->v[i % NNUE_HIDDEN];
+        in[i] = x < 0 ? 0 : x > 127 ? 127 : x;
     }
-    /* Whole evaluations of positions from random games, two and three players, by random nets and by
-     * every shipped net (trained weights are not spread like random ones). */
-    const char *names[] = { "glinski", "wellisch", "mishling-fusion" };
+    for (int o = 0; o < NNUE_L1; o++) {
+        int32_t sum = (int32_t)le_get(l1 + 4 * o, 4);
+        for (int i = 0; i < n; i++)
+            sum += in[i] * (int8_t)l1[4 * NNUE_L1 + o * n + i];
+        h1[o] = sum <= 0 ? 0 : sum / 64 > 127 ? 127 : sum / 64;
+    }
+    for (int o = 0; o < NNUE_L2; o++) {
+        int32_t sum = (int32_t)le_get(l2 + 4 * o, 4);
+        for (int i = 0; i < NNUE_L1; i++)
+            sum += h1[i] * (int8_t)l2[4 * NNUE_L2 + o * NNUE_L1 + i];
+        h2[o] = sum <= 0 ? 0 : sum / 64 > 127 ? 127 : sum / 64;
+    }
+    int32_t sum = 0;
+    for (int o = 0; o < NNUE_L2; o++)
+        sum += h2[o] * (int16_t)le_get(out + 4 + 2 * o, 2);
+    return sum;
+}
+
+/* The layers by the portable loops, by AVX2 where the processor has it, and from the file's bytes:
+ * the same integers. */
+static void assert_forward(const struct net_file *f, const struct accumulator *const acc[MAX_PLAYERS],
+                           const char *where)
+{
+    int32_t portable = nnue_forward_portable(f->net, acc), plain = forward_from_file(f, acc);
+    ck_assert_msg(portable == plain, "%s: portable %d, from the file %d", where, portable, plain);
+    nnue_forward_fn avx2 = nnue_forward_avx2();
+    if (avx2)
+        ck_assert_msg(avx2(f->net, acc) == portable, "%s: AVX2 %d, portable %d", where, avx2(f->net, acc), portable);
+}
+
+/* Random accumulators, and extremes (every input saturated, first-layer weights all -128 or all 127,
+ * where a saturating 16-bit step would show): every path agrees. */
+START_TEST(test_forward)
+{
+    const char *names[] = { "glinski", "wellisch", "nd-wellisch-4p" };
+    uint64_t random = 23;
     for (int k = 0; k < 3; k++) {
+        const struct variant *v = test_variant(names[k]);
+        struct net_file f = net_file_of(nnue_random(v, 31 + (uint64_t)k));
+        static struct accumulator acc[MAX_PLAYERS];
+        const struct accumulator *order[MAX_PLAYERS] = { &acc[0], &acc[1], &acc[2], &acc[3] };
+        char where[128];
+        for (int round = 0; round < 300; round++) {
+            for (int p = 0; p < MAX_PLAYERS; p++)
+                for (int i = 0; i < NNUE_HIDDEN; i++) {
+                    uint64_t r = random_next(&random);
+                    acc[p].v[i] = (int16_t)(round % 2 ? (int)(r % 65536) - 32768 : (int)(r % 160) - 20);
+                }
+            snprintf(where, sizeof where, "%s round %d", v->name, round);
+            assert_forward(&f, order, where);
+        }
+        for (int p = 0; p < MAX_PLAYERS; p++)
+            for (int i = 0; i < NNUE_HIDDEN; i++)
+                acc[p].v[i] = INT16_MAX;
+        for (int sign = 0; sign < 2; sign++) {
+            struct net_file e = net_file_of(nnue_random(v, 31 + (uint64_t)k));
+            memset(e.net->l1_weight, sign ? 0x7f : 0x80, (size_t)v->nplayers * NNUE_HIDDEN * NNUE_L1);
+            free(e.bytes);
+            e = net_file_of(e.net);
+            snprintf(where, sizeof where, "%s extreme %d", v->name, sign);
+            assert_forward(&e, order, where);
+            net_file_free(&e);
+        }
+        net_file_free(&f);
+    }
+}
+END_TEST
+
+/* The layers along random games of v: the same integers by every path. */
+static void assert_forward_along_games(const struct variant *v, const struct net_file *f, uint64_t random)
+{
+    for (int game = 0; game < 3; game++) {
+        struct game g;
+        test_game(&g, v->name, NULL, false);
+        game_use_nets(&g, &nets);
+        for (int ply = 0; ply < 80; ply++) {
+            const struct accumulator *acc[MAX_PLAYERS];
+            for (int p = 0; p < v->nplayers; p++)
+                acc[p] = g.ops->nnue_accumulator(g.pos, (g.ops->position_side(g.pos) + p) % v->nplayers);
+            char where[128];
+            snprintf(where, sizeof where, "%s game %d ply %d", v->name, game, ply);
+            assert_forward(f, acc, where);
+            move_t list[MAX_MOVES];
+            int n = game_legal_moves(&g, list);
+            if (!n || game_status(&g).outcome != GAME_ONGOING)
+                break;
+            game_play(&g, list[random_next(&random) % (uint64_t)n], NULL);
+        }
+        game_free(&g);
+    }
+}
+
+/* Whole evaluations of positions from random games, two, three and four players, by random nets and by
+ * every shipped net (trained weights are not spread like random ones). */
+START_TEST(test_forward_games)
+{
+    const char *names[] = { "glinski", "wellisch", "mishling-fusion", "full-house", "nd-wellisch-4p" };
+    for (int k = 0; k < 5; k++) {
         char dir[TEST_DIR_LEN], path[256];
         test_dir_make(dir, "nnue-simd");
         const struct variant *v = test_variant(names[k]);
-        struct nnue_net *net = random_net_file(v, dir, 31 + (uint64_t)k, path, sizeof path);
+        struct net_file f = net_file_of(random_net_file(v, dir, 31 + (uint64_t)k, path, sizeof path));
         use_net_file(v, path);
-        assert_simd_along_game(v, net, avx2, random + (uint64_t)k);
-        nnue_free(net);
+        assert_forward_along_games(v, &f, 7 + (uint64_t)k);
+        net_file_free(&f);
         test_dir_remove(dir);
     }
     /* The game's accumulators are the shipped net's once the files are cleared. */
     nnue_choice_clear(&nets);
+    nets.use = true;
     for (int i = 0; nnue_embedded[i].name; i++) {
         char err[512];
         const struct variant *v = test_variant(nnue_embedded[i].name);
         struct nnue_net *net = nnue_from_bytes(nnue_embedded[i].data, nnue_embedded[i].len, v, err, sizeof err);
         ck_assert_msg(net, "%s: %s", nnue_embedded[i].path, err);
-        assert_simd_along_game(v, net, avx2, 71 + (uint64_t)i);
-        nnue_free(net);
+        struct net_file f = net_file_of(net);
+        assert_forward_along_games(v, &f, 71 + (uint64_t)i);
+        net_file_free(&f);
     }
     nets.use = false;
 }
@@ -580,8 +735,9 @@ Suite *suite_nnue(void)
     tcase_add_loop_test(tc, test_round_trip, 0, 2);
     tcase_add_test(tc, test_refused);
     tcase_add_loop_test(tc, test_incremental, 0, 2);
-    tcase_add_test(tc, test_dot_portable);
-    test_add_unless(tc, test_simd, nnue_dot_avx2() ? NULL : "the processor has no AVX2");
+    tcase_add_loop_test(tc, test_stack, 0, 6);
+    tcase_add_test(tc, test_forward);
+    tcase_add_test(tc, test_forward_games);
     tcase_add_loop_test(tc, test_features, 0, 5);
     tcase_add_test(tc, test_shipped);
     tcase_add_test(tc, test_choices_apart);

@@ -5,6 +5,7 @@
 
 #include "../../movegen/width/tables.c"
 #include "../../movegen/width/attack.c"
+#include "../../movegen/width/accumulators.c"
 #include "../../movegen/width/position.c"
 #include "../../movegen/width/movegen.c"
 #include "../../movegen/width/turns.c"
@@ -78,7 +79,7 @@ static const struct eval_params *instance_eval_params(const struct engine_tables
     return eval_params_of(&t->eval);
 }
 
-static int instance_nnue_evaluate(const struct engine_tables *t, const struct position *pos)
+static int instance_nnue_evaluate(const struct engine_tables *t, struct position *pos)
 {
     return nnue_evaluate(&t->eval, pos);
 }

@@ -20,51 +20,12 @@ static inline void pos_score_psq(struct position *pos, int cell, int piece, int 
         pos->sums.phase_material += value;
 }
 
-/* Adds (sign 1) or takes away (-1) a piece's feature column in every perspective's accumulator.
- * Wrapping int16 sums undo exactly, so unmake restores the accumulator bit for bit. */
-static inline void pos_accumulate(struct position *pos, int cell, int piece, int sign)
-{
-    const struct feature_weights *fw = pos->tb->features;
-    for (int p = 0; p < fw->view.nplayers; p++) {
-        int f = feature_index(&fw->view, p, piece, cell);
-        const int16_t *w = fw->weight + (size_t)f * ACC_WIDTH;
-        int16_t *a = pos->acc[p].v;
-        pos->acc[p].psqt += sign * fw->psqt_weight[f];
-        if (sign > 0)
-            for (int i = 0; i < ACC_WIDTH; i++)
-                a[i] = (int16_t)(a[i] + w[i]);
-        else
-            for (int i = 0; i < ACC_WIDTH; i++)
-                a[i] = (int16_t)(a[i] - w[i]);
-    }
-}
-
-/* The accumulators from the board alone (none without feature weights). */
-static void position_accumulate(struct position *pos)
-{
-    const struct feature_weights *fw = pos->tb->features;
-    if (!fw)
-        return;
-    for (int p = 0; p < fw->view.nplayers; p++) {
-        memcpy(pos->acc[p].v, fw->bias, sizeof fw->bias);
-        pos->acc[p].psqt = 0;
-    }
-    for (int c = 0; c < pos->tb->ncells; c++)
-        if (pos->board[c])
-            pos_accumulate(pos, c, pos->board[c], 1);
-}
-
 /* The psq scores and the pawn key. */
 static inline void pos_score(struct position *pos, int cell, int piece, int sign)
 {
     pos_score_psq(pos, cell, piece, sign);
     if (pos->tb->pawn_types >> piece_type(piece) & 1)
         pos->sums.pawn_key ^= pos->v->key_piece[piece_colour(piece)][piece_type(piece)][cell];
-}
-
-static const struct accumulator *position_accumulator(const struct position *pos, int perspective)
-{
-    return &pos->acc[perspective];
 }
 
 /* Recounts the psq sums from the board, after the tables' scores changed (eval_load); the net's
@@ -81,12 +42,10 @@ static void position_rescore(struct position *pos)
             pos_score_psq(pos, c, pos->board[c], 1);
 }
 
-/* A piece onto the board or off it: its cell, the sets and the accumulators. The sums and the
- * types are pos_put's and pos_remove's, which make uses; unmake puts them back whole. */
+/* A piece onto the board or off it: its cell and the sets. The sums, the types and the note for the
+ * accumulators are pos_put's and pos_remove's, which make uses; unmake puts them back whole. */
 static inline void pos_drop(struct position *pos, int cell, int piece)
 {
-    if (pos->tb->features)
-        pos_accumulate(pos, cell, piece, 1);
     cellset b = pos->tb->bit[cell];
     pos->board[cell] = (unsigned char)piece;
     pos->by_type[piece_type(piece)] = cs_or(pos->by_type[piece_type(piece)], b);
@@ -97,8 +56,6 @@ static inline void pos_drop(struct position *pos, int cell, int piece)
 static inline void pos_lift(struct position *pos, int cell)
 {
     int piece = pos->board[cell];
-    if (pos->tb->features)
-        pos_accumulate(pos, cell, piece, -1);
     cellset b = pos->tb->bit[cell];
     pos->board[cell] = 0;
     pos->by_type[piece_type(piece)] = cs_xor(pos->by_type[piece_type(piece)], b);
@@ -108,6 +65,8 @@ static inline void pos_lift(struct position *pos, int cell)
 
 static inline void pos_put(struct position *pos, int cell, int piece)
 {
+    if (pos->noting)
+        acc_note(pos->noting, true, piece, cell);
     pos_score(pos, cell, piece, 1);
     pos_drop(pos, cell, piece);
     pos->types[piece_colour(piece)] |= 1u << piece_type(piece);
@@ -116,6 +75,8 @@ static inline void pos_put(struct position *pos, int cell, int piece)
 static inline void pos_remove(struct position *pos, int cell)
 {
     int piece = pos->board[cell];
+    if (pos->noting)
+        acc_note(pos->noting, false, piece, cell);
     pos_score(pos, cell, piece, -1);
     pos_lift(pos, cell);
     if (cs_is_empty(pos_pieces(pos, piece_colour(piece), piece_type(piece))))
@@ -186,25 +147,36 @@ static bool position_is_ok(const struct position *pos)
 static struct position *position_new(const struct tables *tb)
 {
     struct position *pos = malloc(sizeof *pos);
-    if (pos) {
-        memset(pos, 0, offsetof(struct position, st) + sizeof pos->st[0]);
-        pos->tb = tb;
-        pos->v = tb->v;
-        for (int p = 0; p < MAX_PLAYERS; p++)
-            pos->royal[p] = p < tb->v->nplayers ? variant_royal_type(tb->v, p) : 0;
+    struct acc_entry *accs = malloc(ACC_STACK * sizeof *accs);
+    if (!pos || !accs) {
+        free(pos);
+        free(accs);
+        return NULL;
     }
+    memset(pos, 0, offsetof(struct position, st) + sizeof pos->st[0]);
+    pos->tb = tb;
+    pos->v = tb->v;
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        pos->royal[p] = p < tb->v->nplayers ? variant_royal_type(tb->v, p) : 0;
+    pos->accs = accs;
     return pos;
 }
 
 /* src up to its current state: the states above it are written by the moves that reach them before
- * anything reads them, and copying all MAX_STATES of them costs a hundred kilobytes a copy. */
+ * anything reads them, and copying all MAX_STATES of them costs a hundred kilobytes a copy. dst keeps
+ * its own accumulators, which the first evaluation computes from the board. */
 static void position_copy(struct position *dst, const struct position *src)
 {
+    struct acc_entry *accs = dst->accs;
     memcpy(dst, src, offsetof(struct position, st) + (size_t)(src->ply + 1) * sizeof src->st[0]);
+    dst->accs = accs;
+    acc_forget(dst);
 }
 
 static void position_free(struct position *pos)
 {
+    if (pos)
+        free(pos->accs);
     free(pos);
 }
 
@@ -265,6 +237,7 @@ static void position_trim_history(struct position *pos)
         return;
     memmove(pos->st, pos->st + pos->ply - keep + 1, (size_t)keep * sizeof *pos->st);
     pos->ply = keep - 1;
+    acc_forget(pos);
 }
 
 /* The rule of a castling move about to be made: rules may share the royal's target (two rooks on one
@@ -341,6 +314,7 @@ static void position_make(struct position *pos, move_t m)
      * later double step replaces it). */
     int passer = prev->ep != CELL_NONE ? pos->board[prev->ep_victim] : 0;
     bool keep = passer && v->army[piece_colour(passer)] != v->army[us];
+    pos->noting = acc_open(pos);
     st->move = m;
     st->side_before = us;
     st->sums_before = pos->sums;
@@ -381,6 +355,7 @@ static void position_make(struct position *pos, move_t m)
         pos->fullmove++;
     key ^= v->key_side[pos->side];
     st->key = key;
+    pos->noting = NULL;
     pos->ply++;
     assert(position_is_ok(pos));
 }
@@ -394,6 +369,7 @@ static void position_make_null(struct position *pos)
     uint64_t key = prev->key ^ v->key_side[pos->side];
     if (prev->ep != CELL_NONE)
         key ^= v->key_ep[prev->ep];
+    acc_open(pos);
     st->move = MOVE_NONE;
     st->moved = st->captured = 0;
     st->halfmove = 0;
@@ -459,12 +435,14 @@ static void position_remove_army(struct position *pos, int colour)
     uint64_t key = prev->key;
     int c;
     ra->n = 0;
+    pos->noting = acc_open(pos);
     CS_FOR_EACH(c, pos->by_colour[colour]) {
         ra->cell[ra->n] = (unsigned char)c;
         ra->piece[ra->n++] = pos->board[c];
         key ^= piece_key(pos, pos->board[c], c);
         pos_remove(pos, c);
     }
+    pos->noting = NULL;
     /* Its castling rights leave with it, and so does the pawn that could be taken en passant. */
     unsigned lost = st->castling & castle_bits_of(colour);
     st->castling ^= lost;
@@ -543,7 +521,6 @@ static bool position_set(struct position *pos, const struct setup *s, char *err,
         ok = false;
     }
     if (ok) {
-        position_accumulate(t);
         st->key = position_compute_key(t);
         position_copy(pos, t);
     }
