@@ -140,6 +140,7 @@ void uci_free(struct uci *u)
 {
     if (!u)
         return;
+    input_free(&u->input);
     book_close(&u->book);
     pool_free(u->pool);
     pool_free(u->bench_pool);
@@ -192,7 +193,7 @@ bool uci_session(struct uci *u, FILE *in)
     }
     /* At the end of input a count or timed search still finishes, so that piped scripts see it. */
     job_join(u);
-    input_free(&u->input);
+    input_finish(&u->input);
     return true;
 }
 

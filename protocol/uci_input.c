@@ -27,39 +27,76 @@ static void queue_push(struct uci_input *q, const char *line, size_t len)
     pthread_cond_signal(&q->arrived);
 }
 
+/* Reads one stream until its end or a line the hook marks last, then marks the input ended. */
+static void input_read_stream(struct uci_input *q, FILE *in, char **line, size_t *cap)
+{
+    bool last = false;
+    for (ssize_t len; !last && (len = getline(line, cap, in)) >= 0;) {
+        pthread_mutex_lock(&q->lock);
+        enum input_action a = q->hook(q->ctx, *line, (size_t)len, q->waiting_line || q->waiting_job);
+        if (a != INPUT_DONE)
+            queue_push(q, *line, (size_t)len);
+        last = a == INPUT_LAST;
+        pthread_mutex_unlock(&q->lock);
+    }
+    pthread_mutex_lock(&q->lock);
+    q->in = NULL;
+    q->ended = true;
+    pthread_cond_signal(&q->arrived);
+    pthread_mutex_unlock(&q->lock);
+}
+
+/* The reader thread: one stream after another, as input_start gives them, until input_free. */
 static void *input_read(void *arg)
 {
     struct uci_input *q = arg;
     char *line = NULL;
     size_t cap = 0;
-    bool last = false;
-    for (ssize_t len; !last && (len = getline(&line, &cap, q->in)) >= 0;) {
-        pthread_mutex_lock(&q->lock);
-        enum input_action a = q->hook(q->ctx, line, (size_t)len, q->waiting_line || q->waiting_job);
-        if (a != INPUT_DONE)
-            queue_push(q, line, (size_t)len);
-        last = a == INPUT_LAST;
-        pthread_mutex_unlock(&q->lock);
-    }
-    free(line);
     pthread_mutex_lock(&q->lock);
-    q->ended = true;
-    pthread_cond_signal(&q->arrived);
+    for (;;) {
+        while (!q->in && !q->closing)
+            pthread_cond_wait(&q->given, &q->lock);
+        if (q->closing)
+            break;
+        FILE *in = q->in;
+        pthread_mutex_unlock(&q->lock);
+        input_read_stream(q, in, &line, &cap);
+        pthread_mutex_lock(&q->lock);
+    }
     pthread_mutex_unlock(&q->lock);
+    free(line);
     return NULL;
+}
+
+/* The thread is made once, at the first stream: a caller running many sessions (the fuzz harness)
+ * would otherwise pay for a thread's creation and teardown on each. */
+static bool input_create(struct uci_input *q)
+{
+    pthread_mutex_init(&q->lock, NULL);
+    pthread_cond_init(&q->arrived, NULL);
+    pthread_cond_init(&q->given, NULL);
+    q->started = !pthread_create(&q->reader, NULL, input_read, q);
+    if (!q->started) {
+        pthread_cond_destroy(&q->given);
+        pthread_cond_destroy(&q->arrived);
+        pthread_mutex_destroy(&q->lock);
+    }
+    return q->started;
 }
 
 bool input_start(struct uci_input *q, FILE *in,
                  enum input_action (*hook)(void *ctx, const char *line, size_t len, bool idle), void *ctx)
 {
-    *q = (struct uci_input){ .in = in, .hook = hook, .ctx = ctx };
-    pthread_mutex_init(&q->lock, NULL);
-    pthread_cond_init(&q->arrived, NULL);
-    if (pthread_create(&q->reader, NULL, input_read, q)) {
-        pthread_cond_destroy(&q->arrived);
-        pthread_mutex_destroy(&q->lock);
+    if (!q->started && !input_create(q))
         return false;
-    }
+    pthread_mutex_lock(&q->lock);
+    q->head = q->tail = NULL;
+    q->ended = q->waiting_line = q->waiting_job = false;
+    q->hook = hook;
+    q->ctx = ctx;
+    q->in = in;
+    pthread_cond_signal(&q->given);
+    pthread_mutex_unlock(&q->lock);
     return true;
 }
 
@@ -114,13 +151,30 @@ int input_remove_if(struct uci_input *q, bool (*pick)(const char *line, size_t l
     return removed;
 }
 
-void input_free(struct uci_input *q)
+void input_finish(struct uci_input *q)
 {
-    pthread_join(q->reader, NULL);
+    pthread_mutex_lock(&q->lock);
+    while (!q->ended)
+        pthread_cond_wait(&q->arrived, &q->lock);
     for (struct input_line *l = q->head, *next; l; l = next) {
         next = l->next;
         free(l);
     }
+    q->head = q->tail = NULL;
+    pthread_mutex_unlock(&q->lock);
+}
+
+void input_free(struct uci_input *q)
+{
+    if (!q->started)
+        return;
+    pthread_mutex_lock(&q->lock);
+    q->closing = true;
+    pthread_cond_signal(&q->given);
+    pthread_mutex_unlock(&q->lock);
+    pthread_join(q->reader, NULL);
+    pthread_cond_destroy(&q->given);
     pthread_cond_destroy(&q->arrived);
     pthread_mutex_destroy(&q->lock);
+    q->started = false;
 }

@@ -16,11 +16,15 @@ enum input_action {
 
 struct input_line;
 
+/* Zeroed before the first input_start. */
 struct uci_input {
-    FILE *in;
+    FILE *in;                  /* the stream being read; NULL while the reader waits for one */
     pthread_t reader;
+    bool started;              /* the reader thread exists (the lock and conditions too) */
+    bool closing;              /* input_free: the reader thread ends */
     pthread_mutex_t lock;      /* guards the queue, the flags and whatever the hook touches */
-    pthread_cond_t arrived;
+    pthread_cond_t arrived;    /* a line queued, or the stream ended */
+    pthread_cond_t given;      /* a stream given to the reader, or closing */
     struct input_line *head, *tail;
     bool ended;                /* nothing more will be queued */
     bool waiting_line;         /* the loop waits for a line and the queue is empty */
@@ -31,7 +35,8 @@ struct uci_input {
     void *ctx;
 };
 
-/* Starts reading in; false if the thread cannot start. */
+/* Starts reading in on the reader thread, made at the first call; false if it cannot start. The
+ * previous stream must be finished (input_finish). */
 bool input_start(struct uci_input *q, FILE *in,
                  enum input_action (*hook)(void *ctx, const char *line, size_t len, bool idle), void *ctx);
 /* The next queued line (the caller frees it) and its length; NULL once input has ended and every
@@ -41,7 +46,10 @@ void input_lock(struct uci_input *q);
 void input_unlock(struct uci_input *q);
 /* With the lock held: removes the queued lines that pick accepts, returning how many. */
 int input_remove_if(struct uci_input *q, bool (*pick)(const char *line, size_t len));
-/* Waits for the reader to finish (input ended or quit read) and frees what is still queued. */
+/* Waits for the reader to finish the stream (input ended or quit read) and frees what is still queued;
+ * the stream is the caller's again. */
+void input_finish(struct uci_input *q);
+/* Ends the reader thread (no stream being read). */
 void input_free(struct uci_input *q);
 
 #endif

@@ -5,6 +5,8 @@
 
 /* MAX_ROWS: a side-9 hexagon in Glinski orientation is 4 * 8 + 1 half-rows high, plus one. */
 enum { CELL_WIDTH = 4, MARGIN = 5, MAX_LINE = 4 * 40 + 2 * 5 + 8, MAX_ROWS = 40 };
+/* Text rows of a plain diagram: a Glinski row is -(2r + q), with |q|, |r| <= MAX_COORD. */
+enum { PLAIN_ROWS = 6 * MAX_COORD + 1 };
 
 /* 256-colour palette: the three cell colours, marked cells, and the armies by colour letter. The
  * cell colours are of one middle brightness, so that white and black letters both stand out. */
@@ -65,16 +67,27 @@ static void print_plain(FILE *out, const struct variant *v, const struct setup *
     const struct geometry *g = &v->geo;
     int rmin, rmax;
     row_range(v, &rmin, &rmax);
-    for (int row = rmin; row <= rmax; row++) {
+    /* The cells sorted by row (a counting sort, cell order kept within a row), so that drawing a row
+     * visits its own cells, not the whole board again. */
+    int x_of[MAX_CELLS], row_of[MAX_CELLS], by_row[MAX_CELLS], row_start[PLAIN_ROWS + 1] = { 0 };
+    for (int c = 0; c < g->ncells; c++) {
+        int r, col;
+        place(v, c, &r, &col);
+        x_of[c] = MARGIN + col * CELL_WIDTH / 2;
+        row_of[c] = r - rmin;
+        row_start[row_of[c] + 1]++;
+    }
+    for (int i = 0; i < rmax - rmin + 1; i++)
+        row_start[i + 1] += row_start[i];
+    int filled[PLAIN_ROWS] = { 0 };
+    for (int c = 0; c < g->ncells; c++)
+        by_row[row_start[row_of[c]] + filled[row_of[c]]++] = c;
+    for (int row = 0; row <= rmax - rmin; row++) {
         char line[MAX_LINE];
         memset(line, ' ', sizeof line);
         int first = -1, last = -1, lo = MAX_LINE, hi = 0;
-        for (int c = 0; c < g->ncells; c++) {
-            int r, col;
-            place(v, c, &r, &col);
-            if (r != row)
-                continue;
-            int x = MARGIN + col * CELL_WIDTH / 2;
+        for (int k = row_start[row]; k < row_start[row + 1]; k++) {
+            int c = by_row[k], x = x_of[c];
             char text[SETUP_PIECE_TEXT] = ".";
             if (s->piece[c])
                 setup_piece_text(v, s->piece[c], text);

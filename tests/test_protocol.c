@@ -1,5 +1,5 @@
-/* The protocol as a GUI sees it: scripts run through the real executable ($SENNIGHT), and a fuzz
- * test of the command reader. */
+/* The protocol as a GUI sees it: scripts run through the real executable ($SENNIGHT), sessions run
+ * in-process on one engine, and a fuzz test of the command reader. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../games/uci_options.h"
+#include "../protocol/uci.h"
 #include "../util/clock.h"
 #include "engine_pipe.h"
 #include "tests.h"
@@ -1775,6 +1776,67 @@ START_TEST(test_fuzz_commands)
 }
 END_TEST
 
+/* What one session on the engine prints for the script (the caller frees it). */
+static char *session_output(struct uci *u, const char *script)
+{
+    FILE *in = fmemopen((void *)script, strlen(script), "r"), *out = tmpfile();
+    int saved = dup(STDOUT_FILENO);
+    ck_assert(in && out && saved >= 0);
+    fflush(stdout);
+    ck_assert(dup2(fileno(out), STDOUT_FILENO) >= 0);
+    bool ran = uci_session(u, in);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    fclose(in);
+    ck_assert(ran);
+    long len = ftell(out);
+    char *text = calloc(1, (size_t)len + 1);
+    ck_assert(text && len >= 0);
+    rewind(out);
+    ck_assert_uint_eq(fread(text, 1, (size_t)len, out), (size_t)len);
+    fclose(out);
+    return text;
+}
+
+/* One engine, many sessions (uci_session and uci_reset, as the fuzz harness runs them): each session
+ * reads its own stream, to its end or to quit, and after a reset answers as a new engine does. */
+START_TEST(test_sessions_on_one_engine)
+{
+    static const char *const scripts[] = {
+        "variant mccooey\nposition startpos moves e3e5\nd\nisready\n",
+        "setoption name MultiPV value 3\nvariant shafran\nquit\nisready\n",
+        "uci\nd\neval\nisready\n",
+    };
+    enum { NSCRIPTS = sizeof scripts / sizeof *scripts };
+    char err[512], *fresh[NSCRIPTS];
+    for (int i = 0; i < NSCRIPTS; i++) {
+        struct uci *u = uci_new(err, sizeof err);
+        ck_assert_msg(u, "%s", err);
+        fresh[i] = session_output(u, scripts[i]);
+        uci_free(u);
+    }
+    ck_assert_ptr_nonnull(strstr(fresh[0], "readyok"));
+    ck_assert_ptr_null(strstr(fresh[1], "readyok"));
+    struct uci *u = uci_new(err, sizeof err);
+    ck_assert_msg(u, "%s", err);
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < NSCRIPTS; i++) {
+            uci_reset(u);
+            char *got = session_output(u, scripts[i]);
+            size_t at = 0;
+            while (got[at] && got[at] == fresh[i][at])
+                at++;
+            ck_assert_msg(!strcmp(got, fresh[i]), "round %d, script %d, from byte %zu: got '%.200s', new '%.200s'",
+                          round, i, at, got + at, fresh[i] + at);
+            free(got);
+        }
+    uci_free(u);
+    for (int i = 0; i < NSCRIPTS; i++)
+        free(fresh[i]);
+}
+END_TEST
+
 Suite *suite_protocol(void)
 {
     Suite *s = suite_create("protocol");
@@ -1819,6 +1881,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_go_limits_clamped);
     tcase_add_test(tc, test_ponderhit_early);
     tcase_add_test(tc, test_nul_bytes);
+    tcase_add_test(tc, test_sessions_on_one_engine);
     suite_add_tcase(s, tc);
     /* Its own case, so that the race can be run alone and often (CK_RUN_CASE=stops). */
     tc = tcase_create("stops");
