@@ -71,7 +71,7 @@ static void docs_read_file(const char *path)
         if (next)
             *next++ = 0;
         line_no++;
-        const char *label;
+        const char *label = "";
         int fence = fence_indent(line, &label);
         if (indent < 0) {
             if (fence < 0)
