@@ -277,13 +277,15 @@ gui: deps ## the board in the browser (GUI_ARGS="--port 8080")
 # each group one process, optimised and under address and undefined-behaviour sanitizers; the
 # ThreadSanitizer run over UCI; the page's browser tests; a short run of every fuzzer. TEST_JOBS parts at a time, each logged to
 # build/<part>.log; the report at the end gives every part's status and wall time, and the failures' logs.
-TEST_JOBS ?= 3
+TEST_JOBS ?= 4
 CHECK_GROUPS := 1 2 3
 CHECK_GROUP_1 := reference-games reference search san
 CHECK_GROUP_2 := reference-placements books match datagen
 CHECK_GROUP_3 := --except $(CHECK_GROUP_1) $(CHECK_GROUP_2)
-# The optimised groups first, three processes on two cores, as their time limits are unscaled.
-TEST_PARTS := layers $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan fuzz other-cpus
+# The fuzz part first, its own build being the longest chain; the optimised groups beside it, as their
+# time limits are unscaled. Four parts on two cores: parts that wait on engines and the browser leave a
+# core idle otherwise (three parts kept the two cores about half busy).
+TEST_PARTS := fuzz layers $(CHECK_GROUPS:%=check-%) $(CHECK_GROUPS:%=asan-%) browser tsan other-cpus
 # What the suites need from a build directory.
 suite_env = SENNIGHT=$(1)/sennight TOY_ENGINE=$(1)/toy_engine PERFT_DIR=tests/perft
 

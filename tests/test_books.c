@@ -713,8 +713,9 @@ static void expect_cli(const char *const *words, int status, const char *out, co
 {
     struct cli_run *r = cli(words);
     ck_assert_msg(r->status == status && strstr(r->out, out) && strstr(r->err, err),
-                  "%s %s: status %d (expected %d), stdout '%s' (expected '%s'), stderr '%s' (expected '%s')", words[0],
-                  words[1] ? words[1] : "", r->status, status, r->out, out, r->err, err);
+                  "%s %s: status %d (expected %d), stdout '%s' (expected '%s'), stderr '%s' (expected '%s')",
+                  words[0] ? words[0] : "", words[0] && words[1] ? words[1] : "", r->status, status, r->out, out,
+                  r->err, err);
 }
 
 START_TEST(test_cli_build_show_merge)
