@@ -6,7 +6,7 @@ export class ScoreGraph {
   /** `onPly(k)` asks to show the position after k plies. */
   constructor(svg, { onPly }) {
     this.svg = svg;
-    this.values = new Map(); // ply -> {chance: -1..1 for the first army, army: the mover's letter}
+    this.values = new Map(); // ply -> {chance: a share's lean, -1..1 (score.js shareLean), army: the mover's letter}
     this.plies = 0;
     this.ply = 0;
     svg.addEventListener('click', e => {
