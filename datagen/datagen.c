@@ -146,10 +146,13 @@ static bool play_one(const struct run *run, struct search_pool *pool, struct gam
     for (int p = 0; p < MAX_PLAYERS; p++)
         left[p] = game_armies(g) >> p & 1 ? INT_MAX : 0;
     adjudicator_start(&judge);
+    /* The table and history are cleared once a game, not once a move: each search starts from what the
+     * game's earlier searches left (as in a played game), and the game still depends on nothing else. */
+    pool_clear(pool);
     while (ok && !game_over(g, &judge, &adj, ply, left, &res)) {
         struct lines lines;
         struct datagen_record r = { .v = g->v, .ply = ply };
-        if (!lines_search(pool, g, 1, 0, o->nodes, &lines)) {
+        if (!lines_continue(pool, g, 1, 0, o->nodes, &lines)) {
             snprintf(err, errlen, "cannot start the search (out of memory or threads)");
             ok = false;
             break;

@@ -17,7 +17,7 @@
 enum { ERR_LEN = 4096, FEN_LEN = 1024 };
 
 const char datagen_usage[] =
-    "usage: sennight datagen --variant NAME --out FILE [--games 100] [--nodes 5000] [--concurrency 1] [--seed 1]\n"
+    "usage: sennight datagen --variant NAME --out FILE [--games 100] [--nodes 2500] [--concurrency 1] [--seed 1]\n"
     "                        [--shard K/N] [--random-plies 4] [--hash 1] [--openings FILE] [--variant-file FILE]\n"
     "       sennight datagen --dump FILE [--variant-file FILE]\n"
     "       sennight datagen --features FILE --out FILE [--variant-file FILE]\n";
@@ -46,7 +46,7 @@ static const struct arg_table table = ARG_TABLE(options, false, 0);
 
 static bool parse_args(struct args *a, int argc, char **argv, char *err, size_t errlen)
 {
-    *a = (struct args){ .games = 100, .nodes = 5000, .concurrency = 1, .seed = 1, .random_plies = 4, .hash = 1 };
+    *a = (struct args){ .games = 100, .nodes = 2500, .concurrency = 1, .seed = 1, .random_plies = 4, .hash = 1 };
     if (!args_parse(&table, a, 0, argc, argv, NULL, err, errlen))
         return false;
     if (a->features && (a->variant || a->dump || !a->out))

@@ -90,6 +90,11 @@ void pool_set_search3(struct search_pool *p, enum search3 algorithm);
  * pool_wait returns. */
 bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
              int multipv, int64_t move_overhead, const struct search_callbacks *cb);
+/* The same search run in the calling thread, returning when it ends: no thread is started, so a
+ * caller that searches many short positions one after another (datagen) pays no thread's start-up.
+ * It must end by itself (no infinite or pondering limits). */
+bool pool_run(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
+             int multipv, const struct search_callbacks *cb);
 /* Asks the search to end (it reports its move through done); any thread may call either, at any time. */
 void pool_stop(struct search_pool *p);
 void pool_ponderhit(struct search_pool *p);

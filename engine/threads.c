@@ -124,8 +124,10 @@ void pool_set_search3(struct search_pool *p, enum search3 algorithm)
     p->search3 = algorithm;
 }
 
-bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
-             int multipv, int64_t move_overhead, const struct search_callbacks *cb)
+/* Readies the pool for a search of the game's position; false if memory is short. */
+static bool pool_prepare(struct search_pool *p, struct game *g, const struct search_limits *l,
+                         const struct eval_weights *w, int multipv, int64_t move_overhead,
+                         const struct search_callbacks *cb)
 {
     if (!p->tt.entries && !tt_resize(&p->tt, TT_DEFAULT_MB, p->nthreads))
         return false;
@@ -153,9 +155,24 @@ bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *
     timeman_init(sh, g->ops->position_side(g->pos), move_overhead);
     tt_new_search(&p->tt);
     p->root = g->pos;
-    if (pthread_create(&p->main, NULL, main_thread, p))
+    return true;
+}
+
+bool pool_go(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
+             int multipv, int64_t move_overhead, const struct search_callbacks *cb)
+{
+    if (!pool_prepare(p, g, l, w, multipv, move_overhead, cb) || pthread_create(&p->main, NULL, main_thread, p))
         return false;
     p->running = true;
+    return true;
+}
+
+bool pool_run(struct search_pool *p, struct game *g, const struct search_limits *l, const struct eval_weights *w,
+             int multipv, const struct search_callbacks *cb)
+{
+    if (!pool_prepare(p, g, l, w, multipv, 0, cb))
+        return false;
+    main_thread(p);
     return true;
 }
 

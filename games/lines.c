@@ -24,14 +24,17 @@ static void keep_best(void *ctx, move_t best, move_t ponder)
 
 bool lines_search(struct search_pool *pool, struct game *g, int width, int depth, uint64_t nodes, struct lines *out)
 {
+    pool_clear(pool);
+    return lines_continue(pool, g, width, depth, nodes, out);
+}
+
+bool lines_continue(struct search_pool *pool, struct game *g, int width, int depth, uint64_t nodes,
+                    struct lines *out)
+{
     struct search_limits l = { .depth = depth, .nodes = nodes };
     for (int p = 0; p < MAX_PLAYERS; p++)
         l.time[p] = l.inc[p] = -1;
     *out = (struct lines){ 0 };
     const struct search_callbacks cb = { collect_line, NULL, keep_best, out };
-    pool_clear(pool);
-    if (!pool_go(pool, g, &l, NULL, width, 0, &cb))
-        return false;
-    pool_wait(pool);
-    return true;
+    return pool_run(pool, g, &l, NULL, width, &cb);
 }

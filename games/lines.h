@@ -16,5 +16,8 @@ struct lines {
 /* Searches the game's position with MultiPV width; false if the search cannot start. A search that
  * completes no iteration leaves out->n at 0 (out->best is still its move). */
 bool lines_search(struct search_pool *pool, struct game *g, int width, int depth, uint64_t nodes, struct lines *out);
+/* The same search with the table and history as the pool's previous searches left them. */
+bool lines_continue(struct search_pool *pool, struct game *g, int width, int depth, uint64_t nodes,
+                    struct lines *out);
 
 #endif
