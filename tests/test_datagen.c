@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include "../datagen/datagen.h"
+#include "../eval/values.h"
+#include "../eval/weights.h"
+#include "../games/lines.h"
 #include "../games/datagen_format.h"
 #include "../rules/registry.h"
 #include "../util/random.h"
@@ -43,11 +46,11 @@ static void spill(const char *path, const unsigned char *bytes, size_t len)
     ck_assert(f && fwrite(bytes, 1, len, f) == len && !fclose(f));
 }
 
-/* A small run: `games` games at 300 nodes, seed 7. */
-static void run(const char *variant, const char *path, int games, int shard, int nshards, int concurrency,
-                uint64_t seed)
+/* A small run of `games` games at `nodes` nodes a search. */
+static void run_nodes(const char *variant, const char *path, int games, int shard, int nshards, int concurrency,
+                      uint64_t seed, uint64_t nodes)
 {
-    struct datagen_options o = { .v = test_variant(variant), .games = (uint64_t)games, .nodes = 300, .seed = seed,
+    struct datagen_options o = { .v = test_variant(variant), .games = (uint64_t)games, .nodes = nodes, .seed = seed,
                                  .shard = shard, .nshards = nshards, .concurrency = concurrency, .random_plies = 4,
                                  .hash_mb = 1, .adj = datagen_adjudication };
     struct datagen_stats st;
@@ -57,6 +60,12 @@ static void run(const char *variant, const char *path, int games, int shard, int
     shard_range((uint64_t)games, shard, nshards, &begin, &end);
     ck_assert_uint_eq(st.games, end - begin);
     ck_assert(st.positions <= st.plies);
+}
+
+static void run(const char *variant, const char *path, int games, int shard, int nshards, int concurrency,
+                uint64_t seed)
+{
+    run_nodes(variant, path, games, shard, nshards, concurrency, seed, 300);
 }
 
 /* Every record of the file, checked by the reader; returns how many (at most max). */
@@ -321,6 +330,58 @@ START_TEST(test_three_players)
 }
 END_TEST
 
+/* The score of one search of the record's position from a cleared table, as datagen's first search of
+ * a game is, by a game whose evaluation has the weights p (NULL: the variant's built-in ones). */
+static int search_again(struct search_pool *pool, const struct datagen_record *r, const struct eval_params *p,
+                        uint64_t nodes)
+{
+    struct game g;
+    struct lines lines;
+    char fen[1024], err[512];
+    setup_to_fen(&r->s, r->v, fen, sizeof fen);
+    test_game(&g, r->v->name, fen, false);
+    ck_assert_msg(!p || game_load_weights(&g, p, err, sizeof err), "%s", err);
+    ck_assert(lines_search(pool, &g, 1, 0, nodes, &lines) && lines.n == 1);
+    game_free(&g);
+    return lines.score[0];
+}
+
+/* Datagen's searches score with the variant's shipped weights (eval/weights/full-house.txt on top of
+ * glinski.txt), the evaluation the engine plays with: each game's first search, from a cleared
+ * table, is searched again from its record's position and gives the same score. The family default's
+ * weights alone (the untuned engine's) give other scores, so the comparison can tell them apart. */
+START_TEST(test_shipped_weights)
+{
+    enum { GAMES = 6, NODES = 1000, RANDOM_PLIES = 4 };
+    static struct datagen_record r[MAX_READ];
+    const struct variant *v = test_variant("full-house");
+    struct eval_params untuned = { 0 };
+    int value[MAX_TYPES], first = 0, other = 0;
+    char err[512];
+    values_of(v, value);
+    for (int t = 0; t < v->ntypes; t++)
+        untuned.w[W_VALUE + t] = (struct phased){ value[t], value[t] };
+    const struct weights_file *f = weights_builtin;
+    while (f->name && strcmp(f->name, "default"))
+        f++;
+    ck_assert_msg(f->name && weights_parse(v, f->text, "default", &untuned, err, sizeof err), "%s", err);
+    run_nodes("full-house", in_dir("tuned.bin"), GAMES, 1, 1, 1, 7, NODES);
+    size_t n = read_all(in_dir("tuned.bin"), r, MAX_READ);
+    struct search_pool *pool = pool_new();
+    ck_assert(pool && pool_configure(pool, 1, 1));
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].ply != RANDOM_PLIES)
+            continue;
+        first++;
+        ck_assert_int_eq(search_again(pool, &r[i], NULL, NODES), r[i].score);
+        other += search_again(pool, &r[i], &untuned, NODES) != r[i].score;
+    }
+    pool_free(pool);
+    ck_assert_int_ge(first, GAMES / 2);
+    ck_assert_int_gt(other, 0);
+}
+END_TEST
+
 /* The executable: a run, --dump with a line per record, and the errors. */
 START_TEST(test_command_line)
 {
@@ -386,6 +447,7 @@ Suite *suite_datagen(void)
     tcase_add_test(tc, test_shards_concatenate);
     tcase_add_test(tc, test_quiet_positions_only);
     tcase_add_test(tc, test_three_players);
+    tcase_add_test(tc, test_shipped_weights);
     tcase_add_test(tc, test_command_line);
     suite_add_tcase(s, tc);
     return s;
