@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../datagen/datagen.h"
@@ -382,6 +383,53 @@ START_TEST(test_shipped_weights)
 }
 END_TEST
 
+/* bench/cluster/parallel-datagen.sh: three shards by GNU Parallel, two at a time; the files shards.txt
+ * lists, in its order, are the unsharded file byte for byte. Run again after a shard's file is lost,
+ * it plays that shard alone (no other shard writes its log again) and the files are the same again;
+ * with other arguments it refuses the directory. */
+START_TEST(test_parallel_shards)
+{
+    enum { MAX_FILE = 1 << 20 };
+    static unsigned char joined[MAX_FILE];
+    char cmd[2048], list[1024], *save = NULL;
+    const char *out = in_dir("cluster"), *whole_path = in_dir("whole-run.bin");
+    size_t whole_len;
+    run_nodes("glinski", whole_path, 3, 1, 1, 1, 7, 300);
+    unsigned char *whole = test_file_read(whole_path, &whole_len);
+    for (int pass = 0; pass < 3; pass++) {
+        snprintf(cmd, sizeof cmd, "SHARDS=3 JOBS=2 OUT='%s' bench/cluster/parallel-datagen.sh '%s' --variant glinski "
+                 "--games 3 --nodes 300 --seed %d >'%s.out' 2>&1", out, pipe_engine_path(), pass < 2 ? 7 : 8, out);
+        int status = system(cmd);
+        if (pass == 2) {
+            ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "%s: status %d", cmd, status);
+            break;
+        }
+        ck_assert_msg(status == 0, "%s failed", cmd);
+        snprintf(list, sizeof list, "%s/shards.txt", out);
+        size_t list_len, at = 0, len;
+        char *names = (char *)test_file_read(list, &list_len);
+        int shards = 0;
+        for (char *name = strtok_r(names, "\n", &save); name; name = strtok_r(NULL, "\n", &save), shards++) {
+            unsigned char *part = test_file_read(name, &len);
+            ck_assert(at + len <= MAX_FILE);
+            memcpy(joined + at, part, len);
+            at += len;
+            free(part);
+        }
+        free(names);
+        ck_assert_int_eq(shards, 3);
+        ck_assert(at == whole_len && !memcmp(joined, whole, whole_len));
+        /* A shard played again writes its log: after the first pass, only shard 2's is written. */
+        snprintf(list, sizeof list, "%s/shard-1.log", out);
+        ck_assert_int_eq(access(list, F_OK) == 0, pass == 0);
+        ck_assert(pass || !unlink(list));
+        snprintf(list, sizeof list, "%s/shard-2.bin", out);
+        ck_assert(!unlink(list));
+    }
+    free(whole);
+}
+END_TEST
+
 /* The executable: a run, --dump with a line per record, and the errors. */
 START_TEST(test_command_line)
 {
@@ -449,6 +497,8 @@ Suite *suite_datagen(void)
     tcase_add_test(tc, test_three_players);
     tcase_add_test(tc, test_shipped_weights);
     tcase_add_test(tc, test_command_line);
+    bool parallel = !system("command -v parallel >/dev/null 2>&1");
+    test_add_unless(tc, test_parallel_shards, parallel ? NULL : "GNU parallel is not installed (make deps-test)");
     suite_add_tcase(s, tc);
     return s;
 }
