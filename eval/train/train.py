@@ -177,7 +177,6 @@ def main():
     target = a.lam * result + (1 - a.lam) / (1 + np.exp(-score / a.k))
     nval = int(len(target) * a.validation)
     train, val = np.arange(len(target) - nval), np.arange(len(target) - nval, len(target))
-    feats_t = torch.from_numpy(feats.astype(np.int64))
     target_t = torch.from_numpy(target.astype(np.float32))
     result_t = torch.from_numpy(result.astype(np.float32))
     print(f"{head['name']}: {len(train)} training and {nval} validation positions "
@@ -192,8 +191,12 @@ def main():
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=a.epochs)
     k = a.k / a.scale
 
+    # The features stay 16-bit (2 bytes per index, a quarter of int64's), widened a batch at a time.
+    def batch_of(idx):
+        return torch.from_numpy(feats[idx.numpy()].astype(np.int64))
+
     def loss_of(idx, want=target_t):
-        pred = torch.sigmoid(net(feats_t[idx]) / k)
+        pred = torch.sigmoid(net(batch_of(idx)) / k)
         return torch.mean((pred - want[idx]) ** 2)
 
     def validation_loss(want):
@@ -228,7 +231,7 @@ def main():
     net.load_state_dict(best[2])
     size = write_net(a.out, net, head, a.scale)
     with torch.no_grad():
-        sample = net(feats_t[:5]) * a.scale
+        sample = net(batch_of(torch.arange(5))) * a.scale
     print(f"{a.out}: {size} bytes, the net of epoch {best[1]}; training took {time.time() - start:.0f} s on "
           f"{len(train)} positions")
     print("first positions (float net, cp):", " ".join(f"{x:.0f}" for x in sample.tolist()))
