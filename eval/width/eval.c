@@ -247,6 +247,7 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
             ev->pawn_slot[t] += v->piece[k].pawn && v->piece[k].army == pd->army;
         ev->bound_types |= (uint32_t)(piece && eval_colour_bound(tb, t)) << t;
         ev->piece_types |= (uint32_t)piece << t;
+        ev->pawn_royal_types |= (uint32_t)!piece << t;
     }
     ev->cache_pawns = true;
     for (int t = 0; t < v->ntypes; t++)
@@ -510,9 +511,11 @@ EVAL_INLINE void eval_attacks_init(const struct position *pos, struct target_mem
 }
 
 /* Safe mobility of every piece (cells not attacked by an enemy pawn), the attacks they bring to the
- * enemy royals' neighbourhoods, and with threats each type's attacks. */
+ * enemy royals' neighbourhoods, and with threats each type's attacks. The pieces are walked in one pass
+ * whatever their type (pawns and royals: the cells of those types): most armies have one or two of a
+ * type, and a pass per type costs more than the piece's own work. */
 EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data *ev, struct target_memo *memo, int pl,
-                             struct eval_sum *s, int *attack_units, struct eval_attacks *at)
+                             cellset pawns_royals, struct eval_sum *s, int *attack_units, struct eval_attacks *at)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -526,35 +529,32 @@ EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data 
             unsafe = cs_or(unsafe, at->pawn_cover[e]);
     }
     /* An absent type adds nothing: the passes after this one read the present types only. */
-    at->present[pl] |= ev->piece_types & pos->types[pl];
-    for (uint32_t types = ev->piece_types & pos->types[pl]; types; types &= types - 1) {
-        const int t = __builtin_ctz(types);
-        const cellset pieces = pos_pieces(pos, pl, t);
+    const uint32_t types = ev->piece_types & pos->types[pl];
+    at->present[pl] |= types;
+    for (uint32_t left = at->threats ? types : 0; left; left &= left - 1)
+        at->by_type[pl][__builtin_ctz(left)] = cs_empty();
+    int from;
+    CS_FOR_EACH(from, cs_andnot(own, pawns_royals)) {
+        const int t = piece_type(pos->board[from]);
         const bool mobile = ev->mobile[t] || s->tr;
         const struct piece_tables *pt = &tb->pt[pl][t];
-        cellset att = cs_empty();
-        int from, count = 0;
-        CS_FOR_EACH(from, pieces) {
-            /* Without mobility or threats only attacks on the royals' neighbourhoods count: a piece
-             * that could not reach one even on the empty board is skipped. */
-            if (!mobile && !at->threats && !cs_intersects(pt->reach[from], zones))
-                continue;
-            /* Captures onto every piece: own ones are defended, for threats. */
-            cellset quiet, caps;
-            memo_targets(pos, memo, pt, from, &quiet, &caps);
-            att = cs_or(att, caps);
-            cellset reach = cs_or(quiet, cs_and(caps, enemy));
-            if (mobile)
-                count += cs_popcount(cs_andnot(reach, unsafe));
-            /* Most pieces attack no royal's neighbourhood: one test saves a count per army. */
-            if (!cs_intersects(reach, zones))
-                continue;
-            for (int e = 0; e < v->nplayers; e++)
-                attack_units[e] += cs_popcount(cs_and(reach, zone[e]));
-        }
-        at->by_type[pl][t] = att;
+        /* Without mobility or threats only attacks on the royals' neighbourhoods count: a piece
+         * that could not reach one even on the empty board is skipped. */
+        if (!mobile && !at->threats && !cs_intersects(pt->reach[from], zones))
+            continue;
+        /* Captures onto every piece: own ones are defended, for threats. */
+        cellset quiet, caps;
+        memo_targets(pos, memo, pt, from, &quiet, &caps);
+        if (at->threats)
+            at->by_type[pl][t] = cs_or(at->by_type[pl][t], caps);
+        cellset reach = cs_or(quiet, cs_and(caps, enemy));
         if (mobile)
-            add(s, pl, W_MOBILITY + t, count);
+            add(s, pl, W_MOBILITY + t, cs_popcount(cs_andnot(reach, unsafe)));
+        /* Most pieces attack no royal's neighbourhood: one test saves a count per army. */
+        if (!cs_intersects(reach, zones))
+            continue;
+        for (int e = 0; e < v->nplayers; e++)
+            attack_units[e] += cs_popcount(cs_and(reach, zone[e]));
     }
 }
 
@@ -728,8 +728,11 @@ EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position 
     at.threats = ev->threats || tr;
     if (at.threats)
         eval_attacks_init(pos, memo, &at);
+    cellset pawns_royals = pawns;
+    for (uint32_t types = ev->pawn_royal_types; types; types &= types - 1)
+        pawns_royals = cs_or(pawns_royals, pos->by_type[__builtin_ctz(types)]);
     for (int pl = 0; pl < v->nplayers; pl++)
-        eval_pieces(pos, ev, memo, pl, &s, units, &at);
+        eval_pieces(pos, ev, memo, pl, pawns_royals, &s, units, &at);
     for (int pl = 0; pl < v->nplayers; pl++) {
         eval_royal(pos, ev, pl, units[pl], pawns, &s);
         if (ev->triad || tr)

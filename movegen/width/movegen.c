@@ -396,15 +396,33 @@ static void memo_clear(struct target_memo *memo)
         memo[c].piece = 0;
 }
 
+/* A piece's targets missing from the memo, found and kept there. Out of line: a miss costs far more
+ * than the call, and the loops that read the memo stay small enough for their registers; all it calls
+ * is inlined (curved and path targets: what the variant lacks is then skipped by a test). */
+static __attribute__((noinline, flatten)) void memo_fill(const struct position *pos, struct target_memo *m,
+                                                const struct piece_tables *pt, int from, cellset *quiet, cellset *caps)
+{
+    const cellset occ = pos->occ;
+    cellset decided;
+    piece_targets_of(pos->tb, pt, from, occ, cs_andnot(pos->tb->all, occ), occ, quiet, caps, true, &decided);
+    *m = (struct target_memo){ cs_and(occ, decided), decided, *quiet, *caps, pos->board[from] };
+}
+
 /* A piece's targets, captures onto every piece, from the memo (or NULL) when they are still those it
  * keeps: most moves change none of the cells that decided them (a slider's up to its first piece).
- * Leapers' cost two loads and are not kept. */
+ * Leapers' cost two loads and are not kept; the commonest, whose leaps all move and capture, one. */
 static inline __attribute__((always_inline)) void memo_targets(const struct position *pos, struct target_memo *memo,
                                                                const struct piece_tables *pt, int from,
                                                                cellset *quiet, cellset *caps)
 {
     const struct tables *tb = pos->tb;
     const cellset occ = pos->occ, empty = cs_andnot(tb->all, occ);
+    if (pt->gen == GEN_LEAP_BOTH) {
+        const cellset leaps = pt->leap[MODE_BOTH][from];
+        *quiet = cs_and(leaps, empty);
+        *caps = cs_and(leaps, occ);
+        return;
+    }
     if (!memo || !(pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LEAP_CAPTURE | GEN_LEAP_BOTH))) {
         piece_targets(tb, pt, from, occ, empty, occ, quiet, caps);
         return;
@@ -415,9 +433,7 @@ static inline __attribute__((always_inline)) void memo_targets(const struct posi
         *caps = m->caps;
         return;
     }
-    cellset decided;
-    piece_targets_of(tb, pt, from, occ, empty, occ, quiet, caps, true, &decided);
-    *m = (struct target_memo){ cs_and(occ, decided), decided, *quiet, *caps, pos->board[from] };
+    memo_fill(pos, m, pt, from, quiet, caps);
 }
 
 /* Which moves gen_legal lists: all, the captures and promotions (LIST_NOISY, with the side to move not
