@@ -5,6 +5,7 @@
 
 #include "../../rules/score.h"
 #include "../eval.h"
+#include "../eval_cache.h"
 #include "../pawn_cache.h"
 #include "../values.h"
 
@@ -679,11 +680,11 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
 
 /* The evaluation from player view's side (the three-player search scores every node for its root
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
- * alone when it is far outside (alpha, beta). cache (or NULL) keeps
+ * (also left in *early) alone when it is far outside (alpha, beta). cache (or NULL) keeps
  * the terms of pawn structures met before, memo (or NULL) the pieces' targets (memo_targets). */
 EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position *pos,
                               const struct eval_weights *settings, struct pawn_cache *cache, struct target_memo *memo,
-                              int view, struct eval_trace *tr, int alpha, int beta)
+                              int view, struct eval_trace *tr, int alpha, int beta, int *early)
 {
     const struct variant *v = pos->v;
     struct eval_sum s = { .w = ev->packed, .tr = tr };
@@ -700,6 +701,7 @@ EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position 
             tr->material_only = true;
             tr->total = total;
         }
+        *early = total;
         return total;
     }
     if (tr) {
@@ -721,9 +723,9 @@ EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position 
         eval_balance(pos, view, &s);
     int phase = pos->sums.phase_material * 256 / ev->start_phase;
     phase = phase > 256 ? 256 : phase;
-    int early = eval_blend(pos, &s, view, phase);
-    if (!tr && eval_is_lazy(early, ev->p.lazy_margin, alpha, beta))
-        return early;
+    *early = eval_blend(pos, &s, view, phase);
+    if (!tr && eval_is_lazy(*early, ev->p.lazy_margin, alpha, beta))
+        return *early;
     int units[MAX_PLAYERS] = { 0 };
     at.threats = ev->threats || tr;
     if (at.threats)
@@ -756,13 +758,26 @@ EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position 
 static int evaluate_full(const struct eval_data *ev, const struct position *pos, const struct eval_weights *settings,
                          struct eval_trace *tr)
 {
-    return evaluate_lazy(ev, pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF);
+    int early;
+    return evaluate_lazy(ev, pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF, &early);
 }
 
-/* The search's evaluation, lazy in its window; cache and memo: the thread's pawn cache and target
- * memo. */
+/* The search's evaluation, lazy in its window; cache, scores and memo: the thread's pawn cache,
+ * evaluation cache and target memo. A score met again is the one computed then: the early score
+ * where it is lazy in this window, else the full one if that was computed. */
 static int evaluate_as(const struct eval_data *ev, const struct position *pos, const struct eval_weights *settings,
-                       struct pawn_cache *cache, struct target_memo *memo, int view, int alpha, int beta)
+                       struct pawn_cache *cache, struct eval_cache *scores, struct target_memo *memo, int view,
+                       int alpha, int beta)
 {
-    return evaluate_lazy(ev, pos, settings, cache, memo, view, NULL, alpha, beta);
+    const uint64_t key = (position_key(pos) ^ (uint64_t)view * 0x9e3779b97f4a7c15u) | 1;
+    struct eval_cache_slot *slot = &scores->slot[key & (EVAL_CACHE_SLOTS - 1)];
+    if (slot->key == key) {
+        if (eval_is_lazy(slot->early, ev->p.lazy_margin, alpha, beta))
+            return slot->early;
+        if (slot->full)
+            return slot->total;
+    }
+    int early, total = evaluate_lazy(ev, pos, settings, cache, memo, view, NULL, alpha, beta, &early);
+    *slot = (struct eval_cache_slot){ key, early, total, !eval_is_lazy(early, ev->p.lazy_margin, alpha, beta) };
+    return total;
 }
