@@ -50,6 +50,7 @@ struct worker {
     move_t counter[4 * (MAX_TYPES + 1)][MAX_CELLS];
     struct stack stack[MAX_PLY + 4];
     struct pawn_cache pawn_cache;
+    struct eval_cache eval_cache;
     struct target_memo memo[MAX_CELLS];  /* the pieces' targets, for the evaluation and the lists */
     int pvlen[MAX_PLY + 1];
     move_t pv[MAX_PLY + 1][MAX_PLY + 1];
@@ -519,7 +520,8 @@ static bool node_ends(struct worker *w, int ply, int view, int *score)
     if (ply < MAX_PLY)
         return false;
     if (!w->stack[ply].in_check)
-        *score = eval_position_as(w->et, w->pos, &w->sh->weights, &w->pawn_cache, w->memo, view, -SCORE_INF, SCORE_INF);
+        *score = eval_position_as(w->et, w->pos, &w->sh->weights, &w->pawn_cache, &w->eval_cache, w->memo, view,
+                                  -SCORE_INF, SCORE_INF);
     return true;
 }
 
@@ -549,7 +551,8 @@ static int qsearch(struct worker *w, int alpha, int beta, int ply)
         /* The table's evaluation is a full one (the main search's): no lazy early score. */
         stand = hit_eval != SCORE_NONE
                     ? hit_eval
-                    : eval_position(w->et, pos, &w->sh->weights, &w->pawn_cache, w->memo, alpha, beta);
+                    : eval_position(w->et, pos, &w->sh->weights, &w->pawn_cache, &w->eval_cache, w->memo, alpha,
+                                    beta);
         if (stand >= beta) {
             tt_store(w->sh->tt, key, MOVE_NONE, tt_score_to(stand, ply), 0, BOUND_LOWER, SCORE_NONE);
             return stand;
@@ -716,7 +719,8 @@ static int search(struct worker *w, int alpha, int beta, int depth, int ply, boo
     if (!in_check) {
         static_eval = found ? hit.eval : SCORE_NONE;
         if (static_eval == SCORE_NONE)
-            static_eval = eval_position(w->et, pos, &sh->weights, &w->pawn_cache, w->memo, -SCORE_INF, SCORE_INF);
+            static_eval = eval_position(w->et, pos, &sh->weights, &w->pawn_cache, &w->eval_cache, w->memo,
+                                        -SCORE_INF, SCORE_INF);
     }
     /* Stored at once, as the shortcuts below may return before the node's own entry is written. */
     if (!found && static_eval != SCORE_NONE)
@@ -996,6 +1000,7 @@ static void worker_search(struct worker *w, const struct position *root, struct 
     w->next_progress_ms = sh->start_ms + PROGRESS_EVERY_MS;
     memset(w->stack, 0, sizeof w->stack);
     pawn_cache_clear(&w->pawn_cache);
+    eval_cache_clear(&w->eval_cache);
     memo_clear(w->memo);
     w->stack[0].in_check = position_in_check(pos);
     w->stack[0].eval = SCORE_NONE;

@@ -77,7 +77,8 @@ static int multi_qsearch(struct worker *w, int alpha, int beta, int ply)
     const bool max_node = pos->side == w->root_player, in_check = w->stack[ply].in_check;
     int best = max_node ? -SCORE_INF : SCORE_INF;
     if (!in_check) {
-        best = eval_position_as(w->et, pos, &w->sh->weights, &w->pawn_cache, w->memo, w->root_player, alpha, beta);
+        best = eval_position_as(w->et, pos, &w->sh->weights, &w->pawn_cache, &w->eval_cache, w->memo, w->root_player,
+                                alpha, beta);
         if (max_node ? best >= beta : best <= alpha)
             return best;
         if (max_node && best > alpha)

@@ -5,6 +5,7 @@
 
 #include "../../rules/score.h"
 #include "../eval.h"
+#include "../eval_cache.h"
 #include "../pawn_cache.h"
 #include "../values.h"
 
@@ -247,6 +248,7 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
             ev->pawn_slot[t] += v->piece[k].pawn && v->piece[k].army == pd->army;
         ev->bound_types |= (uint32_t)(piece && eval_colour_bound(tb, t)) << t;
         ev->piece_types |= (uint32_t)piece << t;
+        ev->pawn_royal_types |= (uint32_t)!piece << t;
     }
     ev->cache_pawns = true;
     for (int t = 0; t < v->ntypes; t++)
@@ -510,9 +512,11 @@ EVAL_INLINE void eval_attacks_init(const struct position *pos, struct target_mem
 }
 
 /* Safe mobility of every piece (cells not attacked by an enemy pawn), the attacks they bring to the
- * enemy royals' neighbourhoods, and with threats each type's attacks. */
+ * enemy royals' neighbourhoods, and with threats each type's attacks. The pieces are walked in one pass
+ * whatever their type (pawns and royals: the cells of those types): most armies have one or two of a
+ * type, and a pass per type costs more than the piece's own work. */
 EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data *ev, struct target_memo *memo, int pl,
-                             struct eval_sum *s, int *attack_units, struct eval_attacks *at)
+                             cellset pawns_royals, struct eval_sum *s, int *attack_units, struct eval_attacks *at)
 {
     const struct tables *tb = pos->tb;
     const struct variant *v = pos->v;
@@ -526,35 +530,32 @@ EVAL_INLINE void eval_pieces(const struct position *pos, const struct eval_data 
             unsafe = cs_or(unsafe, at->pawn_cover[e]);
     }
     /* An absent type adds nothing: the passes after this one read the present types only. */
-    at->present[pl] |= ev->piece_types & pos->types[pl];
-    for (uint32_t types = ev->piece_types & pos->types[pl]; types; types &= types - 1) {
-        const int t = __builtin_ctz(types);
-        const cellset pieces = pos_pieces(pos, pl, t);
+    const uint32_t types = ev->piece_types & pos->types[pl];
+    at->present[pl] |= types;
+    for (uint32_t left = at->threats ? types : 0; left; left &= left - 1)
+        at->by_type[pl][__builtin_ctz(left)] = cs_empty();
+    int from;
+    CS_FOR_EACH(from, cs_andnot(own, pawns_royals)) {
+        const int t = piece_type(pos->board[from]);
         const bool mobile = ev->mobile[t] || s->tr;
         const struct piece_tables *pt = &tb->pt[pl][t];
-        cellset att = cs_empty();
-        int from, count = 0;
-        CS_FOR_EACH(from, pieces) {
-            /* Without mobility or threats only attacks on the royals' neighbourhoods count: a piece
-             * that could not reach one even on the empty board is skipped. */
-            if (!mobile && !at->threats && !cs_intersects(pt->reach[from], zones))
-                continue;
-            /* Captures onto every piece: own ones are defended, for threats. */
-            cellset quiet, caps;
-            memo_targets(pos, memo, pt, from, &quiet, &caps);
-            att = cs_or(att, caps);
-            cellset reach = cs_or(quiet, cs_and(caps, enemy));
-            if (mobile)
-                count += cs_popcount(cs_andnot(reach, unsafe));
-            /* Most pieces attack no royal's neighbourhood: one test saves a count per army. */
-            if (!cs_intersects(reach, zones))
-                continue;
-            for (int e = 0; e < v->nplayers; e++)
-                attack_units[e] += cs_popcount(cs_and(reach, zone[e]));
-        }
-        at->by_type[pl][t] = att;
+        /* Without mobility or threats only attacks on the royals' neighbourhoods count: a piece
+         * that could not reach one even on the empty board is skipped. */
+        if (!mobile && !at->threats && !cs_intersects(pt->reach[from], zones))
+            continue;
+        /* Captures onto every piece: own ones are defended, for threats. */
+        cellset quiet, caps;
+        memo_targets(pos, memo, pt, from, &quiet, &caps);
+        if (at->threats)
+            at->by_type[pl][t] = cs_or(at->by_type[pl][t], caps);
+        cellset reach = cs_or(quiet, cs_and(caps, enemy));
         if (mobile)
-            add(s, pl, W_MOBILITY + t, count);
+            add(s, pl, W_MOBILITY + t, cs_popcount(cs_andnot(reach, unsafe)));
+        /* Most pieces attack no royal's neighbourhood: one test saves a count per army. */
+        if (!cs_intersects(reach, zones))
+            continue;
+        for (int e = 0; e < v->nplayers; e++)
+            attack_units[e] += cs_popcount(cs_and(reach, zone[e]));
     }
 }
 
@@ -679,11 +680,11 @@ static inline bool eval_is_lazy(int early, int margin, int alpha, int beta)
 
 /* The evaluation from player view's side (the three-player search scores every node for its root
  * player); with a trace, each weight's count per army. Lazy (never with a trace): the early score
- * alone when it is far outside (alpha, beta). cache (or NULL) keeps
+ * (also left in *early) alone when it is far outside (alpha, beta). cache (or NULL) keeps
  * the terms of pawn structures met before, memo (or NULL) the pieces' targets (memo_targets). */
 EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position *pos,
                               const struct eval_weights *settings, struct pawn_cache *cache, struct target_memo *memo,
-                              int view, struct eval_trace *tr, int alpha, int beta)
+                              int view, struct eval_trace *tr, int alpha, int beta, int *early)
 {
     const struct variant *v = pos->v;
     struct eval_sum s = { .w = ev->packed, .tr = tr };
@@ -700,6 +701,7 @@ EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position 
             tr->material_only = true;
             tr->total = total;
         }
+        *early = total;
         return total;
     }
     if (tr) {
@@ -721,15 +723,18 @@ EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position 
         eval_balance(pos, view, &s);
     int phase = pos->sums.phase_material * 256 / ev->start_phase;
     phase = phase > 256 ? 256 : phase;
-    int early = eval_blend(pos, &s, view, phase);
-    if (!tr && eval_is_lazy(early, ev->p.lazy_margin, alpha, beta))
-        return early;
+    *early = eval_blend(pos, &s, view, phase);
+    if (!tr && eval_is_lazy(*early, ev->p.lazy_margin, alpha, beta))
+        return *early;
     int units[MAX_PLAYERS] = { 0 };
     at.threats = ev->threats || tr;
     if (at.threats)
         eval_attacks_init(pos, memo, &at);
+    cellset pawns_royals = pawns;
+    for (uint32_t types = ev->pawn_royal_types; types; types &= types - 1)
+        pawns_royals = cs_or(pawns_royals, pos->by_type[__builtin_ctz(types)]);
     for (int pl = 0; pl < v->nplayers; pl++)
-        eval_pieces(pos, ev, memo, pl, &s, units, &at);
+        eval_pieces(pos, ev, memo, pl, pawns_royals, &s, units, &at);
     for (int pl = 0; pl < v->nplayers; pl++) {
         eval_royal(pos, ev, pl, units[pl], pawns, &s);
         if (ev->triad || tr)
@@ -753,13 +758,26 @@ EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position 
 static int evaluate_full(const struct eval_data *ev, const struct position *pos, const struct eval_weights *settings,
                          struct eval_trace *tr)
 {
-    return evaluate_lazy(ev, pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF);
+    int early;
+    return evaluate_lazy(ev, pos, settings, NULL, NULL, pos->side, tr, -SCORE_INF, SCORE_INF, &early);
 }
 
-/* The search's evaluation, lazy in its window; cache and memo: the thread's pawn cache and target
- * memo. */
+/* The search's evaluation, lazy in its window; cache, scores and memo: the thread's pawn cache,
+ * evaluation cache and target memo. A score met again is the one computed then: the early score
+ * where it is lazy in this window, else the full one if that was computed. */
 static int evaluate_as(const struct eval_data *ev, const struct position *pos, const struct eval_weights *settings,
-                       struct pawn_cache *cache, struct target_memo *memo, int view, int alpha, int beta)
+                       struct pawn_cache *cache, struct eval_cache *scores, struct target_memo *memo, int view,
+                       int alpha, int beta)
 {
-    return evaluate_lazy(ev, pos, settings, cache, memo, view, NULL, alpha, beta);
+    const uint64_t key = (position_key(pos) ^ (uint64_t)view * 0x9e3779b97f4a7c15u) | 1;
+    struct eval_cache_slot *slot = &scores->slot[key & (EVAL_CACHE_SLOTS - 1)];
+    if (slot->key == key) {
+        if (eval_is_lazy(slot->early, ev->p.lazy_margin, alpha, beta))
+            return slot->early;
+        if (slot->full)
+            return slot->total;
+    }
+    int early, total = evaluate_lazy(ev, pos, settings, cache, memo, view, NULL, alpha, beta, &early);
+    *slot = (struct eval_cache_slot){ key, early, total, !eval_is_lazy(early, ev->p.lazy_margin, alpha, beta) };
+    return total;
 }

@@ -13,18 +13,20 @@ static int nnue_evaluate_as(const struct nnue_net *net, struct position *pos, in
     return score > bound ? bound : score < -bound ? -bound : score;
 }
 
-/* memo: as evaluate_as's. */
+/* cache, scores, memo: as evaluate_as's. */
 static int eval_position_as(const struct eval_tables *et, struct position *pos, const struct eval_weights *w,
-                            struct pawn_cache *cache, struct target_memo *memo, int view, int alpha, int beta)
+                            struct pawn_cache *cache, struct eval_cache *scores, struct target_memo *memo, int view,
+                            int alpha, int beta)
 {
     return et->net ? nnue_evaluate_as(et->net, pos, view)
-                   : evaluate_as(et->data, pos, w, cache, memo, view, alpha, beta);
+                   : evaluate_as(et->data, pos, w, cache, scores, memo, view, alpha, beta);
 }
 
 static int eval_position(const struct eval_tables *et, struct position *pos, const struct eval_weights *w,
-                         struct pawn_cache *cache, struct target_memo *memo, int alpha, int beta)
+                         struct pawn_cache *cache, struct eval_cache *scores, struct target_memo *memo, int alpha,
+                         int beta)
 {
-    return eval_position_as(et, pos, w, cache, memo, pos->side, alpha, beta);
+    return eval_position_as(et, pos, w, cache, scores, memo, pos->side, alpha, beta);
 }
 
 /* The net's score for the side to move, SCORE_NONE without a net (the eval command). */

@@ -383,41 +383,80 @@ static inline __attribute__((always_inline)) int opponents_gather(const struct p
 /* The targets a line, curved, hopping or path piece had on a cell (quiet moves, and captures onto
  * every piece), the cells whose occupancy decided them (piece_targets_of's `examined`), and the
  * occupancy of those then: while the same piece stands there and those cells hold the same, so do the
- * targets. A search thread keeps one per cell for its evaluations and its lists. Piece 0: none. */
-struct target_memo {
+ * targets. Piece 0: none. */
+struct memo_way {
     cellset occ, cells, quiet, caps;
     int piece;
+};
+
+/* A search thread keeps two ways per cell for its evaluations and its lists, the latest used first:
+ * the search goes back to a position after trying a move from it, and the targets of the position
+ * before that move are then still there. */
+struct target_memo {
+    struct memo_way way[2];
 };
 
 /* Forgets every piece's targets: a search may start on other tables. */
 static void memo_clear(struct target_memo *memo)
 {
     for (int c = 0; c < MAX_CELLS; c++)
-        memo[c].piece = 0;
+        memo[c].way[0].piece = memo[c].way[1].piece = 0;
+}
+
+/* A piece's targets missing from the memo, found and kept there (the older way goes). Out of line: a
+ * miss costs far more than the call, and the loops that read the memo stay small enough for their
+ * registers; all it calls is inlined (curved and path targets: what the variant lacks is then skipped
+ * by a test). */
+static __attribute__((noinline, flatten)) void memo_fill(const struct position *pos, struct target_memo *m,
+                                                         const struct piece_tables *pt, int from, cellset *quiet,
+                                                         cellset *caps)
+{
+    const cellset occ = pos->occ;
+    cellset decided;
+    piece_targets_of(pos->tb, pt, from, occ, cs_andnot(pos->tb->all, occ), occ, quiet, caps, true, &decided);
+    m->way[1] = m->way[0];
+    m->way[0] = (struct memo_way){ cs_and(occ, decided), decided, *quiet, *caps, pos->board[from] };
+}
+
+static inline bool memo_holds(const struct memo_way *w, const struct position *pos, int from)
+{
+    return w->piece == pos->board[from] && cs_is_empty(cs_xor(w->occ, cs_and(pos->occ, w->cells)));
 }
 
 /* A piece's targets, captures onto every piece, from the memo (or NULL) when they are still those it
  * keeps: most moves change none of the cells that decided them (a slider's up to its first piece).
- * Leapers' cost two loads and are not kept. */
+ * Leapers' cost two loads and are not kept; the commonest, whose leaps all move and capture, one. */
 static inline __attribute__((always_inline)) void memo_targets(const struct position *pos, struct target_memo *memo,
                                                                const struct piece_tables *pt, int from,
                                                                cellset *quiet, cellset *caps)
 {
     const struct tables *tb = pos->tb;
     const cellset occ = pos->occ, empty = cs_andnot(tb->all, occ);
+    if (pt->gen == GEN_LEAP_BOTH) {
+        const cellset leaps = pt->leap[MODE_BOTH][from];
+        *quiet = cs_and(leaps, empty);
+        *caps = cs_and(leaps, occ);
+        return;
+    }
     if (!memo || !(pt->gen & ~(unsigned)(GEN_LEAP_MOVE | GEN_LEAP_CAPTURE | GEN_LEAP_BOTH))) {
         piece_targets(tb, pt, from, occ, empty, occ, quiet, caps);
         return;
     }
     struct target_memo *m = &memo[from];
-    if (m->piece == pos->board[from] && cs_is_empty(cs_xor(m->occ, cs_and(occ, m->cells)))) {
-        *quiet = m->quiet;
-        *caps = m->caps;
+    if (memo_holds(&m->way[0], pos, from)) {
+        *quiet = m->way[0].quiet;
+        *caps = m->way[0].caps;
         return;
     }
-    cellset decided;
-    piece_targets_of(tb, pt, from, occ, empty, occ, quiet, caps, true, &decided);
-    *m = (struct target_memo){ cs_and(occ, decided), decided, *quiet, *caps, pos->board[from] };
+    if (memo_holds(&m->way[1], pos, from)) {
+        const struct memo_way older = m->way[1];
+        m->way[1] = m->way[0];
+        m->way[0] = older;
+        *quiet = older.quiet;
+        *caps = older.caps;
+        return;
+    }
+    memo_fill(pos, m, pt, from, quiet, caps);
 }
 
 /* Which moves gen_legal lists: all, the captures and promotions (LIST_NOISY, with the side to move not
