@@ -88,6 +88,8 @@ export async function loadFen(page, fen) {
   }
   const state = await reply.json();
   await page.waitForFunction(f => document.querySelector('#fen-form input[name=fen]').value === f, state.fen);
+  // The typed FEN may already read as the loaded one: the page draws a new state at its next frame.
+  await page.evaluate(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
 /** The pieces the page draws, as "cell:piece" sorted. */
