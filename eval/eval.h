@@ -17,7 +17,7 @@ struct eval_data {
     bool threats, triad, balance;                  /* some threat, triad, leader weight is not 0 */
     uint32_t bound_types;                          /* the types that never leave their cell colour (pawns: tables.pawn_types) */
     uint32_t piece_types;                          /* neither pawn nor royal: the types with mobility */
-    uint32_t pawn_royal_types;                     /* the others */
+    uint32_t royal_types;                          /* royal and not pawn: with the pawns, the types without mobility */
     int8_t pawn_slot[MAX_TYPES];                   /* a pawn type's place among its army's pawn types */
     bool cache_pawns;                              /* few enough pawn types in every army for the pawn cache */
     int ngroups;                                   /* value groups of the types that are not royal */

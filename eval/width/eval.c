@@ -248,7 +248,7 @@ static struct eval_data *eval_data_new(const struct tables *tb, const struct eva
             ev->pawn_slot[t] += v->piece[k].pawn && v->piece[k].army == pd->army;
         ev->bound_types |= (uint32_t)(piece && eval_colour_bound(tb, t)) << t;
         ev->piece_types |= (uint32_t)piece << t;
-        ev->pawn_royal_types |= (uint32_t)!piece << t;
+        ev->royal_types |= (uint32_t)(pd->royal && !pd->pawn) << t;
     }
     ev->cache_pawns = true;
     for (int t = 0; t < v->ntypes; t++)
@@ -731,7 +731,7 @@ EVAL_INLINE int evaluate_lazy(const struct eval_data *ev, const struct position 
     if (at.threats)
         eval_attacks_init(pos, memo, &at);
     cellset pawns_royals = pawns;
-    for (uint32_t types = ev->pawn_royal_types; types; types &= types - 1)
+    for (uint32_t types = ev->royal_types; types; types &= types - 1)
         pawns_royals = cs_or(pawns_royals, pos->by_type[__builtin_ctz(types)]);
     for (int pl = 0; pl < v->nplayers; pl++)
         eval_pieces(pos, ev, memo, pl, pawns_royals, &s, units, &at);
