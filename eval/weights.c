@@ -223,7 +223,7 @@ static const char *builtin_text(const char *name)
     return NULL;
 }
 
-bool weights_for_variant(const struct variant *v, struct eval_params *p, char *err, size_t errlen)
+bool weights_default(const struct variant *v, struct eval_params *p, char *err, size_t errlen)
 {
     int value[MAX_TYPES];
     memset(p, 0, sizeof *p);
@@ -231,7 +231,12 @@ bool weights_for_variant(const struct variant *v, struct eval_params *p, char *e
     for (int t = 0; t < v->ntypes; t++)
         p->w[W_VALUE + t] = (struct phased){ value[t], value[t] };
     const char *family = builtin_text("default");
-    if (!family || !weights_parse(v, family, "built-in default", p, err, errlen))
+    return family && weights_parse(v, family, "built-in default", p, err, errlen);
+}
+
+bool weights_for_variant(const struct variant *v, struct eval_params *p, char *err, size_t errlen)
+{
+    if (!weights_default(v, p, err, errlen))
         return false;
     /* The variant's ancestors (a variant file's parent sections) from the root down: a family shares
      * its root's file, and each descendant's own file overrides lines of it. */

@@ -87,6 +87,8 @@ void weights_name(const struct variant *v, int id, char *name, size_t len);
 /* The built-in weights of the variant: piece values derived as eval/values.c says, then the family
  * default (default.txt), then the variant's own file (<variant>.txt) if there is one. */
 bool weights_for_variant(const struct variant *v, struct eval_params *p, char *err, size_t errlen);
+/* The same before the variant's own files: the derived piece values and the family default alone. */
+bool weights_default(const struct variant *v, struct eval_params *p, char *err, size_t errlen);
 /* Applies a weights text on top of p; on an error p is unchanged and err is "<source>:<line>: <why>". */
 bool weights_parse(const struct variant *v, const char *text, const char *source, struct eval_params *p, char *err,
                    size_t errlen);

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "../datagen/datagen.h"
-#include "../eval/values.h"
 #include "../eval/weights.h"
 #include "../games/lines.h"
 #include "../games/datagen_format.h"
@@ -356,16 +355,10 @@ START_TEST(test_shipped_weights)
     enum { GAMES = 6, NODES = 1000, RANDOM_PLIES = 4 };
     static struct datagen_record r[MAX_READ];
     const struct variant *v = test_variant("full-house");
-    struct eval_params untuned = { 0 };
-    int value[MAX_TYPES], first = 0, other = 0;
+    struct eval_params untuned;
+    int first = 0, other = 0;
     char err[512];
-    values_of(v, value);
-    for (int t = 0; t < v->ntypes; t++)
-        untuned.w[W_VALUE + t] = (struct phased){ value[t], value[t] };
-    const struct weights_file *f = weights_builtin;
-    while (f->name && strcmp(f->name, "default"))
-        f++;
-    ck_assert_msg(f->name && weights_parse(v, f->text, "default", &untuned, err, sizeof err), "%s", err);
+    ck_assert_msg(weights_default(v, &untuned, err, sizeof err), "%s", err);
     run_nodes("full-house", in_dir("tuned.bin"), GAMES, 1, 1, 1, 7, NODES);
     size_t n = read_all(in_dir("tuned.bin"), r, MAX_READ);
     struct search_pool *pool = pool_new();
